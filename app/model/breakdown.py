@@ -1,0 +1,181 @@
+"""Owns explaining one score: the per-dimension products of q·k, and key rankings per scorer."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from app.model.scoring import (
+    SCORERS,
+    UNDEFINED_ZERO,
+    ScorerParams,
+    Undefined,
+    as_vectors,
+    score_matrix,
+)
+
+__all__ = [
+    "Breakdown",
+    "Swap",
+    "breakdown",
+    "changed_ranks",
+    "disagreements",
+    "rank_table",
+    "ranks",
+    "score_table",
+]
+
+ALL_PRODUCTS_ZERO = Undefined("all products are zero")
+
+
+@dataclass(frozen=True, eq=False)
+class Breakdown:
+    """q·k taken apart so a learner can see which dimensions carry the score.
+
+    `dominant` is the index of the largest |q_i·k_i| (first on ties); `dominant_share` is its
+    part of Σ|q_i·k_i| (Undefined when every product is 0). `cos`/`angle_deg` are Undefined
+    for a zero-length vector.
+    """
+
+    products: np.ndarray
+    total: float
+    dominant: int
+    dominant_share: float | Undefined
+    norm_q: float
+    norm_k: float
+    cos: float | Undefined
+    angle_deg: float | Undefined
+
+
+@dataclass(frozen=True, order=True)
+class Swap:
+    """Keys key_a < key_b that two scorers put in opposite order."""
+
+    key_a: int
+    key_b: int
+
+
+def _norm(x: np.ndarray) -> float:
+    m = float(np.max(np.abs(x)))
+    return 0.0 if m == 0.0 else m * math.sqrt(float(np.dot(x / m, x / m)))
+
+
+def breakdown(q: Any, k: Any) -> Breakdown:
+    """Products, their sum, the dominant term, lengths and angle: dot = |q||k|cos θ made visible."""
+    a, b = (x.astype(np.float64, copy=False) for x in as_vectors(q, k, 1))
+    products = a * b
+    products.setflags(write=False)
+    absp = np.abs(products)
+    dominant = int(np.argmax(absp))
+    denom = float(absp.sum())
+    share: float | Undefined = float(absp[dominant]) / denom if denom > 0 else ALL_PRODUCTS_ZERO
+    nq, nk = _norm(a), _norm(b)
+    cos: float | Undefined = UNDEFINED_ZERO
+    angle: float | Undefined = UNDEFINED_ZERO
+    if nq > 0 and nk > 0:
+        ua, ub = a / nq, b / nk
+        cos = min(1.0, max(-1.0, float(np.dot(ua, ub))))
+        # 2·atan2(|u−v|, |u+v|) stays accurate near 0° and 180°, where arccos(cos) does not.
+        angle = math.degrees(2.0 * math.atan2(_norm(ua - ub), _norm(ua + ub)))
+    return Breakdown(
+        products=products,
+        total=float(products.sum()),
+        dominant=dominant,
+        dominant_share=share,
+        norm_q=nq,
+        norm_k=nk,
+        cos=cos,
+        angle_deg=angle,
+    )
+
+
+def _row(scores: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """Scores as float64 values plus a boolean 'undefined' mask (masked cells of a MaskedArray)."""
+    if isinstance(scores, np.ma.MaskedArray):
+        undefined = np.ma.getmaskarray(scores)
+        values = np.asarray(scores.data, dtype=np.float64)
+    else:
+        values = np.asarray(scores, dtype=np.float64)
+        undefined = np.zeros(values.shape, dtype=bool)
+    if values.ndim != 1:
+        raise ValueError(f"{name} must be one row of scores (Tk,), got shape {values.shape}")
+    if np.isnan(values[~undefined]).any():
+        raise ValueError(f"{name} contains NaN; mask undefined scores instead")
+    return values, undefined
+
+
+def ranks(row: Any) -> np.ndarray:
+    """Rank of each key, 1 = highest score. Ties go to the lower key index so ranks are a
+    permutation (stable across redraws); undefined (masked) scores rank after all others.
+    """
+    values, undefined = _row(row, "row")
+    n = values.shape[0]
+    order = np.lexsort((np.arange(n), -values, undefined))
+    out = np.empty(n, dtype=np.int64)
+    out[order] = np.arange(1, n + 1)
+    return out
+
+
+def score_table(
+    q: Any,
+    K: Any,
+    names: Iterable[str] | None = None,
+    params: ScorerParams | None = None,
+) -> dict[str, np.ma.MaskedArray]:
+    """One query's scores against every key under each named scorer.
+
+    Default names: every registered scorer whose weights `params` provides, in display order.
+    """
+    q_arr = np.asarray(q)
+    if q_arr.ndim != 1:
+        raise ValueError(f"q must be one query vector (d,), got shape {q_arr.shape}")
+    if names is None:
+        chosen = [
+            n
+            for n, s in SCORERS.items()
+            if s.needs is None or getattr(params, s.needs, None) is not None
+        ]
+    else:
+        chosen = list(names)
+    return {n: score_matrix(n, q_arr[None, :], K, params)[0] for n in chosen}
+
+
+def rank_table(
+    q: Any,
+    K: Any,
+    names: Iterable[str] | None = None,
+    params: ScorerParams | None = None,
+) -> dict[str, np.ndarray]:
+    """Each key's rank under each scorer: the "three kinds of match" table of the lesson."""
+    return {n: ranks(s) for n, s in score_table(q, K, names, params).items()}
+
+
+def disagreements(scores_a: Any, scores_b: Any) -> list[Swap]:
+    """Pairs of keys the two scorers order strictly oppositely (ties and undefined don't count).
+
+    Pairwise, O(Tk²): meant for one lesson-sized row, not a 4096-key context.
+    """
+    a, ua = _row(scores_a, "scores_a")
+    b, ub = _row(scores_b, "scores_b")
+    if a.shape != b.shape:
+        raise ValueError(f"score rows differ in length: {a.shape[0]} vs {b.shape[0]}")
+    ok = ~(ua | ub)
+    idx = np.flatnonzero(ok)
+    a, b = a[idx], b[idx]
+    with np.errstate(invalid="ignore"):  # -inf − -inf: equal, so NaN sign → not a swap
+        da = np.sign(a[:, None] - a[None, :])
+        db = np.sign(b[:, None] - b[None, :])
+    i, j = np.nonzero(np.triu(da * db < 0, k=1))
+    return [Swap(int(idx[x]), int(idx[y])) for x, y in zip(i, j, strict=True)]
+
+
+def changed_ranks(scores_a: Any, scores_b: Any) -> set[int]:
+    """Keys whose rank differs between the two scorers (what a rank table highlights)."""
+    ra, rb = ranks(scores_a), ranks(scores_b)
+    if ra.shape != rb.shape:
+        raise ValueError(f"score rows differ in length: {ra.shape[0]} vs {rb.shape[0]}")
+    return {int(i) for i in np.flatnonzero(ra != rb)}

@@ -1,0 +1,111 @@
+"""The editable state of one lab session, as a plain immutable value (no Qt).
+
+Every edit produces a new `LabState`; undo keeps the old one. Arrays are read-only so
+nobody can change a state in place behind the document's back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+import numpy as np
+
+World = Literal["dialogue", "teaching"]
+WORLDS: tuple[World, ...] = ("dialogue", "teaching")
+HeatmapMode = Literal["scores", "weights"]
+HEATMAP_MODES: tuple[HeatmapMode, ...] = ("scores", "weights")
+
+EDIT_LIMIT = 100.0
+"""Vector entries are clamped to ±EDIT_LIMIT: large enough for any lesson, small enough that
+every score stays readable and finite on screen."""
+
+
+def frozen_array(values: object) -> np.ndarray:
+    """A float64 copy that cannot be written to, so states can share arrays safely."""
+    array = np.array(values, dtype=np.float64)
+    array.flags.writeable = False
+    return array
+
+
+def clamp_entries(values: np.ndarray) -> np.ndarray:
+    """Clamp to the documented editing range; the caller reports whether anything changed."""
+    return np.clip(values, -EDIT_LIMIT, EDIT_LIMIT)
+
+
+@dataclass(frozen=True)
+class Options:
+    """Display choices that change what is computed or shown, undoable like vector edits."""
+
+    heatmap_mode: HeatmapMode = "scores"
+    causal: bool = False
+    heads: int = 1
+    sink_logit: float | None = None
+    rope: bool = False
+    show_additive: bool = False
+    stage: str | None = None
+
+
+@dataclass(frozen=True)
+class LabState:
+    """One complete, serialisable snapshot of what the user is looking at."""
+
+    world: World
+    scorer: str
+    dialogue_q: np.ndarray
+    dialogue_keys: np.ndarray
+    teaching_q: np.ndarray
+    teaching_k: np.ndarray
+    query: int
+    key: int
+    positions: np.ndarray = field(default_factory=lambda: frozen_array([0, 1, 2, 3]))
+    options: Options = field(default_factory=Options)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LabState):
+            return NotImplemented
+        return (
+            self.world == other.world
+            and self.scorer == other.scorer
+            and self.query == other.query
+            and self.key == other.key
+            and self.options == other.options
+            and all(
+                np.array_equal(getattr(self, name), getattr(other, name))
+                for name in ARRAY_FIELDS
+            )
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @property
+    def vectors(self) -> tuple[np.ndarray, np.ndarray]:
+        """(queries, keys) of the active world as Tq×d and Tk×d matrices."""
+        if self.world == "dialogue":
+            return self.dialogue_q[np.newaxis, :], self.dialogue_keys
+        return self.teaching_q, self.teaching_k
+
+    def with_vector(self, role: Literal["q", "k"], index: int, values: np.ndarray) -> LabState:
+        """Replace one query or key vector of the active world."""
+        values = frozen_array(clamp_entries(np.asarray(values, dtype=np.float64)))
+        if self.world == "dialogue":
+            if role == "q":
+                return replace(self, dialogue_q=values)
+            keys = np.array(self.dialogue_keys)
+            keys[index] = values
+            return replace(self, dialogue_keys=frozen_array(keys))
+        name = "teaching_q" if role == "q" else "teaching_k"
+        matrix = np.array(getattr(self, name))
+        matrix[index] = values
+        return replace(self, **{name: frozen_array(matrix)})
+
+    def with_world(self, world: World) -> LabState:
+        """Switch world and move the selection to the pair the lesson starts from there."""
+        query, key = DEFAULT_SELECTION[world]
+        return replace(self, world=world, query=query, key=key)
+
+
+ARRAY_FIELDS = ("dialogue_q", "dialogue_keys", "teaching_q", "teaching_k", "positions")
+
+DEFAULT_SELECTION: dict[World, tuple[int, int]] = {"dialogue": (0, 0), "teaching": (3, 2)}
+"""The lesson starts the 2-D world on its first key and the 4-D world on 给了 against 苹果."""

@@ -1,0 +1,84 @@
+"""Start-up: the Qt application, fonts, data, document and window, then run or render once."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import pyqtgraph as pg
+from PySide6.QtCore import QLocale
+from PySide6.QtWidgets import QApplication, QWidget
+
+from app import i18n
+from app.model.data import load_lesson_data
+from app.model.errors import AttentionLabError
+from app.state.document import Document
+from app.ui.fonts import apply_cjk_fallback, register_bundled_fonts
+from app.ui.main_window import MainWindow
+
+USAGE_ERROR = 2
+
+
+def make_application() -> QApplication:
+    """One QApplication with the bundled CJK font as fallback and pyqtgraph's light look."""
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("Attention Lab")
+    app.setOrganizationName("AttentionLab")
+    register_bundled_fonts()
+    apply_cjk_fallback(app)
+    pg.setConfigOptions(antialias=True, background="w", foreground="k")
+    return app
+
+
+def build_window(lang: str | None = None) -> MainWindow:
+    """The document and its window, with the language chosen or taken from the system."""
+    i18n.set_language(lang or i18n.default_language(QLocale.system().name()))
+    document = Document(load_lesson_data())
+    return MainWindow(document)
+
+
+def render(target: QWidget, path: Path) -> None:
+    """Save a widget as PNG (or SVG by the file's suffix)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.suffix.lower() == ".svg":
+        from app.ui.export import save_svg
+
+        save_svg(target, path)
+    elif not target.grab().save(str(path)):
+        raise OSError(f"could not write {path}")
+
+
+def _screenshot(window: MainWindow, args: argparse.Namespace) -> int:
+    window.resize(*args.size)
+    window.show()
+    QApplication.processEvents()
+    window.document.flush()
+    QApplication.processEvents()
+    target: QWidget = window
+    if args.panel:
+        if args.panel not in window.panels:
+            names = ", ".join(window.panels)
+            sys.stderr.write(f"attention-lab: error: no panel {args.panel!r}; choose {names}\n")
+            return USAGE_ERROR
+        dock = window.docks[args.panel]
+        dock.show()
+        dock.raise_()
+        QApplication.processEvents()
+        target = window.panels[args.panel]
+    render(target, args.screenshot)
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    app = make_application()
+    try:
+        window = build_window(args.lang)
+    except AttentionLabError as error:
+        sys.stderr.write(f"attention-lab: error: {error}\n")
+        return USAGE_ERROR
+    if args.screenshot is not None:
+        return _screenshot(window, args)
+    window.restore_layout()
+    window.show()
+    return app.exec()

@@ -1,0 +1,1 @@
+"""The document layer: Qt signals and undo, but no widgets."""

@@ -1,0 +1,42 @@
+"""Undo commands: each holds the state before and after, so undo is exact by construction."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QUndoCommand
+
+from app.model.state import LabState
+
+if TYPE_CHECKING:
+    from app.state.document import Document
+
+
+class StateCommand(QUndoCommand):
+    """Swap the whole state; commands with the same merge id fold into one undo step."""
+
+    SELECT = 1
+    DRAG_BASE = 1000
+
+    def __init__(self, document: Document, before: LabState, after: LabState, text: str,
+                 merge: int = -1) -> None:
+        super().__init__(text)
+        self._document = document
+        self.before = before
+        self.after = after
+        self._merge = merge
+
+    def id(self) -> int:
+        return self._merge
+
+    def mergeWith(self, other: QUndoCommand) -> bool:
+        if not isinstance(other, StateCommand) or other.id() != self._merge:
+            return False
+        self.after = other.after
+        return True
+
+    def redo(self) -> None:
+        self._document.apply_state(self.after)
+
+    def undo(self) -> None:
+        self._document.apply_state(self.before)

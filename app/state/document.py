@@ -1,0 +1,161 @@
+"""The document: the single source of truth that every panel observes and edits through.
+
+Edits become undoable commands; several edits inside one event-loop turn coalesce into one
+recompute (mouse moves arrive far faster than frames), then `changed` is emitted once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Literal
+
+import numpy as np
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtGui import QUndoStack
+
+from app.model.data import LessonData
+from app.model.scoring import SCORERS
+from app.model.state import EDIT_LIMIT, WORLDS, LabState, World
+from app.model.view import View, compute_view, initial_state
+from app.state.commands import StateCommand
+
+
+class Document(QObject):
+    """Holds the state, its undo stack and the latest computed view."""
+
+    changed = Signal()
+    """Emitted once after every recompute; read `view` and `state` in the handler."""
+    notice = Signal(str)
+    """A message for the user (rejected or clamped input); the state is already consistent."""
+
+    def __init__(self, data: LessonData, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.data = data
+        self.undo_stack = QUndoStack(self)
+        self._state = initial_state(data)
+        self._view = compute_view(self._state, data)
+        self._pending = False
+        self._drag_id: int | None = None
+        self._next_drag_id = 0
+        self.recompute_count = 0
+
+    @property
+    def state(self) -> LabState:
+        return self._state
+
+    @property
+    def view(self) -> View:
+        """The view of the current state; computes now if a recompute is still pending."""
+        self.flush()
+        return self._view
+
+    def flush(self) -> None:
+        """Run a pending recompute immediately (tests and benchmarks use this)."""
+        if self._pending:
+            self._recompute()
+
+    def _schedule(self) -> None:
+        if not self._pending:
+            self._pending = True
+            QTimer.singleShot(0, self, self.flush)
+
+    def _recompute(self) -> None:
+        self._pending = False
+        self._view = compute_view(self._state, self.data)
+        self.recompute_count += 1
+        self.changed.emit()
+
+    def apply_state(self, state: LabState) -> None:
+        """Install a state without a new undo step (used by the undo commands themselves)."""
+        if state == self._state:
+            return
+        self._state = state
+        self._schedule()
+
+    def push(self, state: LabState, text: str, merge: int = -1) -> bool:
+        """Record a change as one undo step; equal states are skipped so nothing echoes."""
+        if state == self._state:
+            return False
+        self.undo_stack.push(StateCommand(self, self._state, state, text, merge))
+        return True
+
+    def set_world(self, world: World) -> None:
+        if world not in WORLDS:
+            self.notice.emit(f"unknown world: {world!r}")
+            return
+        if world != self._state.world:
+            self.push(self._state.with_world(world), "world")
+
+    def set_scorer(self, name: str) -> None:
+        if name not in SCORERS:
+            self.notice.emit(f"unknown scoring function: {name!r}")
+            return
+        self.push(replace(self._state, scorer=name), "scorer")
+
+    def select(self, query: int | None = None, key: int | None = None) -> None:
+        """Select a (query, key) pair; consecutive selections merge into one undo step."""
+        queries, keys = self._state.vectors
+        query = self._state.query if query is None else int(query)
+        key = self._state.key if key is None else int(key)
+        if not (0 <= query < len(queries) and 0 <= key < len(keys)):
+            self.notice.emit(f"no such pair: query {query}, key {key}")
+            return
+        self.push(replace(self._state, query=query, key=key), "select", StateCommand.SELECT)
+
+    def begin_drag(self) -> None:
+        """Start a gesture: every vector edit until `end_drag` becomes one undo step."""
+        self._drag_id = self._next_drag_id
+        self._next_drag_id += 1
+
+    def end_drag(self) -> None:
+        self._drag_id = None
+
+    def set_vector(self, role: Literal["q", "k"], index: int, values: object) -> bool:
+        """Edit one vector; non-finite input is refused, out-of-range input is clamped."""
+        try:
+            array = np.asarray(values, dtype=np.float64)
+        except (TypeError, ValueError):
+            self.notice.emit(f"not a number: {values!r}")
+            return False
+        queries, keys = self._state.vectors
+        target = queries if role == "q" else keys
+        if role not in ("q", "k") or not 0 <= index < len(target):
+            self.notice.emit(f"no such vector: {role}[{index}]")
+            return False
+        if array.shape != target[index].shape:
+            self.notice.emit(f"{role}[{index}] needs {target.shape[1]} numbers")
+            return False
+        if not np.all(np.isfinite(array)):
+            self.notice.emit("only finite numbers can be entered")
+            return False
+        if np.any(np.abs(array) > EDIT_LIMIT):
+            self.notice.emit(f"values are limited to ±{EDIT_LIMIT:g}; clamped")
+        merge = StateCommand.DRAG_BASE + self._drag_id if self._drag_id is not None else -1
+        return self.push(self._state.with_vector(role, index, array), "edit", merge)
+
+    def set_options(self, **changes: object) -> None:
+        """Change display options (causal mask, heads, sink logit, …) as one undo step."""
+        try:
+            options = replace(self._state.options, **changes)
+        except TypeError as error:
+            self.notice.emit(str(error))
+            return
+        self.push(replace(self._state, options=options), "options")
+
+    def set_positions(self, positions: object) -> None:
+        """Token positions for RoPE, one integer per vector of the 2-D world."""
+        array = np.asarray(positions, dtype=np.float64)
+        if array.shape != self._state.positions.shape or not np.all(np.isfinite(array)):
+            self.notice.emit("positions need one finite number per vector")
+            return
+        array = np.round(array)
+        array.flags.writeable = False
+        self.push(replace(self._state, positions=array), "positions")
+
+    def load_state(self, state: LabState, text: str = "open") -> None:
+        """Replace everything (open a scenario, reset) as one undoable step."""
+        self.push(state, text)
+
+    def reset_to_lesson(self) -> None:
+        """Back to the data files' values; undoable, so a reset never loses work."""
+        self.push(initial_state(self.data), "reset")

@@ -1,0 +1,31 @@
+"""How numbers are written on screen: one place, so every panel shows the same precision."""
+
+from __future__ import annotations
+
+import math
+
+from app.model.scoring import Undefined
+
+UNDEFINED_TEXT = "—"
+
+
+def format_score(value: float | Undefined | None, decimals: int = 2) -> str:
+    """Fixed decimals for classroom-sized numbers, scientific notation for huge or tiny ones."""
+    if value is None or isinstance(value, Undefined):
+        return UNDEFINED_TEXT
+    value = float(value)
+    if not math.isfinite(value):
+        return "−∞" if value < 0 else "∞"
+    magnitude = abs(value)
+    if magnitude >= 1e5 or (0 < magnitude < 10 ** -decimals / 2):
+        text = f"{value:.{max(decimals, 1)}e}"
+    else:
+        text = f"{value:.{decimals}f}"
+        if text.startswith("-") and float(text) == 0:
+            text = text[1:]
+    return text.replace("-", "−")
+
+
+def format_percent(weight: float, decimals: int = 1) -> str:
+    """A softmax weight (0..1) as a percentage."""
+    return f"{100 * weight:.{decimals}f} %"

@@ -1,0 +1,72 @@
+"""How things look: colour maps, themes and the presentation scale, shared by every panel.
+
+Colours come from the Okabe–Ito palette and a blue–white–orange diverging map, which stay
+distinguishable under deuteranopia and protanopia (unlike red–green), and survive a
+washed-out projector because both ends are dark.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pyqtgraph as pg
+
+OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442")
+"""Token colours, in token order: the colour-blind-safe categorical palette."""
+
+QUERY_COLOUR = "#000000"
+SELECTION_COLOUR = "#D55E00"
+
+MIN_SCALE, MAX_SCALE = 1.0, 2.5
+
+
+def diverging_map() -> pg.ColorMap:
+    """Signed scores: dark blue (negative) → white (zero) → dark orange (positive)."""
+    stops = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
+    colours = ["#08306B", "#6BAED6", "#FFFFFF", "#FDAE6B", "#A63603"]
+    return pg.ColorMap(stops, colours, name="attention-lab-diverging")
+
+
+def sequential_map() -> pg.ColorMap:
+    """Weights in [0, 1]: white → dark blue, monotone in lightness."""
+    stops = np.array([0.0, 0.5, 1.0])
+    return pg.ColorMap(stops, ["#FFFFFF", "#6BAED6", "#08306B"], name="attention-lab-sequential")
+
+
+@dataclass(frozen=True)
+class Theme:
+    """Colours of the chrome around the data; the data colour maps do not change."""
+
+    name: str
+    background: str
+    foreground: str
+    muted: str
+    grid: str
+
+
+LIGHT = Theme("light", background="#FFFFFF", foreground="#000000", muted="#555555",
+              grid="#BBBBBB")
+DARK = Theme("dark", background="#1E1E1E", foreground="#F0F0F0", muted="#AAAAAA",
+             grid="#555555")
+THEMES = {theme.name: theme for theme in (LIGHT, DARK)}
+
+
+@dataclass(frozen=True)
+class Look:
+    """The presentation settings every panel draws with (scale 1.0 … 2.5)."""
+
+    scale: float = 1.0
+    theme: Theme = LIGHT
+    spotlight: bool = False
+
+    def pt(self, size: float) -> float:
+        """A font size in points, scaled for the back row."""
+        return size * self.scale
+
+    def px(self, width: float) -> float:
+        """A line width or marker size in pixels, scaled."""
+        return width * self.scale
+
+    def scaled(self, scale: float) -> Look:
+        return replace(self, scale=min(MAX_SCALE, max(MIN_SCALE, scale)))

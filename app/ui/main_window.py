@@ -1,0 +1,298 @@
+"""The main window: assembles the docks, menus, toolbar and status bar around one document."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDockWidget,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QToolBar,
+    QWidget,
+)
+
+from app import i18n
+from app.i18n import tr
+from app.model.scoring import SCORERS
+from app.model.state import WORLDS
+from app.paths import user_data_dir
+from app.state.document import Document
+from app.ui.format import format_score
+from app.ui.panels.base import Panel
+from app.ui.panels.registry import panel_specs
+
+LAYOUT_VERSION = 1
+WORLD_KEYS = {"dialogue": "world.dialogue", "teaching": "world.teaching"}
+SCORER_KEYS = {
+    "dot": "scorer.dot",
+    "scaled_dot": "scorer.scaled_dot",
+    "cosine": "scorer.cosine",
+    "neg_euclidean": "scorer.neg_euclidean",
+    "additive": "scorer.additive",
+    "qk_norm": "scorer.qk_norm",
+}
+
+
+def settings() -> QSettings:
+    """Settings live beside the autosave, so one folder holds everything the app remembers."""
+    return QSettings(str(user_data_dir() / "settings.ini"), QSettings.Format.IniFormat)
+
+
+class MainWindow(QMainWindow):
+    """Hosts every panel as a dock; owns no state of its own beyond the layout."""
+
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.setObjectName("main_window")
+        self.setDockOptions(
+            QMainWindow.DockOption.AllowTabbedDocks
+            | QMainWindow.DockOption.AllowNestedDocks
+            | QMainWindow.DockOption.AnimatedDocks
+        )
+        self.panels: dict[str, Panel] = {}
+        self.docks: dict[str, QDockWidget] = {}
+        self.actions: dict[str, QAction] = {}
+        self._build_docks()
+        self._build_actions()
+        self._build_menus()
+        self._build_toolbar()
+        self._status = QLabel()
+        self._status.setObjectName("status_pair")
+        self.statusBar().addPermanentWidget(self._status, 1)
+        self._default_layout = self.saveState(LAYOUT_VERSION)
+        document.changed.connect(self._on_document_changed)
+        document.notice.connect(self._on_notice)
+        document.undo_stack.cleanChanged.connect(lambda _clean: self._update_title())
+        i18n.on_language_changed(self._on_language_changed)
+        self.retranslate()
+        self._on_document_changed()
+
+    def _build_docks(self) -> None:
+        for spec in panel_specs():
+            panel = spec.factory(self.document)
+            dock = QDockWidget(self)
+            dock.setObjectName(f"dock_{spec.name}")
+            dock.setWidget(panel)
+            dock.setFeatures(
+                QDockWidget.DockWidgetFeature.DockWidgetClosable
+                | QDockWidget.DockWidgetFeature.DockWidgetMovable
+                | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+            )
+            self.addDockWidget(spec.area, dock)
+            if spec.tab_with and spec.tab_with in self.docks:
+                self.tabifyDockWidget(self.docks[spec.tab_with], dock)
+            self.panels[spec.name] = panel
+            self.docks[spec.name] = dock
+        for dock in self.docks.values():
+            tabbed = self.tabifiedDockWidgets(dock)
+            if tabbed and not any(d.isHidden() for d in tabbed):
+                first = min([dock, *tabbed], key=lambda d: list(self.docks.values()).index(d))
+                first.raise_()
+
+    def _action(self, name: str, shortcut: QKeySequence | str | None = None,
+                slot: object = None, checkable: bool = False) -> QAction:
+        action = QAction(self)
+        action.setObjectName(f"action_{name}")
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        action.setCheckable(checkable)
+        if slot is not None:
+            action.triggered.connect(slot)
+        self.actions[name] = action
+        self.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        stack = self.document.undo_stack
+        undo = self._action("undo", QKeySequence.StandardKey.Undo, stack.undo)
+        redo = self._action("redo", "Ctrl+Shift+Z", stack.redo)
+        stack.canUndoChanged.connect(undo.setEnabled)
+        stack.canRedoChanged.connect(redo.setEnabled)
+        undo.setEnabled(stack.canUndo())
+        redo.setEnabled(stack.canRedo())
+        self._action("reset_lesson", "Ctrl+R", self.document.reset_to_lesson)
+        self._action("quit", QKeySequence.StandardKey.Quit, self.close)
+        self._action("reset_layout", "Ctrl+Shift+L", self.reset_layout)
+        self._action("shortcuts", "F1", self.show_shortcuts)
+        self._action("about", None, self.show_about)
+        self._world_group = QActionGroup(self)
+        for number, world in enumerate(WORLDS, start=1):
+            action = self._action(f"world_{world}", f"Ctrl+{number}", checkable=True)
+            action.triggered.connect(lambda _=False, w=world: self.document.set_world(w))
+            self._world_group.addAction(action)
+        self._language_group = QActionGroup(self)
+        for lang in i18n.LANGUAGES:
+            action = self._action(f"lang_{lang}", None, checkable=True)
+            action.triggered.connect(lambda _=False, code=lang: i18n.set_language(code))
+            self._language_group.addAction(action)
+        self.actions["lang_en"].setShortcut(QKeySequence("Ctrl+Shift+E"))
+        self.actions["lang_zh"].setShortcut(QKeySequence("Ctrl+Shift+C"))
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        self.file_menu = bar.addMenu("")
+        self.file_menu.addAction(self.actions["quit"])
+        self.edit_menu = bar.addMenu("")
+        for name in ("undo", "redo", "reset_lesson"):
+            self.edit_menu.addAction(self.actions[name])
+        self.view_menu = bar.addMenu("")
+        for number, (name, dock) in enumerate(self.docks.items(), start=1):
+            toggle = dock.toggleViewAction()
+            toggle.setObjectName(f"action_show_{name}")
+            if number <= 9:
+                toggle.setShortcut(QKeySequence(f"Alt+{number}"))
+            self.actions[f"show_{name}"] = toggle
+            self.view_menu.addAction(toggle)
+        self.view_menu.addSeparator()
+        self.view_menu.addAction(self.actions["reset_layout"])
+        self.language_menu = self.view_menu.addMenu("")
+        for lang in i18n.LANGUAGES:
+            self.language_menu.addAction(self.actions[f"lang_{lang}"])
+        self.world_menu = bar.addMenu("")
+        for world in WORLDS:
+            self.world_menu.addAction(self.actions[f"world_{world}"])
+        self.help_menu = bar.addMenu("")
+        self.help_menu.addAction(self.actions["shortcuts"])
+        self.help_menu.addAction(self.actions["about"])
+
+    def _build_toolbar(self) -> None:
+        self.toolbar = QToolBar(self)
+        self.toolbar.setObjectName("toolbar_main")
+        self.toolbar.setMovable(False)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.toolbar)
+        self._world_label = QLabel()
+        self.world_combo = QComboBox()
+        self.world_combo.setObjectName("world_combo")
+        self.world_combo.currentIndexChanged.connect(
+            lambda index: index >= 0 and self.document.set_world(WORLDS[index])
+        )
+        self._scorer_label = QLabel()
+        self.scorer_combo = QComboBox()
+        self.scorer_combo.setObjectName("scorer_combo")
+        self.scorer_combo.currentIndexChanged.connect(
+            lambda index: index >= 0 and self.document.set_scorer(list(SCORERS)[index])
+        )
+        for widget in (self._world_label, self.world_combo, self._scorer_label, self.scorer_combo):
+            self.toolbar.addWidget(widget)
+        self.toolbar.addSeparator()
+        self.toolbar.addAction(self.actions["undo"])
+        self.toolbar.addAction(self.actions["redo"])
+        self.toolbar.addAction(self.actions["reset_lesson"])
+
+    def retranslate(self) -> None:
+        """Every string of the window and its panels from the current language's table."""
+        texts = {
+            "undo": "action.undo", "redo": "action.redo", "reset_lesson": "action.reset_lesson",
+            "quit": "action.quit", "reset_layout": "action.reset_layout",
+            "shortcuts": "action.shortcuts", "about": "action.about",
+            "lang_zh": "language.zh", "lang_en": "language.en",
+            "world_dialogue": "world.dialogue", "world_teaching": "world.teaching",
+        }
+        for name, key in texts.items():
+            self.actions[name].setText(tr(key))
+        self.actions[f"lang_{i18n.language()}"].setChecked(True)
+        self.file_menu.setTitle(tr("menu.file"))
+        self.edit_menu.setTitle(tr("menu.edit"))
+        self.view_menu.setTitle(tr("menu.view"))
+        self.language_menu.setTitle(tr("menu.language"))
+        self.world_menu.setTitle(tr("menu.world"))
+        self.help_menu.setTitle(tr("menu.help"))
+        self.toolbar.setWindowTitle(tr("toolbar.main"))
+        self._world_label.setText(tr("toolbar.world"))
+        self._scorer_label.setText(tr("toolbar.scorer"))
+        self._fill_combo(self.world_combo, [tr(WORLD_KEYS[w]) for w in WORLDS])
+        self._fill_combo(self.scorer_combo, [tr(SCORER_KEYS[name]) for name in SCORERS])
+        for name, panel in self.panels.items():
+            panel.retranslate()
+            self.docks[name].setWindowTitle(tr(panel.title_key))
+        self._update_title()
+        self._on_document_changed()
+
+    @staticmethod
+    def _fill_combo(combo: QComboBox, items: list[str]) -> None:
+        index = combo.currentIndex()
+        combo.blockSignals(True)
+        combo.clear()
+        combo.addItems(items)
+        combo.setCurrentIndex(max(index, 0))
+        combo.blockSignals(False)
+
+    def _update_title(self) -> None:
+        modified = "" if self.document.undo_stack.isClean() else " *"
+        self.setWindowTitle(f"{tr('app.title')}{modified}")
+
+    def _on_document_changed(self) -> None:
+        state = self.document.state
+        view = self.document.view
+        for combo, index in (
+            (self.world_combo, WORLDS.index(state.world)),
+            (self.scorer_combo, list(SCORERS).index(state.scorer)),
+        ):
+            combo.blockSignals(True)
+            combo.setCurrentIndex(index)
+            combo.blockSignals(False)
+        self.actions[f"world_{state.world}"].setChecked(True)
+        self._status.setText(
+            tr(
+                "status.pair",
+                query=view.query_names[state.query],
+                key=view.key_names[state.key],
+                scorer=tr(SCORER_KEYS[state.scorer]),
+                score=format_score(view.selected_score),
+            )
+        )
+
+    def _on_notice(self, message: str) -> None:
+        self.statusBar().showMessage(message, 6000)
+
+    def _on_language_changed(self, _lang: str) -> None:
+        self.retranslate()
+
+    def restore_layout(self) -> None:
+        """Bring back the docks as the user left them; a stale or foreign layout is ignored."""
+        store = settings()
+        geometry = store.value("window/geometry")
+        state = store.value("window/state")
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+        if isinstance(state, QByteArray):
+            self.restoreState(state, LAYOUT_VERSION)
+
+    def reset_layout(self) -> None:
+        for dock in self.docks.values():
+            dock.setFloating(False)
+            dock.show()
+        self.restoreState(self._default_layout, LAYOUT_VERSION)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        store = settings()
+        store.setValue("window/geometry", self.saveGeometry())
+        store.setValue("window/state", self.saveState(LAYOUT_VERSION))
+        store.sync()
+        i18n.remove_listener(self._on_language_changed)
+        super().closeEvent(event)
+
+    def shortcut_rows(self) -> list[tuple[str, str]]:
+        """(action, key) for every action that has a shortcut, as the help lists them."""
+        rows = []
+        for action in self.actions.values():
+            sequence = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+            if sequence:
+                rows.append((action.text().replace("&", ""), sequence))
+        return rows
+
+    def show_shortcuts(self) -> None:
+        lines = "".join(f"<tr><td>{name}</td><td><b>{key}</b></td></tr>"
+                        for name, key in self.shortcut_rows())
+        box = QMessageBox(self)
+        box.setObjectName("shortcuts_dialog")
+        box.setWindowTitle(tr("action.shortcuts"))
+        box.setText(f"<table cellspacing=6>{lines}</table>")
+        box.open()
+
+    def show_about(self) -> None:
+        QMessageBox.about(self, tr("action.about"), tr("about.text"))

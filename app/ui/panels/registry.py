@@ -1,0 +1,31 @@
+"""The list of docked panels and where each sits in the default layout."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt
+
+from app.state.document import Document
+from app.ui.panels.base import Panel
+
+Area = Qt.DockWidgetArea
+LEFT, RIGHT, BOTTOM = Area.LeftDockWidgetArea, Area.RightDockWidgetArea, Area.BottomDockWidgetArea
+
+
+@dataclass(frozen=True)
+class PanelSpec:
+    """A dock declaration: the main window only assembles these (as Spyder plugins do)."""
+
+    name: str
+    factory: Callable[[Document], Panel]
+    area: Qt.DockWidgetArea
+    tab_with: str | None = None
+
+
+def panel_specs() -> list[PanelSpec]:
+    """Every dock in menu order; imported here, lazily, so the model layer stays Qt-free."""
+    specs: list[PanelSpec] = []
+    # one line per panel: specs.append(PanelSpec("name", PanelClass, AREA, tab_with=...))
+    return specs

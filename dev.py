@@ -1,0 +1,62 @@
+"""One entry point for a fresh machine: make `.venv`, install the app into it, then run or test.
+
+Only the Python standard library is used here, so this works before anything is installed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+STAMP = VENV / ".installed"
+USAGE = "usage: python3 dev.py run [app args...] | test [pytest args...] | bench [args...]"
+
+
+def _venv_python() -> Path:
+    scripts = "Scripts" if os.name == "nt" else "bin"
+    return VENV / scripts / ("python.exe" if os.name == "nt" else "python")
+
+
+def _ensure_venv() -> Path:
+    """Create the venv and (re)install only when pyproject.toml changed since the last install.
+
+    Both commands share one environment (app + test extra) so switching never reinstalls.
+    """
+    if sys.version_info < (3, 10):
+        sys.exit("Attention Lab needs Python 3.10 or newer")
+    python = _venv_python()
+    if not python.exists():
+        print(f"creating {VENV} ...", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    if not STAMP.exists() or STAMP.read_text() != digest:
+        subprocess.run(
+            [str(python), "-m", "pip", "install", "--disable-pip-version-check", "-q", "-e", ".[test]"],
+            cwd=ROOT,
+            check=True,
+        )
+        STAMP.write_text(digest)
+    return python
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in {"run", "test", "bench"}:
+        print(USAGE, file=sys.stderr)
+        return 2
+    command, rest = argv[0], argv[1:]
+    python = _ensure_venv()
+    if command == "test":
+        env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+        return subprocess.run([str(python), "-m", "pytest", *rest], cwd=ROOT, env=env).returncode
+    extra = ["--bench"] if command == "bench" else []
+    return subprocess.run([str(python), str(ROOT / "main.py"), *extra, *rest], cwd=ROOT).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,86 @@
+"""The document: one recompute per burst of edits, exact undo, one undo step per drag."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from app.model.data import load_lesson_data
+from app.model.view import compute_view, initial_state
+from app.state.document import Document
+
+
+@pytest.fixture
+def document(qtbot):
+    return Document(load_lesson_data())
+
+
+def test_edits_in_one_turn_coalesce_into_one_recompute(qtbot, document):
+    before = document.recompute_count
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.set_vector("q", 3, [1.0, 2.0, 3.0, 4.0])
+        document.set_vector("k", 2, [0.5, 0.5, 0.5, 0.5])
+        document.select(key=1)
+    assert document.recompute_count == before + 1
+    assert np.allclose(document.view.q[3], [1, 2, 3, 4])
+    assert document.view.pair.total == pytest.approx(np.dot([1, 2, 3, 4], document.view.k[1]))
+
+
+def test_undo_restores_exact_previous_values(qtbot, document):
+    original = document.state
+    document.set_vector("k", 0, [9.0, 9.0, 9.0, 9.0])
+    assert document.state != original
+    document.undo_stack.undo()
+    assert document.state == original
+    document.undo_stack.redo()
+    assert np.array_equal(document.state.teaching_k[0], [9, 9, 9, 9])
+
+
+def test_a_drag_is_one_undo_step(qtbot, document):
+    original = document.state
+    document.begin_drag()
+    for step in range(10):
+        document.set_vector("q", 3, [step, 0.0, 0.0, 0.0])
+    document.end_drag()
+    document.set_vector("q", 3, [5.0, 5.0, 5.0, 5.0])
+    assert document.undo_stack.count() == 2
+    document.undo_stack.undo()
+    assert np.array_equal(document.state.teaching_q[3], [9, 0, 0, 0])
+    document.undo_stack.undo()
+    assert document.state == original
+
+
+@pytest.mark.parametrize("bad", [[np.nan, 0, 0, 0], [np.inf, 0, 0, 0], "text", [1, 2]])
+def test_bad_vector_input_changes_nothing_and_says_why(qtbot, document, bad):
+    original = document.state
+    with qtbot.waitSignal(document.notice, timeout=1000) as message:
+        assert not document.set_vector("q", 3, bad)
+    assert message.args[0]
+    assert document.state == original
+    assert document.undo_stack.count() == 0
+
+
+def test_huge_input_is_clamped_with_a_note(qtbot, document):
+    with qtbot.waitSignal(document.notice, timeout=1000):
+        document.set_vector("q", 3, [1e308, 0, 0, 0])
+    assert document.state.teaching_q[3][0] == 100.0
+
+
+def test_reset_to_lesson_is_undoable(qtbot, document):
+    document.set_world("dialogue")
+    document.set_vector("q", 0, [1.0, 1.0])
+    edited = document.state
+    document.reset_to_lesson()
+    assert document.state == initial_state(document.data)
+    document.undo_stack.undo()
+    assert document.state == edited
+
+
+def test_view_equals_a_from_scratch_recompute(qtbot, document):
+    document.set_scorer("cosine")
+    document.set_options(causal=True, heads=2)
+    fresh = compute_view(document.state, document.data)
+    shown = document.view
+    assert np.array_equal(shown.weights, fresh.weights)
+    assert len(shown.heads) == 2
+    assert np.array_equal(shown.active.filled(0), fresh.active.filled(0))

@@ -1,0 +1,40 @@
+"""The main window opens, shows every dock, switches world and scorer, and closes cleanly."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from app import i18n
+from app.startup import build_window, make_application
+
+
+def test_window_opens_switches_and_closes(qtbot):
+    make_application()
+    window = build_window("en")
+    qtbot.addWidget(window)
+    window.resize(1280, 720)
+    window.show()
+    qtbot.waitExposed(window)
+    document = window.document
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        window.world_combo.setCurrentIndex(0)
+    assert document.state.world == "dialogue"
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        window.scorer_combo.setCurrentIndex(2)
+    assert document.state.scorer == "cosine"
+    assert "cosine" in window.statusBar().findChild(type(window._status), "status_pair").text().lower()
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    document.flush()
+    assert document.state.scorer == "dot"
+
+
+def test_language_switch_retranslates_without_restart(qtbot):
+    make_application()
+    window = build_window("zh")
+    qtbot.addWidget(window)
+    assert window.windowTitle().startswith("注意力")
+    window.actions["lang_en"].trigger()
+    assert window.windowTitle().startswith("Attention Lab")
+    assert window.file_menu.title() == "&File"
+    i18n.set_language("zh")
+    assert window.file_menu.title().startswith("文件")
