@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -14,6 +15,8 @@ from app import i18n
 from app.model.data import load_lesson_data
 from app.model.errors import AttentionLabError
 from app.state.document import Document
+from app.ui.errors import install as install_error_hook
+from app.ui.export import save_image
 from app.ui.fonts import apply_cjk_fallback, register_bundled_fonts
 from app.ui.main_window import MainWindow
 
@@ -39,14 +42,9 @@ def build_window(lang: str | None = None) -> MainWindow:
 
 
 def render(target: QWidget, path: Path) -> None:
-    """Save a widget as PNG (or SVG by the file's suffix)."""
+    """Save a widget as PNG (or SVG by the file's suffix); raises OSError."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    if path.suffix.lower() == ".svg":
-        from app.ui.export import save_svg
-
-        save_svg(target, path)
-    elif not target.grab().save(str(path)):
-        raise OSError(f"could not write {path}")
+    save_image(target, path)
 
 
 def _screenshot(window: MainWindow, args: argparse.Namespace) -> int:
@@ -66,19 +64,38 @@ def _screenshot(window: MainWindow, args: argparse.Namespace) -> int:
         dock.raise_()
         QApplication.processEvents()
         target = window.panels[args.panel]
-    render(target, args.screenshot)
+    try:
+        render(target, args.screenshot)
+    except OSError as error:
+        sys.stderr.write(f"attention-lab: error: cannot write {args.screenshot}: "
+                         f"{error.strerror or error}\n")
+        return USAGE_ERROR
     return 0
 
 
 def run(args: argparse.Namespace) -> int:
     app = make_application()
+    install_error_hook()
     try:
         window = build_window(args.lang)
+        window.classroom.begin_session(args.scenario, restore_last=args.screenshot is None)
     except AttentionLabError as error:
         sys.stderr.write(f"attention-lab: error: {error}\n")
         return USAGE_ERROR
+    if args.present:
+        window.classroom.presentation.set_presenting(True)
     if args.screenshot is not None:
-        return _screenshot(window, args)
+        try:
+            return _screenshot(window, args)
+        finally:
+            window.dispose()
+    window.classroom.start_autosave()
     window.restore_layout()
+    if os.environ.get("ATTENTION_LAB_EXIT_AFTER_FIRST_PAINT"):
+        from app.bench.startup_time import exit_after_first_paint
+
+        exit_after_first_paint(window)
     window.show()
-    return app.exec()
+    code = app.exec()
+    window.dispose()
+    return code

@@ -48,7 +48,7 @@ def remove_listener(listener: Callable[[str], None]) -> None:
         _listeners.remove(listener)
 
 
-def tr(key: str, **values: object) -> str:
+def tr(key: str, /, **values: object) -> str:
     """The current language's text for `key`, with `{name}` fields filled in."""
     text = TABLES[_current][key]
     return text.format(**values) if values else text

@@ -44,6 +44,10 @@ class Options:
     rope: bool = False
     show_additive: bool = False
     stage: str | None = None
+    scale_mode: bool = False  # heatmap shows seeded random Q, K (T × scale_d) instead
+    scale_T: int = 1024
+    scale_d: int = 256
+    scale_seed: int = 0
 
 
 @dataclass(frozen=True)

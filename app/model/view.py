@@ -13,6 +13,8 @@ import numpy as np
 from app.model.attention import attention_weights, causal_mask, split_heads
 from app.model.breakdown import Breakdown, Swap, breakdown, disagreements, ranks
 from app.model.data import LessonData
+from app.model.plane import Plane, plane_geometry
+from app.model.reasons import RowReasons, explain_row
 from app.model.rope import rotate
 from app.model.scoring import SCORERS, ScorerParams, Undefined, score_matrix
 from app.model.state import DEFAULT_SELECTION, LabState, frozen_array
@@ -62,6 +64,8 @@ class View:
     swaps: tuple[Swap, ...]  # dot against cosine on the selected row
     heads: tuple[HeadView, ...]
     landscape: Landscape | None
+    plane: Plane | None  # the 2-D playground's lengths, angle, projection, iso-lines
+    reasons: RowReasons  # why q·k disagrees with cosine and with distance on the row
 
 
 def scorer_params(state: LabState, data: LessonData) -> ScorerParams:
@@ -116,6 +120,13 @@ def _landscape(state: LabState, q: np.ndarray, k: np.ndarray,
     return Landscape(extent=extent, xs=xs, values=values, limit=limit)
 
 
+def _plane(state: LabState, q: np.ndarray, k: np.ndarray,
+           landscape: Landscape | None) -> Plane | None:
+    if landscape is None:
+        return None
+    return plane_geometry(q[0], k, state.key, landscape.values, landscape.xs)
+
+
 def _heads(state: LabState, q: np.ndarray, k: np.ndarray) -> tuple[HeadView, ...]:
     if state.options.heads <= 1 or q.shape[1] % state.options.heads:
         return ()
@@ -152,6 +163,11 @@ def compute_view(state: LabState, data: LessonData) -> View:
     selected = Undefined("zero-length vector") if cell is np.ma.masked else float(cell)
     row_ranks = {name: ranks(matrix[row]) for name, matrix in scores.items()}
     swaps = tuple(disagreements(scores["dot"][row], scores["cosine"][row]))
+    reasons = explain_row(q[row], k, {
+        "cosine": swaps,
+        "neg_euclidean": disagreements(scores["dot"][row], scores["neg_euclidean"][row]),
+    })
+    landscape = _landscape(state, q, k, params)
     query_names, key_names = _names(state, data)
     return View(
         world=state.world,
@@ -172,5 +188,7 @@ def compute_view(state: LabState, data: LessonData) -> View:
         row_ranks=row_ranks,
         swaps=swaps,
         heads=_heads(state, q, k) if state.world == "teaching" else (),
-        landscape=_landscape(state, q, k, params),
+        landscape=landscape,
+        plane=_plane(state, q, k, landscape),
+        reasons=reasons,
     )

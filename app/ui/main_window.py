@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QDockWidget,
     QLabel,
@@ -20,6 +21,7 @@ from app.model.scoring import SCORERS
 from app.model.state import WORLDS
 from app.paths import user_data_dir
 from app.state.document import Document
+from app.ui.actions_classroom import ClassroomActions
 from app.ui.format import format_score
 from app.ui.panels.base import Panel
 from app.ui.panels.registry import panel_specs
@@ -60,6 +62,7 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self._build_menus()
         self._build_toolbar()
+        self.classroom = ClassroomActions(self)
         self._status = QLabel()
         self._status.setObjectName("status_pair")
         self.statusBar().addPermanentWidget(self._status, 1)
@@ -118,7 +121,7 @@ class MainWindow(QMainWindow):
         self._action("quit", QKeySequence.StandardKey.Quit, self.close)
         self._action("reset_layout", "Ctrl+Shift+L", self.reset_layout)
         self._action("shortcuts", "F1", self.show_shortcuts)
-        self._action("about", None, self.show_about)
+        self._action("about", "Shift+F1", self.show_about)
         self._world_group = QActionGroup(self)
         for number, world in enumerate(WORLDS, start=1):
             action = self._action(f"world_{world}", f"Ctrl+{number}", checkable=True)
@@ -209,6 +212,7 @@ class MainWindow(QMainWindow):
         for name, panel in self.panels.items():
             panel.retranslate()
             self.docks[name].setWindowTitle(tr(panel.title_key))
+        self.classroom.retranslate()
         self._update_title()
         self._on_document_changed()
 
@@ -276,12 +280,18 @@ class MainWindow(QMainWindow):
         i18n.remove_listener(self._on_language_changed)
         super().closeEvent(event)
 
+    def dispose(self) -> None:
+        """Delete now, while Qt is whole: left to interpreter exit, plot items can crash it."""
+        i18n.remove_listener(self._on_language_changed)
+        self.deleteLater()
+        QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
     def shortcut_rows(self) -> list[tuple[str, str]]:
         """(action, key) for every action that has a shortcut, as the help lists them."""
         rows = []
         for action in self.actions.values():
             sequence = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
-            if sequence:
+            if sequence and action.isVisible():
                 rows.append((action.text().replace("&", ""), sequence))
         return rows
 

@@ -39,6 +39,8 @@ def _project_chars() -> set[str]:
 
 
 def _font_files() -> list[Path]:
+    if not fonts.FONT_DIR.is_dir():
+        return []
     return sorted(p for p in fonts.FONT_DIR.iterdir() if p.suffix in fonts.FONT_SUFFIXES)
 
 
@@ -100,8 +102,17 @@ _NO_CJK_SCRIPT = textwrap.dedent(
     app = QApplication([])
 
     def cjk_families():
-        return [f for f in QFontDatabase.families()
-                if QRawFont.fromFont(QFont(f)).supportsCharacter(ord("苹"))]
+        # A real font file with 苹 in its cmap, or one Qt files under Simplified Chinese.
+        # (With no fonts at all Qt hands out a cmap-less "box" engine that claims every
+        # character, so the cmap must be real.)
+        found = []
+        for f in QFontDatabase.families():
+            raw = QRawFont.fromFont(QFont(f))
+            if (raw.fontTable("cmap").size() and raw.supportsCharacter(ord("苹"))) or (
+                QFontDatabase.WritingSystem.SimplifiedChinese in QFontDatabase.writingSystems(f)
+            ):
+                found.append(f)
+        return found
 
     def ink(image):
         # Dark-pixel mask, row by row: equal masks mean equal drawings.
@@ -142,6 +153,7 @@ _NO_CJK_SCRIPT = textwrap.dedent(
     out = {"families": len(QFontDatabase.families()), "cjk_before": cjk_families()}
     font, before = label_image()
     out["before"] = verdict(glyph_masks(font))
+    out["in_font_before"] = QFontMetrics(font).inFont("苹")
 
     from app.ui.fonts import apply_cjk_fallback, register_bundled_fonts
     out["registered"] = register_bundled_fonts()
@@ -204,6 +216,7 @@ def test_chinese_renders_with_no_system_cjk_font(tmp_path: Path) -> None:
     # The environment really has no CJK font, and without ours the glyphs are tofu:
     # the five characters come out identical (or blank), which the criterion detects.
     assert result["cjk_before"] == [], result
+    assert result["in_font_before"] is False, result
     assert not (result["before"]["inked"] and result["before"]["distinct"]), result
     # With the bundled family: found, used for 苹, and five different, inked glyphs.
     assert result["registered"] == [FAMILY], result

@@ -28,4 +28,20 @@ def panel_specs() -> list[PanelSpec]:
     """Every dock in menu order; imported here, lazily, so the model layer stays Qt-free."""
     specs: list[PanelSpec] = []
     # one line per panel: specs.append(PanelSpec("name", PanelClass, AREA, tab_with=...))
+    from app.ui.panels.editor import EditorPanel
+    from app.ui.panels.playground import PlaygroundPanel
+
+    specs.append(PanelSpec("playground", PlaygroundPanel, LEFT))
+    specs.append(PanelSpec("editor", EditorPanel, LEFT, tab_with="playground"))
+    from app.ui.panels.heatmap import HeatmapPanel
+
+    specs.append(PanelSpec("heatmap", HeatmapPanel, RIGHT))
+    from app.ui.panels.expansion import ExpansionPanel
+
+    specs.append(PanelSpec("expansion", ExpansionPanel, RIGHT))  # below the heatmap
+    from app.ui.panels.match_table import MatchTablePanel
+    from app.ui.panels.shapes import ShapesPanel
+
+    specs.append(PanelSpec("match", MatchTablePanel, BOTTOM))
+    specs.append(PanelSpec("shapes", ShapesPanel, BOTTOM, tab_with="match"))
     return specs

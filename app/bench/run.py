@@ -1,0 +1,251 @@
+"""Owns `python main.py --bench`: run every measurement, print the table, write the JSON.
+
+Headless by force (QT_QPA_PLATFORM=offscreen) and with a private, temporary user-data
+folder, so a benchmark never touches a teacher's autosave or layout.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import platform
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from app.bench import Result, Target
+
+MIB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How much to measure: the full sizes of issue 7, or a quick pass for tests."""
+
+    name: str
+    teaching_steps: int
+    scale_ts: tuple[int, ...]
+    scale_d: int
+    scale_steps: int
+    model_repeat: int
+    startup_runs: int
+    additive_T: int
+    additive_d_a: int
+
+    def repeated(self, count: int) -> Plan:
+        """The same sizes with every repeat count set to `count`."""
+        return replace(self, teaching_steps=count, scale_steps=count, model_repeat=count,
+                       startup_runs=count)
+
+
+FULL = Plan("full", teaching_steps=200, scale_ts=(256, 1024, 4096), scale_d=256,
+            scale_steps=30, model_repeat=30, startup_runs=7, additive_T=512, additive_d_a=64)
+QUICK = Plan("quick", teaching_steps=5, scale_ts=(64,), scale_d=32, scale_steps=3,
+             model_repeat=3, startup_runs=1, additive_T=64, additive_d_a=16)
+
+
+def machine() -> dict[str, object]:
+    """What the figures depend on: CPUs, library versions, BLAS and its environment, load."""
+    import numpy as np
+    import pyqtgraph as pg
+    import PySide6
+    from PySide6.QtCore import qVersion
+
+    cpu = platform.processor() or platform.machine()
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        names = [line.split(":", 1)[1].strip() for line in cpuinfo.read_text().splitlines()
+                 if line.startswith("model name")]
+        cpu = names[0] if names else cpu
+    try:
+        blas = np.show_config(mode="dicts")["Build Dependencies"]["blas"]
+        blas_text = f"{blas.get('name', '?')} {blas.get('version', '')}".strip()
+    except (TypeError, KeyError):
+        blas_text = "unknown"
+    return {
+        "cpu_count": os.cpu_count(),
+        "cpu": cpu,
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "blas": blas_text,
+        "pyside6": PySide6.__version__,
+        "qt": qVersion(),
+        "pyqtgraph": pg.__version__,
+        "load_average_at_start": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
+        "environment": {name: os.environ[name] for name in (
+            "OPENBLAS_CORETYPE", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
+        ) if name in os.environ},
+    }
+
+
+def _find(results: list[Result], name_part: str, size: str) -> Result | None:
+    return next((r for r in results if name_part in r.name and r.size == size), None)
+
+
+def evaluate(results: list[Result]) -> list[Target]:
+    """Issue 7's targets, each filled from the run's results when its size was measured."""
+    teaching = next((r for r in results if r.group == "ui" and "drag step" in r.name
+                     and not r.name.startswith("scale")), None)
+    picture_1024 = _find(results, "new picture", "T=1024, d=256")
+    blocks_4096 = [r.extra["max_ui_block_ms"] for r in results
+                   if r.group == "ui" and r.size == "T=4096, d=256"]
+    dot_1024 = _find(results, 'score_matrix("dot")', "T=1024, d=256")
+    startup = next((r for r in results if r.group == "startup"), None)
+    additive = next((r for r in results if r.group == "additive" and "peak_bytes" in r.extra
+                     and "bound_bytes" in r.extra), None)
+    bound = float(additive.extra["bound_bytes"]) / MIB if additive else math.inf
+    return [
+        Target("teaching_edit_frame_p95", "teaching scale (T=5, d=4): edit→frame p95 ≤ 8 ms",
+               8.0, "ms", teaching.p95_ms if teaching else None),
+        Target("scale_1024_edit_frame_p95",
+               "scale mode T=1024, d=256: edit→new picture shown p95 ≤ 33 ms", 33.0, "ms",
+               picture_1024.p95_ms if picture_1024 else None),
+        Target("scale_4096_ui_block", "scale mode T=4096: UI thread never blocked > 50 ms",
+               50.0, "ms", max(blocks_4096) if blocks_4096 else None),
+        Target("model_vs_numpy_1024",
+               'T=1024: score_matrix("dot") median ≤ 1.3 × bare NumPy Q @ K.T', 1.3, "×",
+               dot_1024.extra["ratio_to_bare"] if dot_1024 else None),
+        Target("startup_first_paint", "start-up to first painted window, median ≤ 1.5 s",
+               1500.0, "ms", startup.median_ms if startup else None),
+        Target("additive_peak_bounded",
+               "additive peak memory ≤ chunk + T² output + projections + 1 MiB (not T²·d_a)",
+               bound, "MiB",
+               float(additive.extra["peak_bytes"]) / MIB if additive else None),
+    ]
+
+
+def _bytes(count: object) -> str:
+    value = float(count)  # type: ignore[arg-type]
+    for unit in ("B", "KiB", "MiB"):
+        if value < 1024:
+            return f"{value:.3g} {unit}"
+        value /= 1024
+    return f"{value:.3g} GiB"
+
+
+def _note(result: Result) -> str:
+    extra = result.extra
+    parts = []
+    if "max_ui_block_ms" in extra:
+        parts.append(f"longest UI block {extra['max_ui_block_ms']:.1f} ms")
+    if extra.get("timeouts"):
+        parts.append(f"{extra['timeouts']} timed out")
+    if "ratio_to_bare" in extra:
+        parts.append(f"{extra['ratio_to_bare']:.2f}× bare NumPy")
+    if "peak_bytes" in extra:
+        parts.append(f"peak {_bytes(extra['peak_bytes'])}")
+    if "naive_bytes" in extra:
+        parts.append(f"naive T²·d_a tensor {_bytes(extra['naive_bytes'])}")
+    if "time_ratio_to_dot" in extra:
+        parts.append(f"{extra['time_ratio_to_dot']:.0f}× dot time, "
+                     f"{extra['memory_ratio_to_dot']:.1f}× dot memory")
+    return "; ".join(parts)
+
+
+def format_table(info: dict[str, object], results: list[Result], targets: list[Target],
+                 errors: list[str], plan: Plan) -> str:
+    """The human-readable report: machine, one row per measurement, then the targets."""
+    lines = [
+        f"Attention Lab benchmark ({plan.name}) — {info['cpu_count']} CPUs ({info['cpu']}), "
+        f"Python {info['python']}, NumPy {info['numpy']} ({info['blas']}), "
+        f"PySide6 {info['pyside6']} (Qt {info['qt']}), pyqtgraph {info['pyqtgraph']}",
+        f"platform {info['platform']}; load average at start {info['load_average_at_start']}; "
+        f"BLAS environment {info['environment'] or 'default'}",
+        "",
+        f"{'measurement':<52} {'size':<16} {'runs':>5} {'median':>10} {'p95':>10}  notes",
+    ]
+    for result in results:
+        lines.append(f"{result.name:<52} {result.size:<16} {len(result.samples_ms):>5} "
+                     f"{result.median_ms:>7.2f} ms {result.p95_ms:>7.2f} ms  {_note(result)}")
+    lines += ["", "targets"]
+    marks = {True: "met   ", False: "MISSED", None: "—     "}
+    for target in targets:
+        value = "not measured at this size" if target.value is None else (
+            f"{target.value:.2f} {target.unit} (limit {target.limit:.2f} {target.unit})")
+        lines.append(f"  [{marks[target.met]}] {target.text}: {value}")
+    lines += [f"error: {error}" for error in errors]
+    return "\n".join(lines)
+
+
+def _sections(plan: Plan) -> list[tuple[str, Callable[[], list[Result]]]]:
+    from app.bench import model_speed, startup_time, ui_latency
+
+    def ui() -> list[Result]:
+        window = ui_latency.open_window()
+        try:
+            results = [ui_latency.teaching_latency(window, plan.teaching_steps)]
+            if ui_latency.has_scale_mode(window):
+                for T in plan.scale_ts:
+                    results += ui_latency.scale_latency(window, T, plan.scale_steps,
+                                                        plan.scale_d)
+            return results
+        finally:
+            window.close()
+            window.deleteLater()
+
+    def model() -> list[Result]:
+        results = model_speed.teaching_recompute(max(plan.model_repeat * 10, 20))
+        for T in plan.scale_ts:
+            repeat = max(3, plan.model_repeat * 256 // T) if plan.name == "full" else \
+                plan.model_repeat
+            results += model_speed.scale_recompute(T, plan.scale_d, repeat)
+        return results
+
+    return [
+        ("start-up", lambda: [startup_time.measure_startup(plan.startup_runs)]),
+        ("model", model),
+        ("additive", lambda: model_speed.additive_vs_dot(plan.additive_T, plan.additive_d_a,
+                                                         plan.model_repeat)),
+        ("ui", ui),
+    ]
+
+
+def run_bench(json_path: Path | None = None, quick: bool = False,
+              repeat: int | None = None) -> int:
+    """Run the benchmark; 0 when every section ran (targets missed or not), 1 otherwise."""
+    os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    plan = QUICK if quick else FULL
+    if repeat is not None:
+        plan = plan.repeated(repeat)
+    results: list[Result] = []
+    errors: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="attention-lab-bench-home-") as home:
+        os.environ["ATTENTION_LAB_HOME"] = home
+        info = machine()
+        for title, section in _sections(plan):
+            print(f"bench: {title} …", file=sys.stderr, flush=True)
+            started = time.perf_counter()
+            try:
+                results += section()
+            except Exception as error:  # one broken section must not hide the others
+                errors.append(f"{title}: {error!r}")
+                traceback.print_exc()
+            print(f"bench: {title} took {time.perf_counter() - started:.1f} s",
+                  file=sys.stderr, flush=True)
+    targets = evaluate(results)
+    print(format_table(info, results, targets, errors, plan), flush=True)
+    if json_path is not None:
+        report = {"plan": plan.name, "machine": info,
+                  "results": [result.to_json() for result in results],
+                  "targets": [target.to_json() for target in targets], "errors": errors}
+        json_path.parent.mkdir(parents=True, exist_ok=True)
+        json_path.write_text(json.dumps(_finite(report), indent=2, ensure_ascii=False) + "\n",
+                             encoding="utf-8")
+    return 1 if errors else 0
+
+
+def _finite(value: object) -> object:
+    """JSON has no NaN: a figure that could not be computed is written as null."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(item) for item in value]
+    return value

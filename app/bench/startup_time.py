@@ -1,0 +1,79 @@
+"""Owns the start-up timing: process start to the first painted main window, in a subprocess.
+
+The child is the real `python main.py` with `ATTENTION_LAB_EXIT_AFTER_FIRST_PAINT=1`:
+`app.startup.run` then calls `exit_after_first_paint(window)`, which prints a CLOCK_MONOTONIC
+timestamp (shared by all processes on the machine) once the window's first paint pass has
+finished and quits. The parent reads the clock just before it spawns the child, so the
+figure includes interpreter start, imports, data loading, building every panel and painting.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QApplication, QWidget
+
+from app.bench import Result
+from app.paths import REPO_ROOT
+
+ENV_HOOK = "ATTENTION_LAB_EXIT_AFTER_FIRST_PAINT"
+MARK = "attention-lab-first-paint"
+CHILD_TIMEOUT_S = 60.0
+
+
+class _FirstPaint(QObject):
+    """Waits for the window's first paint event, then reports once that paint has finished."""
+
+    def __init__(self, window: QWidget) -> None:
+        super().__init__(window)
+        self._seen = False
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint and not self._seen:
+            self._seen = True
+            # A zero timer runs after the whole paint pass (children included) has returned.
+            QTimer.singleShot(0, self._report)
+        return False
+
+    def _report(self) -> None:
+        print(f"{MARK} {time.monotonic():.6f}", flush=True)
+        QApplication.quit()
+
+
+def exit_after_first_paint(window: QWidget) -> None:
+    """Start-up hook: print when `window` has first been painted, then quit the event loop."""
+    window.installEventFilter(_FirstPaint(window))
+
+
+def _parse(stdout: str) -> float:
+    for line in stdout.splitlines():
+        if line.startswith(MARK):
+            return float(line.split()[1])
+    raise RuntimeError(f"the child printed no {MARK!r} line:\n{stdout}")
+
+
+def launch_once() -> float:
+    """Milliseconds from spawning `python main.py` to its first painted window."""
+    with tempfile.TemporaryDirectory(prefix="attention-lab-bench-") as home:
+        env = dict(os.environ, QT_QPA_PLATFORM="offscreen", ATTENTION_LAB_HOME=home)
+        env[ENV_HOOK] = "1"
+        start = time.monotonic()
+        child = subprocess.run(
+            [sys.executable, str(REPO_ROOT / "main.py")],
+            env=env, cwd=REPO_ROOT, capture_output=True, text=True, timeout=CHILD_TIMEOUT_S,
+        )
+        if child.returncode != 0:
+            raise RuntimeError(f"main.py exited with {child.returncode}:\n{child.stderr}")
+        return (_parse(child.stdout) - start) * 1000.0
+
+
+def measure_startup(runs: int) -> Result:
+    """Several launches after one unrecorded one (which may still write bytecode caches)."""
+    launch_once()
+    samples = [launch_once() for _ in range(runs)]
+    return Result("startup", "process start → first painted window", "python main.py", samples)

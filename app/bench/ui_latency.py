@@ -1,0 +1,289 @@
+"""Owns edit→frame timing through the real main window, its document and its event loop.
+
+How "repainted" is detected: an application-wide event filter sees every Paint event and
+files it under the panel whose dock holds the painted widget. One frame is over when
+(1) `document.changed` has been emitted and handled (its recompute count moved),
+(2) every panel that repaints for this kind of edit has received a Paint event,
+(3) any extra wait is over (scale mode: the worker's picture arrived and the heatmap's plot
+    viewport painted it), and
+(4) the event loop is about to block (`QAbstractEventDispatcher.aboutToBlock`): nothing is
+    left to process, so every paint the edit caused has finished.
+Which panels repaint for an edit is calibrated first: a few unrecorded edits each run the
+loop a little longer, and the panels that painted after every one of them are waited for.
+A 1 ms heartbeat timer runs during each timed edit; its longest gap is the longest time the
+UI thread was blocked (no input, no paint), reported as `max_ui_block_ms`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from PySide6.QtCore import QAbstractEventDispatcher, QEvent, QEventLoop, QObject, Qt, QTimer
+from PySide6.QtWidgets import QApplication, QWidget
+
+from app.bench import Result
+from app.startup import build_window, make_application
+from app.ui.main_window import MainWindow
+
+WINDOW_SIZE = (1920, 1080)
+LANGUAGE = "zh"
+CALIBRATION_EDITS = 3
+GRACE_MS = 150
+FRAME_TIMEOUT_MS = 10_000
+SCALE_D = 256
+DRAG_EDIT = "document.set_vector on the selected key, inside one begin_drag gesture"
+SEED_EDIT = "document.set_options(scale_seed=…): new random Q, K, new picture"
+
+
+@dataclass
+class _Wait:
+    """What one edit must be followed by before its frame counts as shown."""
+
+    expected: frozenset[str]
+    ready: Callable[[], bool] = lambda: True
+
+
+class FrameClock(QObject):
+    """Times edits until every panel has repainted, and watches how long the UI thread blocks."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self._panels = {panel: name for name, panel in window.panels.items()}
+        self._owner: dict[QWidget, str | None] = {}
+        self.painted: set[str] = set()
+        self._loop: QEventLoop | None = None
+        self._wait = _Wait(frozenset())
+        self._recomputes = 0
+        self._end = 0.0
+        self._timed_out = False
+        self._beat = QTimer(self)
+        self._beat.setTimerType(Qt.TimerType.PreciseTimer)
+        self._beat.setInterval(1)
+        self._beat.timeout.connect(self._on_beat)
+        self._last_beat: float | None = None
+        self.max_gap_s = 0.0
+
+    def panel_of(self, widget: QWidget) -> str | None:
+        """The name of the panel a widget belongs to (None for toolbars, docks' titles …)."""
+        if widget not in self._owner:
+            node: QWidget | None = widget
+            while node is not None and node not in self._panels:
+                node = node.parentWidget()
+            self._owner[widget] = None if node is None else self._panels[node]
+        return self._owner[widget]
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint and isinstance(watched, QWidget):
+            name = self.panel_of(watched)
+            if name is not None:
+                self.painted.add(name)
+        return False
+
+    def _on_beat(self) -> None:
+        now = time.perf_counter()
+        if self._last_beat is not None:
+            self.max_gap_s = max(self.max_gap_s, now - self._last_beat)
+        self._last_beat = now
+
+    def _on_idle(self) -> None:
+        if self._loop is None or self.window.document.recompute_count == self._recomputes:
+            return
+        if self._wait.expected <= self.painted and self._wait.ready():
+            self._end = time.perf_counter()
+            self._loop.quit()
+
+    def _on_timeout(self) -> None:
+        self._timed_out = True
+        self._end = time.perf_counter()
+        if self._loop is not None:
+            self._loop.quit()
+
+    def run_loop(self, ms: int) -> None:
+        """Let the event loop run for `ms` milliseconds (settling, calibration grace)."""
+        loop = QEventLoop()
+        QTimer.singleShot(ms, loop.quit)
+        loop.exec()
+
+    def time_edit(self, edit: Callable[[], None], wait: _Wait) -> tuple[float, bool]:
+        """(milliseconds from the edit to its finished frame, whether it timed out).
+
+        `painted` keeps the panels that painted, for calibration to read afterwards.
+        """
+        app = QApplication.instance()
+        dispatcher = QAbstractEventDispatcher.instance()
+        self.painted.clear()
+        self._wait = wait
+        self._recomputes = self.window.document.recompute_count
+        self._timed_out = False
+        self._loop = QEventLoop()
+        guard = QTimer(self)
+        guard.setSingleShot(True)
+        guard.timeout.connect(self._on_timeout)
+        app.installEventFilter(self)
+        dispatcher.aboutToBlock.connect(self._on_idle)
+        guard.start(FRAME_TIMEOUT_MS)
+        self._beat.start()
+        start = self._last_beat = time.perf_counter()
+        edit()
+        self._loop.exec()
+        self._beat.stop()
+        self._last_beat = None
+        guard.stop()
+        guard.deleteLater()
+        dispatcher.aboutToBlock.disconnect(self._on_idle)
+        app.removeEventFilter(self)
+        self._loop = None
+        return (self._end - start) * 1000.0, self._timed_out
+
+    def calibrate(self, edit: Callable[[], None], ready: Callable[[], bool]) -> frozenset[str]:
+        """The panels that repainted after every one of a few unrecorded edits."""
+        app = QApplication.instance()
+        repainted: set[str] | None = None
+        for _ in range(CALIBRATION_EDITS):
+            self.time_edit(edit, _Wait(frozenset(), ready))
+            app.installEventFilter(self)
+            self.run_loop(GRACE_MS)
+            app.removeEventFilter(self)
+            repainted = set(self.painted) if repainted is None else repainted & self.painted
+        return frozenset(repainted or ())
+
+    def measure(self, name: str, size: str, edit: Callable[[], None], steps: int,
+                ready: Callable[[], bool] = lambda: True, **extra: object) -> Result:
+        """Calibrate, then time `steps` edits; the result carries the longest UI block too."""
+        expected = self.calibrate(edit, ready)
+        samples, timeouts = [], 0
+        self.max_gap_s = 0.0
+        for _ in range(steps):
+            elapsed, timed_out = self.time_edit(edit, _Wait(expected, ready))
+            samples.append(elapsed)
+            timeouts += timed_out
+        visible = {n for n, panel in self.window.panels.items() if panel.isVisible()}
+        return Result("ui", name, size, samples, {
+            **extra,
+            "max_ui_block_ms": self.max_gap_s * 1000.0,
+            "timeouts": timeouts,
+            "panels_repainted": sorted(expected),
+            "panels_not_repainting": sorted(visible - expected),
+        })
+
+
+class _PictureShown(QObject):
+    """Scale mode's extra wait: the worker delivered a picture and the plot has painted it."""
+
+    def __init__(self, heatmap: QWidget) -> None:
+        super().__init__(heatmap)
+        self._viewport = heatmap.graphics.viewport()
+        self._delivered = False
+        self._painted = False
+        heatmap.worker.finished.connect(self._on_finished)
+        self._viewport.installEventFilter(self)
+
+    def reset(self) -> None:
+        self._delivered = self._painted = False
+
+    def _on_finished(self, _result: object) -> None:
+        self._delivered = True
+        self._painted = False
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._viewport and event.type() == QEvent.Type.Paint and self._delivered:
+            self._painted = True
+        return False
+
+    def __call__(self) -> bool:
+        return self._delivered and self._painted
+
+
+def open_window() -> MainWindow:
+    """The real window, every dock shown side by side (none hidden behind a tab), painted once."""
+    make_application()
+    window = build_window(LANGUAGE)
+    window.resize(*WINDOW_SIZE)
+    for dock in window.docks.values():
+        dock.setFloating(False)
+        window.addDockWidget(window.dockWidgetArea(dock), dock)
+        dock.show()
+    window.show()
+    clock = FrameClock(window)
+    clock.run_loop(300)
+    clock.deleteLater()
+    return window
+
+
+def _drag_steps(window: MainWindow) -> Callable[[], None]:
+    """One synthetic drag of the selected key: each call moves it a little (never back to the
+    previous step's value, so every step is a real edit)."""
+    document = window.document
+    state = document.state
+    key = state.key
+    base = np.array(state.vectors[1][key], dtype=np.float64)
+    pattern = np.resize(np.array([1.0, -1.0]), base.shape)
+    steps = iter(range(1 << 30))
+
+    def step() -> None:
+        offset = 0.005 * (next(steps) % 20 - 10)
+        document.set_vector("k", key, base + offset * pattern)
+
+    return step
+
+
+def _settle(window: MainWindow, clock: FrameClock, ready: Callable[[], bool]) -> None:
+    window.document.flush()
+    while not ready():
+        clock.run_loop(20)
+    clock.run_loop(100)
+
+
+def teaching_latency(window: MainWindow, steps: int) -> Result:
+    """Edit→frame for drag steps in the 4-D teaching world, every panel on screen."""
+    document = window.document
+    document.set_world("teaching")
+    if getattr(document.state.options, "scale_mode", False):
+        document.set_options(scale_mode=False)
+    clock = FrameClock(window)
+    _settle(window, clock, lambda: True)
+    T, d = document.state.vectors[1].shape
+    document.begin_drag()
+    result = clock.measure("edit → every panel repainted (drag step)", f"T={T}, d={d}",
+                           _drag_steps(window), steps, edit_kind=DRAG_EDIT)
+    document.end_drag()
+    return result
+
+
+def has_scale_mode(window: MainWindow) -> bool:
+    heatmap = window.panels.get("heatmap")
+    options = window.document.state.options
+    return heatmap is not None and hasattr(heatmap, "worker") and hasattr(options, "scale_T")
+
+
+def scale_latency(window: MainWindow, T: int, steps: int, d: int = SCALE_D) -> list[Result]:
+    """Heatmap in scale mode at T×T: a new picture per edit (new random Q, K), and at the
+    same time how long the UI thread ever blocked; then a drag step with scale mode on."""
+    document = window.document
+    heatmap = window.panels["heatmap"]
+    shown = _PictureShown(heatmap)
+    clock = FrameClock(window)
+    document.set_world("teaching")
+    document.set_options(scale_mode=True, scale_T=T, scale_d=d, scale_seed=0)
+    _settle(window, clock, shown)
+    seeds = iter(range(1, 1 << 30))
+
+    def new_picture() -> None:
+        shown.reset()
+        document.set_options(scale_seed=next(seeds))
+
+    size = f"T={T}, d={d}"
+    results = [clock.measure("scale mode: edit → new picture shown", size, new_picture, steps,
+                             ready=shown, edit_kind=SEED_EDIT)]
+    document.begin_drag()
+    results.append(clock.measure("scale mode on: drag step → every panel repainted", size,
+                                 _drag_steps(window), steps, edit_kind=DRAG_EDIT))
+    document.end_drag()
+    document.set_options(scale_mode=False)
+    _settle(window, clock, lambda: True)
+    shown.deleteLater()
+    return results

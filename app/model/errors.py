@@ -1,0 +1,34 @@
+"""Owns the app's exception types, so callers can catch "bad data" without catching bugs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+__all__ = ["AttentionLabError", "DataError", "ScenarioError"]
+
+
+class AttentionLabError(Exception):
+    """Base of every error the app raises on purpose (as opposed to a bug)."""
+
+
+class DataError(AttentionLabError):
+    """A data file is missing or invalid.
+
+    The message is "FILE: FIELD: PROBLEM" so a teacher who edited a JSON file by hand can go
+    straight to the offending value; `field` is a JSON path such as `E[2][1]` or
+    `models.deepseek-v2.kv_lora_rank` ("(file)" when the file as a whole is the problem).
+    """
+
+    def __init__(self, path: Path | str, field: str, problem: str) -> None:
+        self.path = Path(path)
+        self.field = field
+        self.problem = problem
+        super().__init__(f"{self.path.name}: {field}: {problem}")
+
+    def __reduce__(self) -> tuple[type, tuple[Path, str, str]]:
+        # Exceptions pickle via their args; ours has three, so say so (multiprocessing, pytest-xdist).
+        return (type(self), (self.path, self.field, self.problem))
+
+
+class ScenarioError(DataError):
+    """A scenario file (a saved or shipped lab state) is missing or invalid."""

@@ -1,0 +1,281 @@
+"""Owns every number the lesson prints: computed from data/*.json at call time, beside the value
+the lesson publishes, so a test (and the UI) can see that text and data agree.
+
+Only published values and the lesson's stated example parameters (T = 4096, d_a = 256, …) are
+typed in here; everything else comes from the data files through the model functions.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+
+from app.model.attention import attention_weights, split_heads
+from app.model.data import LessonData, load_lesson_data
+from app.model.memory import (
+    GIB,
+    KIB,
+    MIB,
+    additive_intermediate_bytes,
+    cache_kv_computations,
+    causal_prefix_forwards,
+    causal_prefix_positions,
+    kv_cache,
+    linear_state_bytes,
+    nocache_kv_computations,
+    nocache_kv_repeated,
+    score_matrix_bytes,
+)
+from app.model.scoring import score_matrix, score_pair
+
+__all__ = [
+    "EXAMPLE",
+    "PUBLISHED",
+    "Comparison",
+    "Figure",
+    "decimals_of",
+    "lesson_figures",
+    "rounds_to",
+]
+
+Comparison = Literal["equal", "at_most", "set", "order"]
+Value = float | int | tuple[float, ...] | tuple[str, ...]
+
+EXAMPLE = {
+    "rnn_T": 4096,  # the example length of lesson 2 and side path B1
+    "additive_d_a": 256,
+    "exp_gap": 20,  # "a gap of twenty in one row is common": e^20
+    "prompt": 2,
+    "generate": 3,
+    "long_context": 1048576,  # "1M tokens" for DeepSeek LLM 67B
+}
+"""Parameters the lesson states as its examples; they are inputs, not results."""
+
+_E, _A, _S, _O = "equal", "at_most", "set", "order"
+PUBLISHED: dict[str, tuple[str | tuple[str, ...], str, str, Comparison]] = {
+    # the two worlds
+    "dialogue_scores": (("10", "3", "-4"), "score", "q·k for the three keys, in file order", _E),
+    "dialogue_car_cos_max": ("-0.9", "cos", "cosine of q with 汽车 is at most this", _A),
+    "dialogue_car_share_proportional": ("-44.4", "pct", "-4 / (10 + 3 - 4): why dividing by "
+                                        "the sum fails", _E),
+    "embed_cos_self": ("1.000", "cos", "cos(e_给了, e_给了)", _E),
+    "embed_rank_last3": (("小明", "苹果", "小王"), "set", "the three tokens least similar to "
+                         "给了 by embedding cosine", _S),
+    "qk_rank_top3": (("苹果", "小王", "小明"), "order", "top three keys for q_给了 by q·k", _O),
+    "given_row_scaled": (("1.84", "-1.04", "2.2", "-1.2", "2.04"), "score",
+                         "q_给了·k_j / √4 for j = 0..4", _E),
+    "names_k_cos": ("0.995", "cos", "cos(k_小明, k_小王): keys alone can't tell the names apart",
+                    _E),
+    "unmasked_weight_on_answer": ("32.5", "pct", "给了 row, no mask: weight on 小王", _E),
+    "masked_weight_apple": ("56.5", "pct", "给了 row, causal mask: weight on 苹果", _E),
+    "masked_weight_xiaoming": ("39.4", "pct", "给了 row, causal mask: weight on 小明", _E),
+    "head_a_weight_xiaoming": ("89.5", "pct", "head A (dims 0–1, causal, ÷√2): 给了 on 小明", _E),
+    "head_b_weight_apple": ("77.0", "pct", "head B (dims 2–3, causal, ÷√2): 给了 on 苹果", _E),
+    "apple_row_scaled": (("0.04", "0.36", "0.00"), "score", "q_苹果·k_j / √4, j = 0..2", _E),
+    "apple_row_weights": (("30", "41", "29"), "pct", "softmax of that row: the sink problem", _E),
+    # shapes and memory
+    "sentence_pairs": ("25", "pairs", "T² for T = 5", _E),
+    "anchor_pairs_per_head": ("68719476736", "pairs", "262144²", _E),
+    "anchor_head_dim": ("256", "dims", "head_dim", _E),
+    "anchor_rope_dims": ("64", "dims", "head_dim × partial_rotary_factor", _E),
+    "anchor_q_heads": ("24", "heads", "num_attention_heads", _E),
+    "anchor_kv_groups": ("4", "groups", "num_key_value_heads; 6 query heads per group", _E),
+    "rnn_serial_steps": ("4096", "steps", "T = 4096 example length", _E),
+    "rnn_hops_first_to_last": ("4095", "updates", "T - 1", _E),
+    "additive_intermediate_gib": ("8.0", "GiB", "T × T × d_a × 2 B, T = 4096, d_a = 256", _E),
+    "dot_scores_mib": ("32", "MiB", "T × T × 2 B", _E),
+    "unscaled_dot_std": ("16", "std", "√head_dim for unit-variance q, k", _E),
+    "exp_20": ("4.9e8", "ratio", "e^20", _E),
+    "causal_prefix_forwards": ("5", "forwards", "T prefixes fed one by one", _E),
+    "causal_prefix_positions": ("15", "positions", "1 + 2 + … + T", _E),
+    "nocache_kv_computations": ("9", "K/V", "prompt 2, generate 3: 2 + 3 + 4", _E),
+    "nocache_kv_repeated": ("5", "K/V", "of those, already computed a step before", _E),
+    "cache_kv_computations": ("4", "K/V", "with a KV cache", _E),
+    "anchor_mha_kib_per_token": ("384", "KiB", "full layers × 2 × 24 heads × 256 × 2 B", _E),
+    "anchor_mha_gib_native": ("96", "GiB", "MHA × 262144 tokens", _E),
+    "anchor_mqa_kib_per_token": ("16", "KiB", "one KV head", _E),
+    "anchor_mqa_gib_native": ("4", "GiB", "MQA × 262144 tokens", _E),
+    "anchor_gqa_kib_per_token": ("64", "KiB", "4 KV heads", _E),
+    "anchor_gqa_gib_native": ("16", "GiB", "GQA × 262144 tokens", _E),
+    "dsllm67b_bytes_per_token": ("389120", "B", "95 × 2 × 8 × 128 × 2", _E),
+    "dsllm67b_mha_bytes_per_token": ("3112960", "B", "64 KV heads", _E),
+    "dsllm67b_gib_1m": ("380", "GiB", "× 1048576 tokens", _E),
+    "mla_numbers_per_layer": ("576", "numbers", "kv_lora_rank + qk_rope_head_dim", _E),
+    "dsv2_bytes_per_token": ("69120", "B", "60 × 576 × 2", _E),
+    "dsv3_bytes_per_token": ("70272", "B", "61 × 576 × 2", _E),
+    "dsv2_vs_67b_reduction_pct": ("82.2", "pct", "1 - 69120 / 389120 (BF16 both)", _E),
+    "glm53_bytes_per_token": ("89856", "B", "78 × 576 × 2", _E),
+    "glm53_gib_native": ("87.75", "GiB", "× 1048576 native context", _E),
+    "anchor_linear_state_mib": ("144", "MiB", "linear layers × heads × 128 × 128 × 4 B, any "
+                                "length", _E),
+    "anchor_linear_layers": ("48", "layers", "layers with a fixed state instead of a KV cache",
+                             _E),
+    "anchor_full_layers": ("16", "layers", "layers that keep a KV cache", _E),
+}
+"""key -> (published as printed, unit, meaning, comparison), in FIGURES.md order."""
+
+
+
+def decimals_of(published: str) -> tuple[int, bool]:
+    """(decimals, scientific) as printed: "1.84" -> (2, False), "4.9e8" -> (1, True)."""
+    text = published.replace("−", "-").lower()
+    mantissa = text.split("e")[0]
+    return (len(mantissa.split(".")[1]) if "." in mantissa else 0), "e" in text
+
+
+def rounds_to(value: float, published: str) -> bool:
+    """True when `value` printed the way `published` is printed gives `published`.
+
+    Rounding is half-up on the shortest decimal form of the float, which is how a reader
+    rounds the number they see; -0.00 and 0.00 are the same print.
+    """
+    places, scientific = decimals_of(published)
+    target = Decimal(published.replace("−", "-"))
+    if scientific:
+        return f"{value:.{places}e}" == f"{float(target):.{places}e}"
+    step = Decimal(1).scaleb(-places)
+    return Decimal(repr(float(value))).quantize(step, rounding=ROUND_HALF_UP) == target
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One printed number: `value` computed now, `published` as the lesson prints it.
+
+    `published` is the printed text (a tuple of texts for lists and token sets), so its
+    precision is explicit. `comparison`: "equal" at the printed precision, "at_most" for a
+    bound, "set"/"order" for token names.
+    """
+
+    key: str
+    value: Value
+    published: str | tuple[str, ...]
+    unit: str
+    meaning: str
+    comparison: Comparison = "equal"
+
+    def matches(self) -> bool:
+        """Does the computed value print as the published one (or satisfy the bound)?"""
+        if self.comparison == "set":
+            return set(self.value) == set(self.published)
+        if self.comparison == "order":
+            return tuple(self.value) == tuple(self.published)
+        if self.comparison == "at_most":
+            return float(self.value) <= float(str(self.published).replace("−", "-"))
+        if isinstance(self.published, tuple):
+            values = tuple(self.value)  # type: ignore[arg-type]
+            return len(values) == len(self.published) and all(
+                rounds_to(v, p) for v, p in zip(values, self.published, strict=True))
+        return rounds_to(float(self.value), self.published)  # type: ignore[arg-type]
+
+
+def _dialogue(data: LessonData) -> dict[str, Value]:
+    world = data.dialogue
+    scores = np.asarray(score_matrix("dot", world.q[None, :], world.keys))[0]
+    car = world.key_index("opposite")
+    return {
+        "dialogue_scores": tuple(float(s) for s in scores),
+        "dialogue_car_cos_max": float(score_pair("cosine", world.q, world.keys[car])),
+        "dialogue_car_share_proportional": 100 * float(scores[car] / scores.sum()),
+    }
+
+
+def _teaching(data: LessonData) -> dict[str, Value]:
+    world = data.teaching
+    names, Q, K = world.tokens, world.Q, world.K
+    qi, obj = world.index("query"), world.index("object")
+    giver, answer = world.index("giver"), world.index("answer")
+    embed = np.asarray(score_matrix("cosine", world.E, world.E))[qi]
+    others = [j for j in np.argsort(embed, kind="stable") if j != qi]
+    dots = np.asarray(score_matrix("dot", Q, K))[qi]
+    scaled = np.asarray(score_matrix("scaled_dot", Q, K))
+    plain = attention_weights(Q, K, scale=True)
+    causal = attention_weights(Q, K, scale=True, causal=True)
+    q_heads, k_heads = split_heads(Q, world.n_heads), split_heads(K, world.n_heads)
+    head_a = attention_weights(q_heads[0], k_heads[0], scale=True, causal=True)
+    head_b = attention_weights(q_heads[-1], k_heads[-1], scale=True, causal=True)
+    return {
+        "embed_cos_self": float(embed[qi]),
+        "embed_rank_last3": tuple(names[j] for j in sorted(others[:3])),
+        "qk_rank_top3": tuple(names[j] for j in np.argsort(-dots, kind="stable")[:3]),
+        "given_row_scaled": tuple(float(s) for s in scaled[qi]),
+        "names_k_cos": float(score_pair("cosine", K[giver], K[answer])),
+        "unmasked_weight_on_answer": 100 * float(plain[qi, answer]),
+        "masked_weight_apple": 100 * float(causal[qi, obj]),
+        "masked_weight_xiaoming": 100 * float(causal[qi, giver]),
+        "head_a_weight_xiaoming": 100 * float(head_a[qi, giver]),
+        "head_b_weight_apple": 100 * float(head_b[qi, obj]),
+        "apple_row_scaled": tuple(float(s) for s in scaled[obj, : obj + 1]),
+        "apple_row_weights": tuple(100 * float(w) for w in causal[obj, : obj + 1]),
+    }
+
+
+def _shapes(data: LessonData) -> dict[str, Value]:
+    anchor, T = data.anchor, len(data.teaching.tokens)
+    rnn_T, d_a = EXAMPLE["rnn_T"], EXAMPLE["additive_d_a"]
+    prompt, generate = EXAMPLE["prompt"], EXAMPLE["generate"]
+    return {
+        "sentence_pairs": T * T,
+        "anchor_pairs_per_head": anchor.max_position_embeddings**2,
+        "anchor_head_dim": anchor.head_dim,
+        "anchor_rope_dims": anchor.rotary_dims,
+        "anchor_q_heads": anchor.num_attention_heads,
+        "anchor_kv_groups": anchor.num_key_value_heads,
+        "rnn_serial_steps": rnn_T,
+        "rnn_hops_first_to_last": rnn_T - 1,
+        "additive_intermediate_gib": additive_intermediate_bytes(rnn_T, d_a, anchor.dtype_bytes)
+        / GIB,
+        "dot_scores_mib": score_matrix_bytes(rnn_T, anchor.dtype_bytes) / MIB,
+        "unscaled_dot_std": math.sqrt(anchor.head_dim),
+        "exp_20": math.exp(EXAMPLE["exp_gap"]),
+        "causal_prefix_forwards": causal_prefix_forwards(T),
+        "causal_prefix_positions": causal_prefix_positions(T),
+        "nocache_kv_computations": nocache_kv_computations(prompt, generate),
+        "nocache_kv_repeated": nocache_kv_repeated(prompt, generate),
+        "cache_kv_computations": cache_kv_computations(prompt, generate),
+    }
+
+
+def _memory(data: LessonData) -> dict[str, Value]:
+    anchor, models = data.anchor, data.frontier.models
+    native = anchor.max_position_embeddings
+    out: dict[str, Value] = {}
+    for scheme in ("MHA", "MQA", "GQA"):
+        cache = kv_cache(anchor, scheme)
+        out[f"anchor_{scheme.lower()}_kib_per_token"] = cache.bytes_per_token / KIB
+        out[f"anchor_{scheme.lower()}_gib_native"] = cache.bytes_for(native) / GIB
+    m67 = models["deepseek-llm-67b"]
+    gqa67 = kv_cache(m67, "GQA")
+    v2, v3, glm = (kv_cache(models[k], "MLA") for k in ("deepseek-v2", "deepseek-v3", "glm-5.3"))
+    out.update({
+        "dsllm67b_bytes_per_token": gqa67.bytes_per_token,
+        "dsllm67b_mha_bytes_per_token": kv_cache(m67, "MHA").bytes_per_token,
+        "dsllm67b_gib_1m": gqa67.bytes_for(EXAMPLE["long_context"]) / GIB,
+        "mla_numbers_per_layer": v2.numbers_per_layer,
+        "dsv2_bytes_per_token": v2.bytes_per_token,
+        "dsv3_bytes_per_token": v3.bytes_per_token,
+        "dsv2_vs_67b_reduction_pct": 100 * (1 - v2.bytes_per_token / gqa67.bytes_per_token),
+        "glm53_bytes_per_token": glm.bytes_per_token,
+        "glm53_gib_native": glm.bytes_for(models["glm-5.3"].max_position_embeddings) / GIB,
+        "anchor_linear_state_mib": linear_state_bytes(anchor) / MIB,
+        "anchor_linear_layers": anchor.linear_attention_layers,
+        "anchor_full_layers": anchor.full_attention_layers,
+    })
+    return out
+
+
+def lesson_figures(data_dir: Path | None = None) -> dict[str, Figure]:
+    """Every figure of FIGURES.md, computed now from the files in `data_dir` (default data/)."""
+    data = load_lesson_data(data_dir)
+    values = {**_dialogue(data), **_teaching(data), **_shapes(data), **_memory(data)}
+    missing = set(PUBLISHED) ^ set(values)
+    if missing:  # a programming error, not a data error: the two tables must list the same keys
+        raise AssertionError(f"figures without a published value or computation: {missing}")
+    return {
+        key: Figure(key, values[key], published, unit, meaning, comparison)
+        for key, (published, unit, meaning, comparison) in PUBLISHED.items()
+    }

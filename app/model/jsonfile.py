@@ -1,0 +1,231 @@
+"""Owns reading one JSON data file and checking its values field by field, with JSON paths.
+
+Every problem becomes a `DataError` naming the file, the field and what is wrong, because the
+people who edit these files (teachers) need to be told exactly where to look.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from app.model.errors import DataError
+
+__all__ = ["SCHEMA_VERSION", "JsonFile", "join"]
+
+SCHEMA_VERSION = 1
+ROOT = "(file)"
+
+
+class _NonFinite:
+    """What NaN / Infinity / -Infinity parse to, so the check can report the field's path."""
+
+    def __init__(self, literal: str) -> None:
+        self.literal = literal
+
+
+class _Object(dict):
+    """A JSON object that remembers keys it saw twice (json keeps only the last silently)."""
+
+    duplicates: tuple[str, ...] = ()
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> _Object:
+    obj = _Object(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        obj.duplicates = tuple(k for k, _ in pairs if k in seen or seen.add(k))
+    return obj
+
+
+def join(base: str, key: str | int) -> str:
+    """JSON path of a child: `E` + 2 -> `E[2]`, `models` + `v2` -> `models.v2`."""
+    if isinstance(key, int):
+        return f"{base}[{key}]"
+    return key if base in ("", ROOT) else f"{base}.{key}"
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return f"the text {value[:40]!r}"
+    return repr(value)
+
+
+def _scan(path: Path, node: Any, where: str) -> None:
+    """Reject NaN/Infinity, overflowing numbers and duplicate keys anywhere in the file."""
+    if isinstance(node, _NonFinite):
+        raise DataError(path, where, f"{node.literal} is not allowed; numbers must be finite")
+    if isinstance(node, float) and not math.isfinite(node):
+        raise DataError(path, where, "number is too large to be finite")
+    if isinstance(node, dict):
+        dups = getattr(node, "duplicates", ())
+        if dups:
+            raise DataError(path, join(where, dups[0]), "key appears more than once")
+        for key, child in node.items():
+            _scan(path, child, join(where, key))
+    elif isinstance(node, list):
+        for i, child in enumerate(node):
+            _scan(path, child, join(where, i))
+
+
+class JsonFile:
+    """One loaded data file plus typed accessors that raise DataError with the field's path."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.root = self._load()
+
+    def fail(self, where: str, problem: str) -> DataError:
+        return DataError(self.path, where, problem)
+
+    def _load(self) -> dict[str, Any]:
+        path = self.path
+        if path.is_dir():
+            raise self.fail(ROOT, "is a folder, not a JSON file")
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            raise self.fail(ROOT, "file not found") from None
+        except OSError as exc:
+            raise self.fail(ROOT, f"cannot be read ({exc.strerror or exc})") from None
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise self.fail(ROOT, f"is not UTF-8 text (bad byte at offset {exc.start})") from None
+        try:
+            root = json.loads(text, parse_constant=_NonFinite, object_pairs_hook=_pairs)
+        except json.JSONDecodeError as exc:
+            where = f"line {exc.lineno} column {exc.colno}"
+            raise self.fail(where, f"is not valid JSON ({exc.msg})") from None
+        except RecursionError:
+            raise self.fail(ROOT, "is nested too deeply to be lesson data") from None
+        except ValueError as exc:  # e.g. an integer literal longer than Python will convert
+            raise self.fail(ROOT, f"is not valid JSON ({exc})") from None
+        _scan(path, root, ROOT)
+        if not isinstance(root, dict):
+            raise self.fail(ROOT, f"must be a JSON object, found {_describe(root)}")
+        version = self.get(root, "", "schema_version")
+        if type(version) is not int or version != SCHEMA_VERSION:
+            raise self.fail(
+                "schema_version", f"this app reads version {SCHEMA_VERSION}, found {_describe(version)}"
+            )
+        self.text(root, "", "about")
+        return root
+
+    # ---- lookups -------------------------------------------------------------------------
+
+    def get(self, obj: dict[str, Any], base: str, key: str, required: bool = True) -> Any:
+        if key not in obj:
+            if required:
+                raise self.fail(join(base, key), "is required but missing")
+            return None
+        return obj[key]
+
+    def obj(self, obj: dict[str, Any], base: str, key: str, required: bool = True) -> Any:
+        value = self.get(obj, base, key, required)
+        if value is None and not required:
+            return None
+        if not isinstance(value, dict):
+            raise self.fail(join(base, key), f"must be an object, found {_describe(value)}")
+        return value
+
+    def items(self, obj: dict[str, Any], base: str, key: str) -> list[Any]:
+        value = self.get(obj, base, key)
+        if not isinstance(value, list) or not value:
+            raise self.fail(join(base, key), f"must be a non-empty list, found {_describe(value)}")
+        return value
+
+    def text(self, obj: dict[str, Any], base: str, key: str, required: bool = True) -> Any:
+        value = self.get(obj, base, key, required)
+        if value is None and not required:
+            return None
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(join(base, key), f"must be non-empty text, found {_describe(value)}")
+        return value
+
+    def number(
+        self, obj: dict[str, Any], base: str, key: str, required: bool = True,
+        positive: bool = False,
+    ) -> float | None:
+        value = self.get(obj, base, key, required)
+        if value is None and not required:
+            return None
+        return self.check_number(value, join(base, key), positive)
+
+    def check_number(self, value: Any, where: str, positive: bool = False) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self.fail(where, f"must be a number, found {_describe(value)}")
+        try:
+            number = float(value)
+        except OverflowError:
+            number = math.inf
+        if not math.isfinite(number):
+            raise self.fail(where, "number is too large to be finite")
+        if positive and not number > 0:
+            raise self.fail(where, f"must be greater than 0, found {value!r}")
+        return number
+
+    def integer(
+        self, obj: dict[str, Any], base: str, key: str, required: bool = True, minimum: int = 1,
+    ) -> int | None:
+        value = self.get(obj, base, key, required)
+        if value is None and not required:
+            return None
+        return self.check_integer(value, join(base, key), minimum)
+
+    def check_integer(self, value: Any, where: str, minimum: int = 1) -> int:
+        if type(value) is not int:
+            raise self.fail(where, f"must be a whole number, found {_describe(value)}")
+        if value < minimum:
+            raise self.fail(where, f"must be at least {minimum}, found {value}")
+        return value
+
+    def boolean(self, obj: dict[str, Any], base: str, key: str) -> bool | None:
+        value = self.get(obj, base, key, required=False)
+        if value is not None and not isinstance(value, bool):
+            raise self.fail(join(base, key), f"must be true or false, found {_describe(value)}")
+        return value
+
+    def matrix(
+        self, obj: dict[str, Any], base: str, key: str, rows: int | None, cols: int | None,
+    ) -> np.ndarray:
+        """A read-only float64 (rows, cols) matrix; None means "any size, at least 1"."""
+        where = join(base, key)
+        value = self.get(obj, base, key)
+        if not isinstance(value, list) or not value:
+            raise self.fail(where, f"must be a non-empty list of rows, found {_describe(value)}")
+        if rows is not None and len(value) != rows:
+            raise self.fail(where, f"must have {rows} rows, found {len(value)}")
+        width = cols if cols is not None else (len(value[0]) if isinstance(value[0], list) else 0)
+        out = [self._row(row, join(where, i), width) for i, row in enumerate(value)]
+        return self.freeze(np.array(out, dtype=np.float64))
+
+    def vector(self, obj: dict[str, Any], base: str, key: str, length: int | None) -> np.ndarray:
+        value = self.get(obj, base, key)
+        where = join(base, key)
+        size = length if length is not None else (len(value) if isinstance(value, list) else 0)
+        return self.freeze(np.array(self._row(value, where, size), dtype=np.float64))
+
+    def _row(self, row: Any, where: str, width: int) -> list[float]:
+        if not isinstance(row, list):
+            raise self.fail(where, f"must be a list of numbers, found {_describe(row)}")
+        if width < 1 or len(row) != width:
+            raise self.fail(where, f"must have {max(width, 1)} numbers, found {len(row)}")
+        return [self.check_number(x, join(where, j)) for j, x in enumerate(row)]
+
+    @staticmethod
+    def freeze(array: np.ndarray) -> np.ndarray:
+        array.setflags(write=False)
+        return array

@@ -1,0 +1,208 @@
+"""Owns the geometry the 2-D playground draws: iso-score lines, lengths, the q–k angle and
+the projection of the selected key onto q (pure NumPy, so the panel only places items)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from app.model.rope import rotate
+from app.model.scoring import UNDEFINED_ZERO, Undefined
+from app.model.state import LabState
+
+__all__ = [
+    "IsoLines",
+    "Plane",
+    "arc_points",
+    "editable_values",
+    "iso_lines",
+    "nice_levels",
+    "plane_geometry",
+]
+
+NICE_MANTISSAS = (1.0, 2.0, 2.5, 5.0, 10.0)
+TARGET_LINES = 8
+LABEL_RING = 0.88
+"""Level labels sit near a ring of this fraction of the plot's half-width: readable for lines,
+rays and circles alike, never piled up at the origin."""
+LABEL_SPACING = 0.3
+"""Labels keep at least this fraction of the half-width apart, so neighbours never overlap."""
+
+
+@dataclass(frozen=True)
+class IsoLines:
+    """Contour lines of the landscape at round score values, as straight segments."""
+
+    levels: np.ndarray  # (L,) ascending
+    segments: np.ndarray  # (n, 2, 2): segment i runs from segments[i, 0] to segments[i, 1]
+    label_points: np.ndarray  # (L, 2): where level l's label goes; NaN if it has no line
+    decimals: int  # enough decimals to write every level exactly
+
+
+@dataclass(frozen=True)
+class Plane:
+    """Everything geometric the 2-D playground shows besides the vectors themselves."""
+
+    norm_q: float
+    norm_k: np.ndarray  # (Tk,)
+    angle_deg: np.ndarray  # (Tk,) angle θ between q and each key; NaN where a length is 0
+    projection: float | Undefined  # |k| cos θ = q·k / |q| for the selected key
+    foot: np.ndarray | None  # (2,) foot of the perpendicular from k onto the line of q
+    arc_start_deg: float | Undefined  # direction of q
+    arc_sweep_deg: float | Undefined  # signed turn from q to the selected k, |sweep| ≤ 180
+    iso: IsoLines
+
+
+def nice_levels(low: float, high: float, target: int = TARGET_LINES) -> tuple[np.ndarray, int]:
+    """Round values (1, 2, 2.5, 5 × 10ⁿ apart) strictly inside (low, high), and their decimals.
+
+    The field's own extremes are left out: a contour at the maximum is a single point.
+    """
+    span = high - low
+    if not (math.isfinite(span) and span > 0):
+        return np.empty(0), 0
+    raw = span / target
+    power = 10.0 ** math.floor(math.log10(raw))
+    step = next(m * power for m in NICE_MANTISSAS if m * power >= raw * (1 - 1e-9))
+    margin = span * 0.01
+    first = math.ceil((low + margin) / step)
+    last = math.floor((high - margin) / step)
+    levels = np.arange(first, last + 1) * step
+    decimals = next(d for d in range(8) if abs(round(step, d) - step) < step * 1e-6)
+    return np.round(levels, decimals), decimals
+
+
+def _crossings(values: np.ndarray, xs: np.ndarray, level: float) -> list[np.ndarray]:
+    """Segments of one contour by marching squares, vectorised over all grid cells."""
+    above = values >= level
+    with np.errstate(divide="ignore", invalid="ignore"):
+        th = (level - values[:, :-1]) / (values[:, 1:] - values[:, :-1])
+        tv = (level - values[:-1, :]) / (values[1:, :] - values[:-1, :])
+    hx = xs[:-1] + th * np.diff(xs)
+    hy = np.broadcast_to(xs[:, None], th.shape)
+    vx = np.broadcast_to(xs[None, :], tv.shape)
+    vy = xs[:-1, None] + tv * np.diff(xs)[:, None]
+    h_cut = above[:, :-1] != above[:, 1:]
+    v_cut = above[:-1, :] != above[1:, :]
+    # cell edges in order bottom, right, top, left
+    cut = np.stack([h_cut[:-1], v_cut[:, 1:], h_cut[1:], v_cut[:, :-1]], axis=-1)
+    px = np.stack([hx[:-1], vx[:, 1:], hx[1:], vx[:, :-1]], axis=-1)
+    py = np.stack([hy[:-1], vy[:, 1:], hy[1:], vy[:, :-1]], axis=-1)
+    points = np.stack([px, py], axis=-1).reshape(-1, 4, 2)
+    cut = cut.reshape(-1, 4)
+    count = cut.sum(axis=1)
+    out = []
+    two = count == 2
+    if two.any():
+        order = np.argsort(~cut[two], axis=1, kind="stable")[:, :2]
+        out.append(np.take_along_axis(points[two], order[:, :, None], axis=1))
+    four = np.flatnonzero(count == 4)
+    if four.size:
+        # a saddle: cut off the two corners whose side differs from the cell centre's
+        corners = np.stack([values[:-1, :-1], values[:-1, 1:], values[1:, 1:], values[1:, :-1]],
+                           axis=-1).reshape(-1, 4)[four]
+        centre_above = corners.mean(axis=1) >= level
+        cut_bl = (corners[:, 0] >= level) != centre_above
+        p = points[four]
+        first = np.where(cut_bl[:, None, None], p[:, [0, 3]], p[:, [0, 1]])
+        second = np.where(cut_bl[:, None, None], p[:, [2, 1]], p[:, [2, 3]])
+        out.extend([first, second])
+    return out
+
+
+def iso_lines(values: np.ndarray, xs: np.ndarray, q: np.ndarray) -> IsoLines:
+    """Labelled contours of a landscape sampled on xs × xs (values[iy, ix]).
+
+    Each label goes to the point of its contour nearest a ring around the origin, preferring
+    the side counter-clockwise from q and keeping clear of labels already placed, so labels of
+    lines, rays and circles spread out evenly.
+    """
+    low, high = float(np.min(values)), float(np.max(values))
+    levels, decimals = nice_levels(low, high)
+    half = float(xs[-1])
+    ring = LABEL_RING * half
+    parts: list[np.ndarray] = []
+    labels = np.full((len(levels), 2), np.nan)
+    for index, level in enumerate(levels):
+        pieces = _crossings(values, xs, float(level))
+        if not pieces:
+            continue
+        segments = np.concatenate(pieces)
+        parts.append(segments)
+        middles = segments.mean(axis=1)
+        cost = np.abs(np.hypot(middles[:, 0], middles[:, 1]) - ring)
+        side = q[0] * middles[:, 1] - q[1] * middles[:, 0]
+        cost = cost + np.where(side < 0, half, 0.0)
+        placed = labels[:index][~np.isnan(labels[:index, 0])]
+        if placed.size:
+            gaps = np.hypot(*(middles[:, None, :] - placed[None, :, :]).transpose(2, 0, 1))
+            cost = cost + np.where(gaps.min(axis=1) < LABEL_SPACING * half, 4 * half, 0.0)
+        labels[index] = middles[int(np.argmin(cost))]
+    segments = np.concatenate(parts) if parts else np.empty((0, 2, 2))
+    return IsoLines(levels=levels, segments=segments, label_points=labels, decimals=decimals)
+
+
+def _direction_deg(v: np.ndarray) -> float | Undefined:
+    if not np.any(v):
+        return UNDEFINED_ZERO
+    return math.degrees(math.atan2(float(v[1]), float(v[0])))
+
+
+def plane_geometry(q: np.ndarray, keys: np.ndarray, key: int, values: np.ndarray,
+                   xs: np.ndarray) -> Plane:
+    """Lengths, the q→k angle, the projection of key `key` onto q, and the landscape's contours.
+
+    q (2,), keys (Tk, 2): the vectors that are scored. The foot of the projection is
+    (q·k / |q|²)·q, so |foot| = |k| cos θ and q·k = |q|·(|k| cos θ).
+    """
+    k = keys[key]
+    norm_q = float(np.hypot(q[0], q[1]))
+    norm_k = np.hypot(keys[:, 0], keys[:, 1])
+    angles = np.full(len(keys), np.nan)
+    defined = (norm_k > 0) & (norm_q > 0)
+    if defined.any():
+        u = q / norm_q if norm_q > 0 else q
+        v = keys[defined] / norm_k[defined, None]
+        # 2·atan2(|u−v|, |u+v|) stays accurate near 0° and 180°, where arccos does not
+        angles[defined] = np.degrees(2 * np.arctan2(np.hypot(*(u - v).T), np.hypot(*(u + v).T)))
+    dot = float(np.dot(q, k))
+    projection: float | Undefined = UNDEFINED_ZERO
+    foot = None
+    if norm_q > 0:
+        projection = dot / norm_q
+        foot = q * (dot / norm_q**2)
+    start = _direction_deg(q)
+    end = _direction_deg(k)
+    sweep: float | Undefined = UNDEFINED_ZERO
+    if not isinstance(start, Undefined) and not isinstance(end, Undefined):
+        sweep = (end - start + 180.0) % 360.0 - 180.0
+    return Plane(
+        norm_q=norm_q,
+        norm_k=norm_k,
+        angle_deg=angles,
+        projection=projection,
+        foot=foot,
+        arc_start_deg=start,
+        arc_sweep_deg=sweep,
+        iso=iso_lines(values, xs, q),
+    )
+
+
+def arc_points(start_deg: float, sweep_deg: float, radius: float, count: int = 33) -> np.ndarray:
+    """(count, 2) points of a circular arc around the origin, for the angle mark θ."""
+    angles = np.radians(np.linspace(start_deg, start_deg + sweep_deg, count))
+    return np.column_stack([radius * np.cos(angles), radius * np.sin(angles)])
+
+
+def editable_values(state: LabState, role: Literal["q", "k"], index: int,
+                    shown: np.ndarray) -> np.ndarray:
+    """The stored 2-D vector that is drawn at `shown`: with RoPE on, the playground draws the
+    rotated vectors, so a drag must store the point rotated back by the vector's position."""
+    shown = np.asarray(shown, dtype=np.float64)
+    if not (state.options.rope and state.world == "dialogue"):
+        return shown
+    position = state.positions[0] if role == "q" else state.positions[index + 1]
+    return rotate(shown, -float(position))

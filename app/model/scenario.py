@@ -1,0 +1,367 @@
+"""Owns scenario files (*.attnlab.json): a whole LabState as versioned, strictly checked JSON.
+
+Plain JSON and never pickle, so a file from a colleague can only ever be data. Reading is
+strict (every field, type, shape and range) and each problem is a ScenarioError naming the
+file, the JSON path and what is wrong, because teachers edit these files by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+import types
+import typing
+from dataclasses import fields, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from app.model.errors import ScenarioError
+from app.model.jsonfile import join
+from app.model.scale import MAX_T
+from app.model.scoring import SCORERS
+from app.model.state import EDIT_LIMIT, WORLDS, LabState, Options, frozen_array
+
+__all__ = [
+    "FORMAT",
+    "MAX_BYTES",
+    "SCHEMA_VERSION",
+    "SUFFIX",
+    "dumps",
+    "loads",
+    "read_scenario",
+    "state_to_dict",
+    "write_scenario",
+    "write_text_atomic",
+]
+
+FORMAT = "attention-lab-scenario"
+SCHEMA_VERSION = 1
+SUFFIX = ".attnlab.json"
+MAX_BYTES = 5 * 1024 * 1024
+"""A real scenario is a few KB; the limit keeps a wrong file (a video, a disk image) harmless."""
+POSITION_LIMIT = 1_000_000
+"""RoPE positions are token indices, not vector entries: a demo may place a token at 4096 or
+262144 (the anchor's context), so they get their own range instead of ±EDIT_LIMIT."""
+ROOT = "(file)"
+TOP_FIELDS = ("format", "schema_version", "world", "scorer", "selection", "vectors",
+              "positions", "options")
+OPTION_LIMITS: dict[str, tuple[float, float]] = {
+    "heads": (1, 64),
+    "scale_T": (1, MAX_T),
+    "scale_d": (1, 1024),
+    "scale_seed": (0, 2**32 - 1),
+}
+"""Ranges for options whose size drives computation, so a file cannot ask for gigabytes."""
+
+
+# ---- writing --------------------------------------------------------------------------------
+
+def state_to_dict(state: LabState) -> dict[str, Any]:
+    """The JSON document for a state: every vector, world, scorer, selection, option, position."""
+    return {
+        "format": FORMAT,
+        "schema_version": SCHEMA_VERSION,
+        "world": state.world,
+        "scorer": state.scorer,
+        "selection": {"query": int(state.query), "key": int(state.key)},
+        "vectors": {
+            "dialogue": {"q": state.dialogue_q.tolist(), "keys": state.dialogue_keys.tolist()},
+            "teaching": {"Q": state.teaching_q.tolist(), "K": state.teaching_k.tolist()},
+        },
+        "positions": [int(p) for p in state.positions],
+        "options": {f.name: _plain(getattr(state.options, f.name)) for f in fields(Options)},
+    }
+
+
+def _plain(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
+
+def _encode(value: Any, indent: str = "") -> str:
+    """Pretty JSON with one vector per line, so a teacher can read and edit a file by hand."""
+    inner = indent + "  "
+    if isinstance(value, dict):
+        items = [f"{inner}{json.dumps(k)}: {_encode(v, inner)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + f"\n{indent}}}" if items else "{}"
+    if isinstance(value, list) and any(isinstance(v, (list, dict)) for v in value):
+        return "[\n" + ",\n".join(inner + _encode(v, inner) for v in value) + f"\n{indent}]"
+    return json.dumps(value, ensure_ascii=False, allow_nan=False)
+
+
+def dumps(state: LabState) -> str:
+    """The file's text; float repr round-trips exactly, so open(save(s)) == s."""
+    return _encode(state_to_dict(state)) + "\n"
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write beside the target, fsync, then rename over it: a crash leaves old or new, never half.
+
+    Raises OSError (no permission, disk full); the temporary file is removed on failure.
+    """
+    path = Path(path)
+    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    _fsync_folder(path.parent)
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Make the rename itself durable where the OS allows it (not on Windows)."""
+    try:
+        descriptor = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)
+
+
+def write_scenario(state: LabState, path: Path) -> None:
+    write_text_atomic(path, dumps(state))
+
+
+# ---- reading --------------------------------------------------------------------------------
+
+class _NonFinite:
+    """What NaN / Infinity parse to, so the check can name the field instead of the parser."""
+
+    def __init__(self, literal: str) -> None:
+        self.literal = literal
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        twice = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise _DuplicateKey(twice)
+    return obj
+
+
+def read_scenario(path: Path, template: LabState) -> LabState:
+    """Open a scenario; shapes come from `template` (the lesson's state). Raises ScenarioError."""
+    path = Path(path)
+
+    def fail(problem: str) -> ScenarioError:
+        return ScenarioError(path, ROOT, problem)
+
+    if path.is_dir():
+        raise fail("is a folder, not a scenario file")
+    if path.exists() and not path.is_file():
+        raise fail("is not a regular file")
+    try:
+        with path.open("rb") as stream:
+            raw = stream.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        raise fail("file not found") from None
+    except PermissionError:
+        raise fail("no permission to read this file") from None
+    except OSError as error:
+        raise fail(f"cannot be read ({error.strerror or error})") from None
+    if len(raw) > MAX_BYTES:
+        raise fail(f"is larger than {MAX_BYTES // (1024 * 1024)} MB, so it is not a scenario")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise fail(f"is not UTF-8 text (bad byte at offset {error.start})") from None
+    return loads(text, template, path)
+
+
+def loads(text: str, template: LabState, source: Path | str = "<scenario>") -> LabState:
+    """Parse and check scenario text; the first problem found is raised as ScenarioError."""
+    try:
+        root = json.loads(text, parse_constant=_NonFinite, object_pairs_hook=_pairs)
+    except json.JSONDecodeError as error:
+        where = f"line {error.lineno} column {error.colno}"
+        raise ScenarioError(source, where, f"is not valid JSON ({error.msg})") from None
+    except _DuplicateKey as error:
+        raise ScenarioError(source, ROOT, f"the key {error} appears twice in one object") from None
+    except RecursionError:
+        raise ScenarioError(source, ROOT, "is nested too deeply to be a scenario") from None
+    except ValueError as error:  # e.g. an integer literal longer than Python converts
+        raise ScenarioError(source, ROOT, f"is not valid JSON ({error})") from None
+    return _Reader(source, template).state(root)
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, _NonFinite):
+        return value.literal
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    if isinstance(value, str):
+        return f"the text {value[:40]!r}"
+    return repr(value)
+
+
+class _Reader:
+    """Checks one parsed document against the template's shapes, field by field."""
+
+    def __init__(self, source: Path | str, template: LabState) -> None:
+        self.source = source
+        self.template = template
+
+    def fail(self, where: str, problem: str) -> ScenarioError:
+        return ScenarioError(self.source, where or ROOT, problem)
+
+    def obj(self, value: Any, where: str, allowed: tuple[str, ...],
+            required: tuple[str, ...] | None = None) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise self.fail(where, f"must be an object, found {_describe(value)}")
+        for key in value:
+            if key not in allowed:
+                expected = ", ".join(allowed)
+                raise self.fail(join(where, key), f"unknown field; expected one of {expected}")
+        for key in allowed if required is None else required:
+            if key not in value:
+                raise self.fail(join(where, key), "is required but missing")
+        return value
+
+    def choice(self, value: Any, where: str, choices: tuple[Any, ...]) -> Any:
+        if isinstance(value, bool) or value not in choices:
+            listed = ", ".join(json.dumps(c) for c in choices)
+            raise self.fail(where, f"must be one of {listed}, found {_describe(value)}")
+        return value
+
+    def number(self, value: Any, where: str, limit: float | None = None) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self.fail(where, f"must be a number, found {_describe(value)}")
+        try:
+            number = float(value)
+        except OverflowError:
+            number = math.inf
+        if not math.isfinite(number):
+            raise self.fail(where, "number is too large to be finite")
+        if limit is not None and abs(number) > limit:
+            raise self.fail(where, f"must be between −{limit:g} and {limit:g}, found {value!r}")
+        return number
+
+    def integer(self, value: Any, where: str, low: float, high: float) -> int:
+        if type(value) is not int:
+            raise self.fail(where, f"must be a whole number, found {_describe(value)}")
+        if not low <= value <= high:
+            raise self.fail(where, f"must be from {low:g} to {high:g}, found {value}")
+        return value
+
+    def matrix(self, value: Any, where: str, shape: tuple[int, ...], what: str,
+               limit: float = EDIT_LIMIT) -> np.ndarray:
+        """A list (1-D) or list of rows (2-D) of the template's exact shape."""
+        if not isinstance(value, list):
+            raise self.fail(where, f"must be a list, found {_describe(value)}")
+        if len(value) != shape[0]:
+            raise self.fail(where, f"must have {shape[0]} {what}, found {len(value)}")
+        if len(shape) == 1:
+            return frozen_array([self.number(x, join(where, i), limit)
+                                 for i, x in enumerate(value)])
+        rows = [self.matrix(row, join(where, i), shape[1:], "numbers", limit)
+                for i, row in enumerate(value)]
+        return frozen_array(rows)
+
+    def state(self, root: Any) -> LabState:
+        t = self.template
+        if not isinstance(root, dict):
+            raise self.fail(ROOT, f"must be a JSON object, found {_describe(root)}")
+        if root.get("format") != FORMAT:
+            raise self.fail("format", f"must be {FORMAT!r}: this is not an Attention Lab scenario")
+        version = root.get("schema_version")
+        if type(version) is not int or version < 1:
+            found = _describe(version)
+            raise self.fail("schema_version", f"must be a whole number ≥ 1, found {found}")
+        if version > SCHEMA_VERSION:
+            raise self.fail("schema_version", f"is {version}: made by a newer Attention Lab; "
+                            f"this one reads up to {SCHEMA_VERSION}")
+        self.obj(root, ROOT, TOP_FIELDS)
+        world = self.choice(root["world"], "world", WORLDS)
+        scorer = self.choice(root["scorer"], "scorer", tuple(SCORERS))
+        vectors = self.obj(root["vectors"], "vectors", ("dialogue", "teaching"))
+        dialogue = self.obj(vectors["dialogue"], "vectors.dialogue", ("q", "keys"))
+        teaching = self.obj(vectors["teaching"], "vectors.teaching", ("Q", "K"))
+        state = replace(
+            t,
+            world=world,
+            scorer=scorer,
+            dialogue_q=self.matrix(dialogue["q"], "vectors.dialogue.q", t.dialogue_q.shape,
+                                   "numbers"),
+            dialogue_keys=self.matrix(dialogue["keys"], "vectors.dialogue.keys",
+                                      t.dialogue_keys.shape, "key vectors"),
+            teaching_q=self.matrix(teaching["Q"], "vectors.teaching.Q", t.teaching_q.shape,
+                                   "query vectors (one per token)"),
+            teaching_k=self.matrix(teaching["K"], "vectors.teaching.K", t.teaching_k.shape,
+                                   "key vectors (one per token)"),
+            positions=self.positions(root["positions"]),
+            options=self.options(root["options"]),
+        )
+        selection = self.obj(root["selection"], "selection", ("query", "key"))
+        queries, keys = state.vectors
+        return replace(
+            state,
+            query=self.integer(selection["query"], "selection.query", 0, len(queries) - 1),
+            key=self.integer(selection["key"], "selection.key", 0, len(keys) - 1),
+        )
+
+    def positions(self, value: Any) -> np.ndarray:
+        array = self.matrix(value, "positions", self.template.positions.shape,
+                            "positions (the query's, then one per key)", POSITION_LIMIT)
+        for i, number in enumerate(array):
+            if number != round(number):
+                raise self.fail(join("positions", i), f"must be a whole number, found {number!r}")
+        return array
+
+    def options(self, value: Any) -> Options:
+        """Every Options field by its type hint; a missing one keeps its default (older files)."""
+        hints = typing.get_type_hints(Options)
+        names = tuple(f.name for f in fields(Options))
+        value = self.obj(value, "options", names, required=())
+        changes = {name: self.typed(value[name], join("options", name), hints[name], name)
+                   for name in names if name in value}
+        return replace(Options(), **changes)
+
+    def typed(self, value: Any, where: str, hint: Any, name: str) -> Any:
+        """Check a value against a type hint: bool, int, float, str, None, Literal, unions."""
+        origin, args = typing.get_origin(hint), typing.get_args(hint)
+        if origin is typing.Union or origin is types.UnionType:
+            if value is None and type(None) in args:
+                return None
+            arms = [a for a in args if a is not type(None)]
+            if len(arms) == 1:
+                return self.typed(value, where, arms[0], name)
+            raise self.fail(where, f"option type {hint} is not supported")
+        if origin is typing.Literal:
+            return self.choice(value, where, args)
+        if hint is bool:
+            if not isinstance(value, bool):
+                raise self.fail(where, f"must be true or false, found {_describe(value)}")
+            return value
+        if hint is int:
+            low, high = OPTION_LIMITS.get(name, (-(2**53), 2**53))
+            return self.integer(value, where, low, high)
+        if hint is float:
+            return self.number(value, where, EDIT_LIMIT)
+        if hint is str:
+            if not isinstance(value, str) or len(value) > 200:
+                raise self.fail(where, f"must be a short text, found {_describe(value)}")
+            return value
+        raise self.fail(where, f"option type {hint} is not supported")

@@ -1,0 +1,137 @@
+"""Owns the attention-evolution timeline: its stages, their sources, figures and live options.
+
+Pure data, no text: each stage names the `lesson_figures()` keys its card prints, the claims it
+quotes, and the options it sets on the document so the live views show that stage. The UI
+turns ids into words through its string tables.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Literal
+
+__all__ = [
+    "BASE_OPTIONS",
+    "STAGES",
+    "TRACKS",
+    "Stage",
+    "Track",
+    "stage",
+    "stage_changes",
+    "stages_of",
+]
+
+Track = Literal["training", "generation"]
+TRACKS: tuple[Track, ...] = ("training", "generation")
+
+Panel = Literal["none", "weights", "heads", "rope", "sink", "kv"]
+"""Which live widget the expanded card shows beside its text."""
+
+BASE_OPTIONS: MappingProxyType[str, object] = MappingProxyType({
+    "heatmap_mode": "scores",
+    "causal": False,
+    "heads": 1,
+    "sink_logit": None,
+    "rope": False,
+})
+"""Every stage starts from these, so moving back and forth along the track is reproducible."""
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One card of the timeline and what choosing it does to the live views."""
+
+    id: str
+    track: Track
+    year: int | None
+    source: str  # citation as published (names and sections are not translated)
+    figures: tuple[str, ...]  # lesson_figures() keys the card prints
+    claims: tuple[str, ...] = ()  # reported figures (claim ids) the card quotes
+    options: MappingProxyType[str, object] = field(default_factory=lambda: MappingProxyType({}))
+    world: Literal["dialogue", "teaching"] | None = None
+    scorer: str | None = None
+    panel: Panel = "none"
+    here: bool = False  # the stages this lesson covers: "you are here"
+
+
+def _options(**changes: object) -> MappingProxyType[str, object]:
+    return MappingProxyType(changes)
+
+
+STAGES: tuple[Stage, ...] = (
+    Stage("rnn", "training", None, "Elman 1990; Sutskever et al. 2014",
+          ("rnn_serial_steps", "rnn_hops_first_to_last")),
+    Stage("additive", "training", 2014, "Bahdanau, Cho & Bengio 2014",
+          ("additive_intermediate_gib", "dot_scores_mib", "rnn_serial_steps",
+           "anchor_head_dim"),
+          world="teaching", scorer="additive", here=True),
+    Stage("self_attention", "training", 2017, "Vaswani et al. 2017, §3.2",
+          ("embed_cos_self", "embed_rank_last3", "qk_rank_top3", "names_k_cos",
+           "anchor_head_dim", "unscaled_dot_std", "exp_20"),
+          world="teaching", scorer="dot", here=True),
+    Stage("scaled_softmax", "training", 2017, "Vaswani et al. 2017, eq. (1)",
+          ("dialogue_scores", "dialogue_car_share_proportional", "unscaled_dot_std",
+           "unmasked_weight_on_answer"),
+          options=_options(heatmap_mode="weights"), world="teaching", scorer="scaled_dot",
+          panel="weights"),
+    Stage("causal", "training", 2017, "Vaswani et al. 2017, §3.2.3",
+          ("causal_prefix_forwards", "causal_prefix_positions", "masked_weight_apple",
+           "masked_weight_xiaoming"),
+          options=_options(heatmap_mode="weights", causal=True), world="teaching",
+          scorer="scaled_dot", panel="weights"),
+    Stage("rope", "training", 2021, "Su et al. 2021 (RoFormer)",
+          ("anchor_head_dim", "anchor_rope_dims"),
+          options=_options(rope=True), world="dialogue", scorer="dot", panel="rope"),
+    Stage("multi_head", "training", 2017, "Vaswani et al. 2017, §3.2.2",
+          ("head_a_weight_xiaoming", "head_b_weight_apple", "anchor_q_heads",
+           "anchor_head_dim", "nocache_kv_computations", "nocache_kv_repeated"),
+          options=_options(heatmap_mode="weights", causal=True, heads=2), world="teaching",
+          scorer="scaled_dot", panel="heads"),
+    Stage("sink", "training", 2023, "Xiao et al. 2023 → Gated Attention 2025",
+          ("apple_row_scaled", "apple_row_weights"),
+          options=_options(heatmap_mode="weights", causal=True), world="teaching",
+          scorer="scaled_dot", panel="sink"),
+    Stage("kv_cache", "generation", None, "autoregressive decoding",
+          ("nocache_kv_computations", "cache_kv_computations", "anchor_full_layers",
+           "anchor_q_heads", "anchor_head_dim", "anchor_mha_kib_per_token",
+           "anchor_mha_gib_native"),
+          panel="kv"),
+    Stage("mqa", "generation", 2019, "Shazeer 2019",
+          ("anchor_mqa_kib_per_token", "anchor_mqa_gib_native"),
+          claims=("gqa_t5xxl_mha_avg", "gqa_t5xxl_mqa_avg"), panel="kv"),
+    Stage("gqa", "generation", 2023, "Ainslie et al. 2023",
+          ("anchor_q_heads", "anchor_kv_groups", "anchor_gqa_kib_per_token",
+           "anchor_gqa_gib_native", "dsllm67b_bytes_per_token", "dsllm67b_mha_bytes_per_token",
+           "dsllm67b_gib_1m"),
+          claims=("gqa_t5xxl_gqa8_avg", "gqa_t5xxl_gqa8_time", "gqa_t5xxl_mha_avg",
+                  "gqa_t5xxl_mha_time", "gqa_t5xxl_mqa_time"),
+          panel="kv"),
+    Stage("mla", "generation", 2024, "DeepSeek-AI 2024 (V2) → V3, GLM-5.3",
+          ("mla_numbers_per_layer", "dsv2_bytes_per_token", "dsv3_bytes_per_token",
+           "dsv2_vs_67b_reduction_pct", "glm53_bytes_per_token", "glm53_gib_native"),
+          claims=("dsv2_kv_reduction_vs_67b",), panel="kv"),
+    Stage("linear", "generation", None, "linear / sparse attention; DeepSeek-V4.1",
+          ("anchor_linear_layers", "anchor_full_layers", "anchor_linear_state_mib"),
+          claims=("dsv41_global_kv_per_token",), panel="kv"),
+)
+
+_BY_ID = {s.id: s for s in STAGES}
+
+
+def stage(stage_id: str) -> Stage:
+    """The stage with this id; KeyError names the unknown id."""
+    try:
+        return _BY_ID[stage_id]
+    except KeyError:
+        raise KeyError(f"no timeline stage {stage_id!r}") from None
+
+
+def stages_of(track: Track) -> tuple[Stage, ...]:
+    return tuple(s for s in STAGES if s.track == track)
+
+
+def stage_changes(stage_id: str) -> dict[str, object]:
+    """The full option set a stage installs: the base options, its own, and its id."""
+    chosen = stage(stage_id)
+    return {**BASE_OPTIONS, **chosen.options, "stage": chosen.id}

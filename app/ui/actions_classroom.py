@@ -1,0 +1,392 @@
+"""Owns the classroom menus of the main window: scenario files (open, save, recent), export,
+presentation mode, zoom, themes, full screen and spotlight, and the session's autosave.
+
+Kept out of main_window.py so the window stays an assembler of docks; every action here has
+a shortcut, shown in its menu and listed by Help → Shortcuts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEvent, QObject, QSettings
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox, QWidget
+
+from app.i18n import tr
+from app.model.errors import ScenarioError
+from app.model.scenario import SUFFIX, read_scenario, write_scenario
+from app.model.state import LabState
+from app.model.view import initial_state
+from app.state.autosave import Autosaver, restore
+from app.ui.export import copy_image, save_image, save_scores_csv
+from app.ui.look import Look
+from app.ui.panels.base import Panel
+from app.ui.presentation import PRESENTATION_SCALE, PROJECTOR, THEME_CHOICES, Presentation
+
+if TYPE_CHECKING:
+    from app.ui.main_window import MainWindow
+
+RECENT_LIMIT = 5
+THEME_KEYS = {"light": "classroom.theme.light", "projector": "classroom.theme.projector",
+              "dark": "classroom.theme.dark"}
+TEXT_KEYS = {
+    "open": "classroom.action.open", "save": "classroom.action.save",
+    "save_as": "classroom.action.save_as", "export_window": "classroom.action.export_window",
+    "export_panel": "classroom.action.export_panel",
+    "export_scores": "classroom.action.export_scores",
+    "copy_window": "classroom.action.copy_window", "copy_panel": "classroom.action.copy_panel",
+    "presentation": "classroom.action.presentation", "zoom_in": "classroom.action.zoom_in",
+    "zoom_out": "classroom.action.zoom_out", "zoom_reset": "classroom.action.zoom_reset",
+    "full_screen": "classroom.action.full_screen", "spotlight": "classroom.action.spotlight",
+}
+
+
+def _settings() -> QSettings:
+    from app.ui.main_window import settings  # the window module imports this one
+
+    return settings()
+
+
+def _stored_presentation_look() -> Look:
+    """The projector look the teacher chose last time (scale and theme), else the default."""
+    store = _settings()
+    theme = THEME_CHOICES.get(str(store.value("presentation/theme", "")), PROJECTOR)
+    try:
+        scale = float(store.value("presentation/scale", PRESENTATION_SCALE))
+    except (TypeError, ValueError):
+        scale = PRESENTATION_SCALE
+    return Look(theme=theme).scaled(scale)
+
+
+class ClassroomActions(QObject):
+    """Builds the actions into the window's menus and toolbar and carries them out."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self.document = window.document
+        self.presentation = Presentation(window, _stored_presentation_look())
+        self.current_path: Path | None = None
+        self.autosave: Autosaver | None = None
+        self.message: QMessageBox | None = None
+        self._panel_name: str | None = None
+        self._restored: LabState | None = None
+        self._build_actions()
+        self._build_menus()
+        window.installEventFilter(self)
+        QApplication.instance().focusChanged.connect(self._on_focus_changed)
+        self.presentation.look_changed.connect(self._on_look_changed)
+        self.presentation.presenting_changed.connect(lambda _on: self._sync_checks())
+
+    # ---- building ---------------------------------------------------------------------------
+
+    def _add(self, name: str, shortcuts: list[QKeySequence | str], slot: object,
+             checkable: bool = False) -> QAction:
+        action = QAction(self.window)
+        action.setObjectName(f"action_{name}")
+        action.setShortcuts([QKeySequence(s) for s in shortcuts])
+        action.setCheckable(checkable)
+        action.triggered.connect(slot)
+        self.window.actions[name] = action
+        self.window.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        p, key = self.presentation, QKeySequence.StandardKey
+        self._add("open", [key.Open], self.open_dialog)
+        self._add("save", [key.Save], self.save)
+        self._add("save_as", ["Ctrl+Shift+S"], self.save_as)
+        self.recent_actions = [
+            self._add(f"recent_{n}", [f"Ctrl+Alt+{n}"],
+                      lambda _=False, i=n - 1: self.open_recent(i))
+            for n in range(1, RECENT_LIMIT + 1)
+        ]
+        self._add("export_window", ["Ctrl+E"], lambda: self.export_image_dialog(whole=True))
+        self._add("export_panel", ["Ctrl+Alt+E"], lambda: self.export_image_dialog(whole=False))
+        self._add("export_scores", ["Ctrl+Alt+X"], self.export_scores_dialog)
+        self._add("copy_window", ["Ctrl+Alt+Shift+C"], lambda: self.copy(whole=True))
+        self._add("copy_panel", ["Ctrl+Alt+C"], lambda: self.copy(whole=False))
+        self._add("presentation", ["F5"], p.set_presenting, checkable=True)
+        self._add("zoom_in", ["Ctrl+=", "Ctrl++", key.ZoomIn], p.zoom_in)
+        self._add("zoom_out", ["Ctrl+-", key.ZoomOut], p.zoom_out)
+        self._add("zoom_reset", ["Ctrl+0"], p.zoom_reset)
+        self._add("full_screen", ["F11"], p.set_full_screen, checkable=True)
+        self._add("spotlight", ["F6"], p.set_spotlight, checkable=True)
+        self._theme_group = QActionGroup(self)
+        for number, name in enumerate(THEME_CHOICES, start=1):
+            action = self._add(f"theme_{name}", [f"Ctrl+Alt+{'LPD'[number - 1]}"],
+                               lambda _=False, n=name: p.set_theme(n), checkable=True)
+            self._theme_group.addAction(action)
+
+    def _build_menus(self) -> None:
+        w, acts = self.window, self.window.actions
+        quit_action = acts["quit"]
+        for name in ("open", "save", "save_as"):
+            w.file_menu.insertAction(quit_action, acts[name])
+        self.recent_menu = QMenu(w.file_menu)
+        self.recent_menu.addActions(self.recent_actions)
+        w.file_menu.insertMenu(quit_action, self.recent_menu)
+        w.file_menu.insertSeparator(quit_action)
+        self.export_menu = QMenu(w.file_menu)
+        for name in ("export_window", "export_panel", "export_scores", None,
+                     "copy_window", "copy_panel"):
+            if name is None:
+                self.export_menu.addSeparator()
+            else:
+                self.export_menu.addAction(acts[name])
+        w.file_menu.insertMenu(quit_action, self.export_menu)
+        w.file_menu.insertSeparator(quit_action)
+        w.view_menu.addSeparator()
+        for name in ("presentation", "zoom_in", "zoom_out", "zoom_reset"):
+            w.view_menu.addAction(acts[name])
+        self.theme_menu = w.view_menu.addMenu("")
+        self.theme_menu.addActions(self._theme_group.actions())
+        for name in ("full_screen", "spotlight"):
+            w.view_menu.addAction(acts[name])
+        w.toolbar.addSeparator()
+        w.toolbar.addAction(acts["presentation"])
+        self._update_recent()
+        self._sync_checks()
+
+    def retranslate(self) -> None:
+        acts = self.window.actions
+        for name, key in TEXT_KEYS.items():
+            acts[name].setText(tr(key))
+        for name, key in THEME_KEYS.items():
+            acts[f"theme_{name}"].setText(tr(key))
+        self.recent_menu.setTitle(tr("classroom.menu.recent"))
+        self.export_menu.setTitle(tr("classroom.menu.export"))
+        self.theme_menu.setTitle(tr("classroom.menu.theme"))
+
+    # ---- scenarios --------------------------------------------------------------------------
+
+    def begin_session(self, scenario: Path | None = None, restore_last: bool = True) -> None:
+        """Start from a scenario file (a bad one raises ScenarioError), else the last session."""
+        template = initial_state(self.document.data)
+        if scenario is not None:
+            self.document.load_state(read_scenario(scenario, template), "open")
+            self._opened(Path(scenario))
+            return
+        if not restore_last:
+            return
+        found = restore(template)
+        if found.state is not None:
+            self.document.apply_state(found.state)
+            self.document.undo_stack.clear()
+            self._restored = found.state
+            key = "classroom.restored_backup" if found.from_backup else "classroom.restored"
+            self.window.statusBar().showMessage(tr(key), 8000)
+        elif found.problems:
+            self.window.statusBar().showMessage(
+                tr("classroom.autosave_unreadable", problem=str(found.problems[0])), 8000)
+
+    def start_autosave(self) -> Autosaver:
+        """Save the state from now on; the window's `autosave` is what the error hook flushes."""
+        autosave = Autosaver(self.document)
+        if self._restored is not None and self._restored == self.document.state:
+            autosave.mark_saved(self._restored)
+        else:
+            with contextlib.suppress(OSError):
+                autosave.flush()
+        autosave.failed.connect(lambda problem: self.window.statusBar().showMessage(
+            tr("classroom.autosave_failed", problem=problem), 8000))
+        QApplication.instance().aboutToQuit.connect(self._flush_quietly)
+        self.autosave = self.window.autosave = autosave
+        return autosave
+
+    def _flush_quietly(self) -> None:
+        if self.autosave is not None:
+            with contextlib.suppress(OSError):
+                self.autosave.flush()
+
+    def open_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self.window, tr("classroom.dialog.open"), self._folder(""),
+            ";;".join((tr("classroom.filter.scenario"), tr("classroom.filter.json"),
+                       tr("classroom.filter.all"))))
+        if path:
+            self.open_path(Path(path))
+
+    def open_path(self, path: Path) -> bool:
+        """Replace the state with a file's, as one undo step; a bad file changes nothing."""
+        try:
+            state = read_scenario(path, initial_state(self.document.data))
+        except ScenarioError as error:
+            if not Path(path).exists():
+                self._forget_recent(Path(path))
+            self._warn(tr("classroom.open_failed"), str(error))
+            return False
+        self.document.load_state(state, "open")
+        self._opened(Path(path))
+        return True
+
+    def _opened(self, path: Path) -> None:
+        self.current_path = path
+        self.document.undo_stack.setClean()
+        self._remember_recent(path)
+        self.window.statusBar().showMessage(tr("classroom.opened", file=path.name), 6000)
+
+    def open_recent(self, index: int) -> None:
+        files = self.recent_files()
+        if index < len(files):
+            self.open_path(Path(files[index]))
+
+    def save(self) -> bool:
+        return self.save_as() if self.current_path is None else self.save_to(self.current_path)
+
+    def save_as(self) -> bool:
+        path, _ = QFileDialog.getSaveFileName(
+            self.window, tr("classroom.dialog.save"),
+            self._folder(self.current_path.name if self.current_path else f"attention-lab{SUFFIX}"),
+            tr("classroom.filter.scenario"))
+        return bool(path) and self.save_to(with_scenario_suffix(Path(path)))
+
+    def save_to(self, path: Path) -> bool:
+        try:
+            write_scenario(self.document.state, path)
+        except OSError as error:
+            self._warn(tr("classroom.save_failed"), f"{path.name}: {error.strerror or error}")
+            return False
+        self.current_path = path
+        self.document.undo_stack.setClean()
+        self._remember_recent(path)
+        self.window.statusBar().showMessage(tr("classroom.saved", file=path.name), 6000)
+        return True
+
+    def _folder(self, name: str) -> str:
+        """Where a file dialog starts: beside the current scenario, else the home folder."""
+        folder = self.current_path.parent if self.current_path is not None else Path.home()
+        return str(folder / name) if name else str(folder)
+
+    # ---- recent files -----------------------------------------------------------------------
+
+    def recent_files(self) -> list[str]:
+        return [str(f) for f in _settings().value("recent/files", [], list)][:RECENT_LIMIT]
+
+    def _store_recent(self, files: list[str]) -> None:
+        store = _settings()
+        store.setValue("recent/files", files[:RECENT_LIMIT])
+        store.sync()
+        self._update_recent()
+
+    def _remember_recent(self, path: Path) -> None:
+        name = str(Path(path).resolve())
+        self._store_recent([name, *(f for f in self.recent_files() if f != name)])
+
+    def _forget_recent(self, path: Path) -> None:
+        name = str(Path(path).resolve())
+        self._store_recent([f for f in self.recent_files() if f != name])
+
+    def _update_recent(self) -> None:
+        files = self.recent_files()
+        for number, action in enumerate(self.recent_actions, start=1):
+            present = number <= len(files)
+            action.setVisible(present)
+            if present:
+                action.setText(f"&{number}  {Path(files[number - 1]).name}")
+                action.setToolTip(files[number - 1])
+        self.recent_menu.setEnabled(bool(files))
+
+    # ---- export -----------------------------------------------------------------------------
+
+    def current_panel(self) -> Panel:
+        """The panel last focused, else the first one on screen (what 'this panel' means)."""
+        panels = self.window.panels
+        if self._panel_name in panels and panels[self._panel_name].isVisible():
+            return panels[self._panel_name]
+        visible = [p for p in panels.values() if p.isVisible()]
+        return (visible or list(panels.values()))[0]
+
+    def _on_focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
+        while new is not None and not isinstance(new, Panel):
+            new = new.parentWidget()
+        if new is not None and new.window() is self.window:
+            self._panel_name = new.name
+
+    def _target(self, whole: bool) -> QWidget:
+        return self.window if whole or not self.window.panels else self.current_panel()
+
+    def export_image_dialog(self, whole: bool) -> None:
+        png, svg = tr("classroom.filter.png"), tr("classroom.filter.svg")
+        path, chosen = QFileDialog.getSaveFileName(
+            self.window, tr("classroom.dialog.export_image"), self._folder("attention-lab.png"),
+            f"{png};;{svg}")
+        if path:
+            suffix = ".svg" if chosen == svg else ".png"
+            target = Path(path) if Path(path).suffix else Path(path + suffix)
+            self.export_image(self._target(whole), target)
+
+    def export_image(self, widget: QWidget, path: Path) -> bool:
+        try:
+            save_image(widget, path)
+        except (OSError, ValueError) as error:
+            self._warn(tr("classroom.export_failed"), str(error))
+            return False
+        self.window.statusBar().showMessage(tr("classroom.exported", file=path.name), 6000)
+        return True
+
+    def export_scores_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self.window, tr("classroom.dialog.export_scores"), self._folder("scores.csv"),
+            tr("classroom.filter.csv"))
+        if path:
+            self.export_scores(Path(path) if Path(path).suffix else Path(path + ".csv"))
+
+    def export_scores(self, path: Path) -> bool:
+        try:
+            save_scores_csv(self.document.view, path)
+        except OSError as error:
+            self._warn(tr("classroom.export_failed"), f"{path.name}: {error.strerror or error}")
+            return False
+        self.window.statusBar().showMessage(tr("classroom.exported", file=path.name), 6000)
+        return True
+
+    def copy(self, whole: bool) -> None:
+        copy_image(self._target(whole))
+        self.window.statusBar().showMessage(tr("classroom.copied"), 4000)
+
+    # ---- look -------------------------------------------------------------------------------
+
+    def _on_look_changed(self, look: Look) -> None:
+        if self.presentation.presenting:
+            store = _settings()
+            store.setValue("presentation/scale", look.scale)
+            store.setValue("presentation/theme", look.theme.name)
+        self._sync_checks()
+        self.window.statusBar().showMessage(
+            tr("classroom.scale", percent=round(look.scale * 100)), 3000)
+
+    def _sync_checks(self) -> None:
+        acts, look = self.window.actions, self.presentation.look
+        for name, checked in (("presentation", self.presentation.presenting),
+                              ("spotlight", look.spotlight),
+                              ("full_screen", self.window.isFullScreen()),
+                              (f"theme_{look.theme.name}", True)):
+            acts[name].blockSignals(True)
+            acts[name].setChecked(checked)
+            acts[name].blockSignals(False)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.window and event.type() == QEvent.Type.WindowStateChange:
+            self._sync_checks()
+        return False
+
+    def _warn(self, headline: str, detail: str) -> None:
+        """A non-blocking message box: what went wrong, then the technical line (file: field)."""
+        box = QMessageBox(QMessageBox.Icon.Warning, tr("app.title"), headline,
+                          QMessageBox.StandardButton.Ok, self.window)
+        box.setObjectName("classroom_message")
+        box.setInformativeText(detail)
+        self.message = box
+        box.open()
+
+
+def with_scenario_suffix(path: Path) -> Path:
+    """lesson → lesson.attnlab.json; a name already ending in .json is kept as typed."""
+    name = path.name
+    if name.endswith(".json"):
+        return path
+    return path.with_name(name + (".json" if name.endswith(".attnlab") else SUFFIX))

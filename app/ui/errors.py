@@ -1,0 +1,255 @@
+"""Owns the last line of defence: an uncaught exception is logged, the autosave is flushed,
+and the user sees one calm translated paragraph instead of a traceback.
+
+Installed once at start-up (`install()`), it replaces `sys.excepthook` (which PySide6 also
+calls for exceptions escaping slots and event handlers) and `threading.excepthook`. Thread
+errors are logged in their thread and shown on the GUI thread through a queued signal.
+"""
+
+from __future__ import annotations
+
+import logging
+import logging.handlers
+import sys
+import threading
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from types import TracebackType
+from typing import Protocol
+
+from PySide6.QtCore import QObject, QThread, Signal
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
+
+from app.i18n import tr
+from app.model.errors import AttentionLabError
+from app.paths import user_data_dir
+
+LOG_NAME = "attention-lab.log"
+LOG_MAX_BYTES = 1_000_000
+LOG_BACKUPS = 3
+"""A crash loop fills at most (1 + LOG_BACKUPS) MB of a student's disk."""
+
+_LOGGER = logging.getLogger("attention_lab.errors")
+_LOGGER.propagate = False
+_LOGGER.setLevel(logging.INFO)
+_log_lock = threading.Lock()
+
+
+class Flushable(Protocol):
+    """Anything that can write its pending state to disk now (the autosave)."""
+
+    def flush(self) -> object: ...
+
+
+def log_path() -> Path:
+    """The rotating error log, in the user data folder beside the autosave."""
+    folder = user_data_dir() / "logs"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / LOG_NAME
+
+
+def _file_handler() -> logging.Handler:
+    """The handler for the current data folder (tests and kiosks move it via the environment)."""
+    path = log_path()
+    for handler in _LOGGER.handlers:
+        if isinstance(handler, logging.FileHandler) and Path(handler.baseFilename) == path:
+            return handler
+    for handler in list(_LOGGER.handlers):
+        _LOGGER.removeHandler(handler)
+        handler.close()
+    handler = logging.handlers.RotatingFileHandler(
+        path, maxBytes=LOG_MAX_BYTES, backupCount=LOG_BACKUPS, encoding="utf-8"
+    )
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    _LOGGER.addHandler(handler)
+    return handler
+
+
+def log_error(summary: str, details: str = "") -> Path | None:
+    """Append one entry to the log; returns its path, or None when even the log is unwritable."""
+    with _log_lock:
+        try:
+            handler = _file_handler()
+            _LOGGER.error("%s\n%s", summary, details.rstrip())
+            handler.flush()
+            return Path(handler.baseFilename)
+        except OSError:
+            return None
+
+
+def summarize(error: BaseException) -> str:
+    """One line naming what went wrong: our own errors already say file, field and problem."""
+    if isinstance(error, AttentionLabError):
+        return str(error)
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
+
+
+class ErrorHook(QObject):
+    """Catches what nobody else caught; keeps the autosave intact and tells the user calmly."""
+
+    reported = Signal(str)
+    """Emitted on the GUI thread with the paragraph just shown to the user."""
+    _thread_failed = Signal(str, bool)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.dialog: QMessageBox | None = None
+        self.reports = 0
+        self._autosaves: list[Flushable] = []
+        self._previous_sys: Callable[..., object] | None = None
+        self._previous_threading: Callable[..., object] | None = None
+        self._thread_failed.connect(self._report)
+
+    def watch_autosave(self, autosave: Flushable) -> None:
+        """Flush this autosave before any error dialog (windows' `autosave` are found anyway)."""
+        if all(existing is not autosave for existing in self._autosaves):
+            self._autosaves.append(autosave)
+
+    def install(self) -> None:
+        if sys.excepthook == self.handle_exception:
+            return
+        self._previous_sys = sys.excepthook
+        self._previous_threading = threading.excepthook
+        sys.excepthook = self.handle_exception
+        threading.excepthook = self.handle_thread_exception
+
+    def uninstall(self) -> None:
+        if sys.excepthook == self.handle_exception and self._previous_sys is not None:
+            sys.excepthook = self._previous_sys
+        if (threading.excepthook == self.handle_thread_exception
+                and self._previous_threading is not None):
+            threading.excepthook = self._previous_threading
+
+    def handle_exception(self, exc_type: type[BaseException], error: BaseException,
+                         tb: TracebackType | None) -> None:
+        """`sys.excepthook`: log, then report now if on the GUI thread, else queue the report."""
+        if issubclass(exc_type, KeyboardInterrupt):
+            (self._previous_sys or sys.__excepthook__)(exc_type, error, tb)
+            return
+        try:
+            summary = summarize(error)
+            log_error(summary, "".join(traceback.format_exception(exc_type, error, tb)))
+            self._dispatch(summary, isinstance(error, AttentionLabError))
+        except Exception:  # the hook itself must never raise: that would print a traceback
+            log_error("error hook failed", traceback.format_exc())
+
+    def handle_thread_exception(self, args: threading.ExceptHookArgs) -> None:
+        """`threading.excepthook`: the same, naming the thread in the log."""
+        if args.exc_type is SystemExit or args.exc_value is None:
+            return
+        try:
+            summary = summarize(args.exc_value)
+            name = args.thread.name if args.thread is not None else "?"
+            details = "".join(traceback.format_exception(
+                args.exc_type, args.exc_value, args.exc_traceback))
+            log_error(f"in thread {name}: {summary}", details)
+            self._dispatch(summary, isinstance(args.exc_value, AttentionLabError))
+        except Exception:
+            log_error("error hook failed", traceback.format_exc())
+
+    def _dispatch(self, summary: str, known: bool) -> None:
+        """One line for a terminal (never the traceback), then the dialog on the GUI thread."""
+        if sys.stderr is not None:  # None under pythonw (a double-clicked app on Windows)
+            sys.stderr.write(f"attention-lab: error: {summary} (details in {log_path()})\n")
+        app = QApplication.instance()
+        if app is None:
+            return
+        if QThread.currentThread() is app.thread():
+            self._report(summary, known)
+        else:
+            self._thread_failed.emit(summary, known)
+
+    def _report(self, summary: str, known: bool) -> None:
+        """On the GUI thread: flush every reachable autosave first, then show one dialog."""
+        saved = self._flush_autosaves()
+        self.reports += 1
+        message = self.message(summary, known, saved)
+        if self.dialog is not None and self.dialog.isVisible():
+            self.reported.emit(message)  # one dialog at a time: a repeating error only logs
+            return
+        box = QMessageBox(_parent_window())
+        box.setObjectName("error_dialog")
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle(tr("reliability.dialog_title"))
+        box.setText(message)
+        box.setStandardButtons(QMessageBox.StandardButton.Ok)
+        box.finished.connect(self._on_dialog_finished)
+        self.dialog = box
+        box.open()
+        self.reported.emit(message)
+
+    def _on_dialog_finished(self, _result: int) -> None:
+        if self.dialog is not None:
+            self.dialog.deleteLater()
+        self.dialog = None
+
+    @staticmethod
+    def message(summary: str, known: bool, saved: bool | None) -> str:
+        """The paragraph the user reads: what happened, whether work is safe, where the log is."""
+        what = tr("reliability.known", problem=summary) if known else tr(
+            "reliability.unexpected", problem=summary)
+        if saved is None:
+            work = tr("reliability.no_autosave")
+        elif saved:
+            work = tr("reliability.saved")
+        else:
+            work = tr("reliability.not_saved")
+        return " ".join((what, work, tr("reliability.log", log=str(log_path()))))
+
+    def _reachable_autosaves(self) -> list[Flushable]:
+        found = list(self._autosaves)
+        app = QApplication.instance()
+        widgets = app.topLevelWidgets() if isinstance(app, QApplication) else []
+        for widget in widgets:
+            autosave = getattr(widget, "autosave", None)
+            if callable(getattr(autosave, "flush", None)) and all(
+                    autosave is not other for other in found):
+                found.append(autosave)
+        return found
+
+    def _flush_autosaves(self) -> bool | None:
+        """True when every autosave was written, False when one failed, None when none exists."""
+        autosaves = self._reachable_autosaves()
+        if not autosaves:
+            return None
+        saved = True
+        for autosave in autosaves:
+            try:
+                autosave.flush()
+            except Exception:
+                saved = False
+                log_error("autosave flush failed", traceback.format_exc())
+        return saved
+
+
+def _parent_window() -> QWidget | None:
+    app = QApplication.instance()
+    if not isinstance(app, QApplication):
+        return None
+    active = app.activeWindow()
+    if active is not None:
+        return active
+    visible = [w for w in app.topLevelWidgets() if w.isVisible() and w.isWindow()
+               and not isinstance(w, QMessageBox)]
+    return visible[0] if visible else None
+
+
+_installed: ErrorHook | None = None
+
+
+def install(autosave: Flushable | None = None) -> ErrorHook:
+    """Install the application-wide hook once (idempotent) and return it."""
+    global _installed
+    if _installed is None:
+        _installed = ErrorHook(QApplication.instance())
+    _installed.install()
+    if autosave is not None:
+        _installed.watch_autosave(autosave)
+    return _installed
+
+
+def installed() -> ErrorHook | None:
+    """The hook `install()` created, if any (tests uninstall it again)."""
+    return _installed

@@ -1,0 +1,179 @@
+"""Owns the playground's vector arrows: a shaft, a head, a label and a draggable tip handle.
+
+The handle follows the Orange3 pattern: it only reports gestures (started / moved / finished,
+clicked) in plot coordinates; the panel turns them into document edits, and the arrow is
+moved back into place when the document's new view arrives.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtWidgets import QGraphicsItem
+
+from app.ui.fonts import ui_font
+from app.ui.look import SELECTION_COLOUR, Look
+
+VectorId = tuple[str, int]
+LABEL_GAP_PX = 16
+
+
+class TipHandle(pg.GraphicsObject):
+    """The grab circle at a vector's tip, drawn in screen pixels whatever the zoom."""
+
+    started = Signal(str, int)
+    moved = Signal(str, int, float, float, bool)  # role, index, x, y, free (Shift held)
+    finished = Signal(str, int)
+    clicked = Signal(str, int)
+
+    def __init__(self, role: str, index: int, colour: str) -> None:
+        super().__init__()
+        self.role, self.index = role, index
+        self._colour = QColor(colour)
+        self._radius = 8.0
+        self._width = 2.0
+        self._active = False
+        self._hover = False
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self.setCursor(Qt.CursorShape.OpenHandCursor)
+        self.setZValue(30)
+
+    def set_look(self, look: Look) -> None:
+        self.prepareGeometryChange()
+        self._radius = look.px(8)
+        self._width = look.px(2)
+        self.update()
+
+    def set_active(self, active: bool) -> None:
+        if active != self._active:
+            self._active = active
+            self.update()
+
+    def boundingRect(self) -> QRectF:
+        reach = self._radius + 6 + self._width  # a generous grab area for a laptop touchpad
+        return QRectF(-reach, -reach, 2 * reach, 2 * reach)
+
+    def paint(self, painter: QPainter, *_args: object) -> None:
+        """A ring only on the keyboard's target or under the pointer: elsewhere it would hide
+        the arrowhead (the grab area is there either way, and the cursor shows it)."""
+        if not (self._active or self._hover):
+            return
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        ring = QColor(SELECTION_COLOUR) if self._active else self._colour
+        width = self._width * 1.5
+        painter.setPen(QPen(QColor("white"), width + 2))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawEllipse(QPointF(0, 0), self._radius, self._radius)
+        painter.setPen(QPen(ring, width))
+        painter.drawEllipse(QPointF(0, 0), self._radius, self._radius)
+
+    def hoverEvent(self, ev: object) -> None:
+        hover = not ev.isExit() and ev.acceptDrags(Qt.MouseButton.LeftButton)
+        if hover != self._hover:
+            self._hover = hover
+            self.update()
+
+    def mouseClickEvent(self, ev: object) -> None:
+        if ev.button() == Qt.MouseButton.LeftButton:
+            ev.accept()
+            self.clicked.emit(self.role, self.index)
+
+    def mouseDragEvent(self, ev: object) -> None:
+        if ev.button() != Qt.MouseButton.LeftButton:
+            ev.ignore()
+            return
+        ev.accept()
+        view_box = self.getViewBox()
+        if view_box is None:
+            return
+        if ev.isStart():
+            self.started.emit(self.role, self.index)
+        point = view_box.mapSceneToView(ev.scenePos())
+        free = bool(ev.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+        self.moved.emit(self.role, self.index, point.x(), point.y(), free)
+        if ev.isFinish():
+            self.finished.emit(self.role, self.index)
+
+
+class VectorArrow:
+    """Every plot item of one vector, so the panel can move them together with setData/setPos."""
+
+    def __init__(self, plot: pg.PlotItem, role: str, index: int, colour: str) -> None:
+        self.role, self.index, self.colour = role, index, colour
+        self.halo = pg.PlotDataItem([0, 0], [0, 0])
+        self.shaft = pg.PlotDataItem([0, 0], [0, 0])
+        self.shaft.setCurveClickable(True, width=14)
+        self.head = pg.ArrowItem(angle=0, tipAngle=32, headLen=18, tailLen=None,
+                                 pen=pg.mkPen("w", width=1.5), brush=colour)
+        self.label = pg.TextItem("", color=colour, anchor=(0, 1),
+                                 fill=pg.mkBrush(255, 255, 255, 215))
+        self.handle = TipHandle(role, index, colour)
+        for z, item in enumerate((self.halo, self.shaft, self.head)):
+            item.setZValue(20 + z)
+            plot.addItem(item)
+        self.label.setZValue(40)  # above iso-line labels: token names matter more
+        plot.addItem(self.label)
+        plot.addItem(self.handle)
+        self._width = 3.0
+        self._scale = 1.0
+        self._selected = False
+        self._tip = (0.0, 0.0)
+
+    def set_look(self, look: Look) -> None:
+        self._width = look.px(3)
+        self._scale = look.scale
+        self.head.setStyle(headLen=look.px(18), pen=pg.mkPen("w", width=look.px(1.5)))
+        self.label.setFont(ui_font(look.pt(14), bold=True))
+        self.handle.set_look(look)
+        self._restyle()
+
+    def set_selected(self, selected: bool) -> None:
+        if selected != self._selected:
+            self._selected = selected
+            self._restyle()
+
+    def _restyle(self) -> None:
+        width = self._width * (1.6 if self._selected else 1.0)
+        self.halo.setPen(pg.mkPen("w", width=width + 3))
+        self.shaft.setPen(pg.mkPen(self.colour, width=width))
+        self.label.border = pg.mkPen(SELECTION_COLOUR if self._selected else None,
+                                     width=max(1.0, self._width * 0.7))
+        self.label.update()
+
+    def set_tip(self, x: float, y: float, text: str, pixel: tuple[float, float],
+                bounds: tuple[tuple[float, float], tuple[float, float]]) -> None:
+        """Move shaft, head, label and handle to a new tip; a zero vector shows no head.
+
+        The label starts a few pixels beyond the tip, clear of the grab circle; `pixel` is the
+        plot's size of one screen pixel and `bounds` its visible range, so the label slides
+        back inside instead of being cut off at the plot's edge.
+        """
+        self._tip = (x, y)
+        self.halo.setData([0, x], [0, y])
+        self.shaft.setData([0, x], [0, y])
+        length = math.hypot(x, y)
+        self.head.setVisible(length > 0)
+        if length > 0:
+            self.head.setStyle(angle=180.0 - math.degrees(math.atan2(y, x)))
+        self.head.setPos(x, y)
+        self.handle.setPos(x, y)
+        ux, uy = (x / length, y / length) if length > 0 else (1.0, 1.0)
+        self.label.setText(text)
+        box = self.label.textItem.boundingRect()
+        size = (box.width() * pixel[0], box.height() * pixel[1])
+        gap = LABEL_GAP_PX * pixel[0] * self._scale
+        # the corner of the label nearest the tip, on the far side of the tip from the origin
+        anchor = (0.5 - 0.5 * ux, 0.5 + 0.5 * uy)
+        corner = [x + gap * ux - anchor[0] * size[0], y + gap * uy - (1 - anchor[1]) * size[1]]
+        for axis in (0, 1):
+            low, high = bounds[axis]
+            corner[axis] = min(max(corner[axis], low), max(low, high - size[axis]))
+        self.label.setAnchor((0, 1))
+        self.label.setPos(corner[0], corner[1])
+
+    @property
+    def tip(self) -> tuple[float, float]:
+        return self._tip

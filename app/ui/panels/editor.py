@@ -1,0 +1,315 @@
+"""Owns the 4-D vector editor: each teaching-world token's q and k as draggable bars plus
+exact entry boxes, and the query/key buttons that select the pair every panel shows."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.i18n import tr
+from app.model.state import EDIT_LIMIT
+from app.state.document import Document
+from app.ui.fonts import ui_font
+from app.ui.look import OKABE_ITO, SELECTION_COLOUR
+from app.ui.panels.bars import BarColumns, EntryBox
+from app.ui.panels.base import Panel
+
+ROLES = ("q", "k")
+SNAP = 0.1
+MIN_REACH = 1.0
+
+
+def snapped(value: float, free: bool) -> float:
+    """Dragged bar heights land on the 0.1 grid; with Shift they keep two decimals."""
+    return round(value, 2) if free else round(round(value / SNAP) * SNAP, 1)
+
+
+def bar_reach(values: np.ndarray) -> float:
+    """Half-height shared by every chart, so bars compare across tokens: the largest entry
+    plus some headroom to drag into, rounded up to a half."""
+    return max(MIN_REACH, math.ceil(2 * (float(np.max(np.abs(values))) + 0.25)) / 2)
+
+
+class VectorChart:
+    """One token's q or k: a small plot holding its BarColumns, plus the entry boxes below."""
+
+    def __init__(self, role: str, token: int, colour: str, dims: int) -> None:
+        self.role, self.token = role, token
+        self.plot = pg.PlotWidget()
+        self.plot.setObjectName(f"editor_{role}_{token}_chart")
+        self.plot.setMouseEnabled(x=False, y=False)
+        self.plot.setMenuEnabled(False)
+        self.plot.hideButtons()
+        for side in ("left", "bottom"):
+            self.plot.hideAxis(side)
+        self.plot.setXRange(-0.5, dims - 0.5, padding=0)
+        self.plot.getPlotItem().layout.setContentsMargins(0, 0, 0, 0)
+        self.plot.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.zero = pg.InfiniteLine(pos=0, angle=0, pen=pg.mkPen("#777777", width=1))
+        self.plot.addItem(self.zero)
+        self.bars = BarColumns(dims, colour)
+        self.plot.addItem(self.bars)
+        self.boxes = [EntryBox() for _ in range(dims)]
+        for dim, box in enumerate(self.boxes):
+            box.setObjectName(f"editor_{role}_{token}_{dim}")
+        self.widget = QWidget()
+        layout = QVBoxLayout(self.widget)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.plot)
+        row = QHBoxLayout()
+        row.setSpacing(3)
+        for box in self.boxes:
+            row.addWidget(box)
+        layout.addLayout(row)
+        self._reach = 0.0
+
+    def set_reach(self, reach: float) -> None:
+        if reach != self._reach:
+            self._reach = reach
+            self.bars.set_reach(reach)
+            self.plot.setYRange(-reach, reach, padding=0.04)
+
+    def set_selected(self, selected: bool, width: float) -> None:
+        colour = SELECTION_COLOUR if selected else "#BBBBBB"
+        self.plot.getViewBox().setBorder(pg.mkPen(colour, width=width * (2 if selected else 1)))
+
+
+class EditorPanel(Panel):
+    """Edits the teaching world's Q and K; selecting a token here selects it everywhere."""
+
+    name = "editor"
+    title_key = "editor.title"
+
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+        super().__init__(document, parent)
+        self.tokens = tuple(document.data.teaching.tokens)
+        self._dims = document.state.teaching_q.shape[1]
+        self._dragging = False
+        self.charts: dict[tuple[str, int], VectorChart] = {}
+        self.name_labels: list[QLabel] = []
+        self.pick_buttons: dict[tuple[str, int], QPushButton] = {}
+        self.pick_groups = {role: QButtonGroup(self) for role in ROLES}
+        self._build_content()
+        self._build_hint()
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self._content)
+        self.stack.addWidget(self._hint_page)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.stack)
+        self.apply_look()
+        self.retranslate()
+
+    # --- construction --------------------------------------------------------------------
+
+    def _build_content(self) -> None:
+        grid_host = QWidget()
+        grid = QGridLayout(grid_host)
+        grid.setContentsMargins(2, 2, 2, 2)
+        grid.setHorizontalSpacing(10)
+        grid.setVerticalSpacing(6)
+        self.role_headers = {role: QLabel() for role in ROLES}
+        grid.addWidget(self.role_headers["q"], 0, 1)
+        grid.addWidget(self.role_headers["k"], 0, 2)
+        for token, name in enumerate(self.tokens):
+            colour = OKABE_ITO[token % len(OKABE_ITO)]
+            grid.addWidget(self._token_cell(token, name, colour), token + 1, 0)
+            for column, role in enumerate(ROLES, start=1):
+                chart = VectorChart(role, token, colour, self._dims)
+                self._connect(chart)
+                self.charts[(role, token)] = chart
+                grid.addWidget(chart.widget, token + 1, column)
+        grid.setColumnStretch(1, 1)
+        grid.setColumnStretch(2, 1)
+        for role in ROLES:
+            self.pick_groups[role].idClicked.connect(
+                lambda token, r=role: self._pick(r, token))
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(grid_host)
+        self.message = QLabel(objectName="editor_message")
+        self.message.setWordWrap(True)
+        self.message.hide()
+        self.help_line = QLabel(objectName="editor_help")
+        self.help_line.setWordWrap(True)
+        self._content = QWidget()
+        layout = QVBoxLayout(self._content)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(scroll, 1)
+        layout.addWidget(self.message)
+        layout.addWidget(self.help_line)
+
+    def _token_cell(self, token: int, name: str, colour: str) -> QWidget:
+        cell = QWidget()
+        layout = QVBoxLayout(cell)
+        layout.setContentsMargins(0, 0, 0, 0)
+        label = QLabel(name, objectName=f"editor_name_{token}")
+        label.setStyleSheet(f"color: {colour};")
+        self.name_labels.append(label)
+        layout.addWidget(label)
+        buttons = QHBoxLayout()
+        for role in ROLES:
+            button = QPushButton(role, objectName=f"editor_pick_{role}_{token}", checkable=True)
+            self.pick_groups[role].addButton(button, token)
+            self.pick_buttons[(role, token)] = button
+            buttons.addWidget(button)
+        layout.addLayout(buttons)
+        layout.addStretch(1)
+        return cell
+
+    def _connect(self, chart: VectorChart) -> None:
+        role, token = chart.role, chart.token
+        chart.bars.started.connect(self._on_drag_started)
+        chart.bars.moved.connect(
+            lambda dim, value, free, r=role, t=token: self._on_dragged(r, t, dim, value, free))
+        chart.bars.finished.connect(self._on_drag_finished)
+        chart.bars.clicked.connect(lambda r=role, t=token: self._pick(r, t))
+        for dim, box in enumerate(chart.boxes):
+            box.valueChanged.connect(
+                lambda value, r=role, t=token, d=dim: self._on_typed(r, t, d, value))
+            box.rejected.connect(self._on_rejected)
+
+    def _build_hint(self) -> None:
+        self._hint_page = QWidget()
+        layout = QVBoxLayout(self._hint_page)
+        self.hint = QLabel(objectName="editor_hint")
+        self.hint.setWordWrap(True)
+        self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.switch_button = QPushButton(objectName="editor_switch_world")
+        self.switch_button.clicked.connect(lambda: self.document.set_world("teaching"))
+        layout.addStretch(1)
+        layout.addWidget(self.hint)
+        layout.addWidget(self.switch_button, 0, Qt.AlignmentFlag.AlignHCenter)
+        layout.addStretch(2)
+
+    # --- look and language ---------------------------------------------------------------
+
+    def apply_look(self) -> None:
+        look = self.look
+        theme = look.theme
+        for label in self.name_labels:
+            label.setFont(ui_font(look.pt(16), bold=True))
+        for button in self.pick_buttons.values():
+            button.setFont(ui_font(look.pt(12), bold=True))
+            button.setMinimumWidth(int(look.px(34)))
+            button.setStyleSheet(
+                f"QPushButton:checked {{ background: {SELECTION_COLOUR}; color: white; }}")
+        for label in self.role_headers.values():
+            label.setFont(ui_font(look.pt(12), bold=True))
+        for chart in self.charts.values():
+            chart.plot.setBackground(theme.background)
+            chart.plot.setFixedHeight(int(look.px(50)))
+            chart.bars.set_edge_width(look.px(2.5))
+            for box in chart.boxes:
+                box.setFont(ui_font(look.pt(12)))
+                box.setMinimumWidth(int(look.px(50)))
+        self.message.setFont(ui_font(look.pt(12), bold=True))
+        self.message.setStyleSheet(f"color: {SELECTION_COLOUR};")
+        self.help_line.setFont(ui_font(look.pt(11)))
+        self.help_line.setStyleSheet(f"color: {theme.muted};")
+        self.hint.setFont(ui_font(look.pt(14)))
+        self.switch_button.setFont(ui_font(look.pt(13), bold=True))
+
+    def retranslate(self) -> None:
+        self.role_headers["q"].setText(tr("editor.col_q"))
+        self.role_headers["k"].setText(tr("editor.col_k"))
+        self.help_line.setText(tr("editor.help"))
+        self.hint.setText(tr("editor.dialogue_hint"))
+        self.switch_button.setText(tr("editor.switch_world"))
+        tips = {"q": "editor.pick_query_tip", "k": "editor.pick_key_tip"}
+        for (role, token), button in self.pick_buttons.items():
+            button.setToolTip(tr(tips[role], name=self.tokens[token]))
+        for (role, token), chart in self.charts.items():
+            chart.plot.setToolTip(tr("editor.chart_tip", role=role, name=self.tokens[token]))
+            for dim, box in enumerate(chart.boxes):
+                box.setToolTip(tr("editor.entry_tip", role=role, name=self.tokens[token],
+                                  dim=dim + 1))
+        self.message.hide()
+        self.refresh()
+
+    # --- repaint from the document -------------------------------------------------------
+
+    def refresh(self) -> None:
+        state = self.document.state
+        if state.world != "teaching":
+            self.stack.setCurrentWidget(self._hint_page)
+            return
+        self.stack.setCurrentWidget(self._content)
+        matrices = {"q": state.teaching_q, "k": state.teaching_k}
+        if not self._dragging:
+            reach = bar_reach(np.concatenate([state.teaching_q, state.teaching_k]))
+            for chart in self.charts.values():
+                chart.set_reach(reach)
+        selected = {"q": state.query, "k": state.key}
+        width = self.look.px(1.5)
+        for (role, token), chart in self.charts.items():
+            values = matrices[role][token]
+            chart.bars.set_values(values)
+            for box, value in zip(chart.boxes, values, strict=True):
+                if box.value() != round(float(value), 2):
+                    box.blockSignals(True)
+                    box.setValue(float(value))
+                    box.blockSignals(False)
+            chart.set_selected(selected[role] == token, width)
+            button = self.pick_buttons[(role, token)]
+            button.blockSignals(True)
+            button.setChecked(selected[role] == token)
+            button.blockSignals(False)
+        for token, label in enumerate(self.name_labels):
+            picked = token in (state.query, state.key)
+            label.setText(f"▶ {self.tokens[token]}" if picked else self.tokens[token])
+
+    # --- edits ---------------------------------------------------------------------------
+
+    def _pick(self, role: str, token: int) -> None:
+        if role == "q":
+            self.document.select(query=token)
+        else:
+            self.document.select(key=token)
+
+    def _edit(self, role: str, token: int, dim: int, value: float) -> None:
+        state = self.document.state
+        if state.world != "teaching":
+            return
+        matrix = state.teaching_q if role == "q" else state.teaching_k
+        values = np.array(matrix[token])
+        values[dim] = value
+        self.document.set_vector(role, token, values)
+
+    def _on_drag_started(self, _dim: int) -> None:
+        self._dragging = True
+        self.message.hide()
+        self.document.begin_drag()
+
+    def _on_dragged(self, role: str, token: int, dim: int, value: float, free: bool) -> None:
+        self._edit(role, token, dim, snapped(value, free))
+
+    def _on_drag_finished(self, _dim: int) -> None:
+        self.document.end_drag()
+        self._dragging = False
+        self.refresh()
+
+    def _on_typed(self, role: str, token: int, dim: int, value: float) -> None:
+        self.message.hide()
+        self._edit(role, token, dim, value)
+
+    def _on_rejected(self, text: str) -> None:
+        self.message.setText(tr("editor.rejected", text=text.strip(), limit=f"{EDIT_LIMIT:g}"))
+        self.message.show()

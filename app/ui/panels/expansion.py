@@ -1,0 +1,175 @@
+"""Owns the term-by-term view of the selected pair: q·k written out with its real numbers,
+a bar per product q_i·k_i with the dominant one marked, and the same sum as |q|·|k|·cos θ.
+"""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from app.i18n import tr
+from app.model.breakdown import Breakdown
+from app.model.scoring import SCORERS, Undefined
+from app.state.document import Document
+from app.ui.fonts import ui_font
+from app.ui.format import format_percent, format_score
+from app.ui.look import SELECTION_COLOUR, diverging_map
+from app.ui.panels.base import Panel
+from app.ui.panels.heatmap import pair_formula
+
+SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def number(value: float) -> str:
+    """A factor or term as a class writes it: two decimals at most, no trailing zeros, and
+    two significant digits for tiny values rather than a misleading 0 or scientific form."""
+    value = float(value)
+    if value != 0 and abs(value) < 0.005:
+        return np.format_float_positional(value, precision=2, fractional=False).replace("-", "−")
+    text = format_score(value, 2)
+    if "." in text and "e" not in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text == "−0" else text
+
+
+def operand(value: float) -> str:
+    """A number that follows × or +: negative ones get parentheses, "(−0.5)"."""
+    text = number(value)
+    return f"({text})" if text.startswith("−") else text
+
+
+class ExpansionPanel(Panel):
+    """Shows why the selected score is what it is, one dimension at a time."""
+
+    name = "expansion"
+    title_key = "expansion.title"
+
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+        super().__init__(document, parent)
+        self.heading = QLabel(objectName="expansion_heading")
+        self.equation = QLabel(objectName="expansion_equation")
+        self.equation.setTextFormat(Qt.TextFormat.RichText)
+        self.bars_plot = pg.PlotWidget()
+        self.bars_plot.setObjectName("expansion_bars")
+        plot = self.bars_plot.getPlotItem()
+        plot.setMouseEnabled(False, False)
+        plot.setMenuEnabled(False)
+        plot.hideButtons()
+        self.bars = pg.BarGraphItem(x=[], height=[], width=0.6)
+        plot.addItem(self.bars)
+        plot.addItem(pg.InfiniteLine(pos=0, angle=0, pen=pg.mkPen("#888888", width=1)))
+        self.value_texts: list[pg.TextItem] = []
+        self.dominant = QLabel(objectName="expansion_dominant")
+        self.polar = QLabel(objectName="expansion_polar")
+        self.scorer_line = QLabel(objectName="expansion_scorer")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 4, 6, 4)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.equation)
+        layout.addWidget(self.bars_plot, 1)
+        layout.addWidget(self.dominant)
+        layout.addWidget(self.polar)
+        layout.addWidget(self.scorer_line)
+        for label in (self.heading, self.equation, self.dominant, self.polar, self.scorer_line):
+            label.setWordWrap(True)
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.apply_look()
+        self.retranslate()
+
+    def apply_look(self) -> None:
+        look, theme = self.look, self.look.theme
+        self.setFont(ui_font(look.pt(11)))
+        self.heading.setFont(ui_font(look.pt(14), bold=True))
+        self.equation.setFont(ui_font(look.pt(16)))
+        self.polar.setFont(ui_font(look.pt(13)))
+        self.dominant.setFont(ui_font(look.pt(12), bold=True))
+        self.dominant.setStyleSheet(f"color: {SELECTION_COLOUR}")
+        self.bars_plot.setMinimumHeight(int(look.px(90)))
+        self.bars_plot.setMaximumHeight(int(look.px(260)))
+        self.scorer_line.setFont(ui_font(look.pt(12)))
+        self.bars_plot.setBackground(theme.background)
+        for side in ("left", "bottom"):
+            axis = self.bars_plot.getPlotItem().getAxis(side)
+            axis.setStyle(tickFont=ui_font(look.pt(12)))
+            axis.setTextPen(theme.foreground)
+            axis.setPen(theme.foreground)
+        for item in self.value_texts:
+            item.setFont(ui_font(look.pt(12), bold=True))
+        self.bars_plot.getPlotItem().getAxis("bottom").setHeight(look.px(34))
+
+    def retranslate(self) -> None:
+        self.bars_plot.getPlotItem().getAxis("left").setLabel(tr("expansion.product_axis"))
+        self.refresh()
+
+    def refresh(self) -> None:
+        view, state = self.document.view, self.document.state
+        query, key = view.query_names[state.query], view.key_names[state.key]
+        q, k, pair = view.q[state.query], view.k[state.key], view.pair
+        self.heading.setText(tr("expansion.heading", q_name=query, k_name=key))
+        self.equation.setText(self._equation_html(q, k, pair))
+        self._update_bars(pair)
+        self.polar.setText(self._polar_text(pair))
+        self.scorer_line.setVisible(state.scorer != "dot")
+        if state.scorer != "dot":
+            formula = pair_formula(SCORERS[state.scorer].formula, query, key)
+            self.scorer_line.setText(tr("expansion.active_scorer", formula=formula,
+                                        value=format_score(view.selected_score)))
+
+    def _equation_html(self, q: np.ndarray, k: np.ndarray, pair: Breakdown) -> str:
+        """q·k written out, then its products and sum; the dominant term in the mark colour."""
+        mark = f"<b><span style='color:{SELECTION_COLOUR}'>{{}}</span></b>"
+        terms = [f"{operand(a)}×{operand(b)}" for a, b in zip(q, k, strict=True)]
+        products = [operand(p) for p in pair.products]
+        for parts in (terms, products):
+            parts[pair.dominant] = mark.format(html.escape(parts[pair.dominant]))
+        return "<br>".join([
+            "q·k = " + " + ".join(terms),
+            "= " + " + ".join(products) + f" = <b>{number(pair.total)}</b>",
+        ])
+
+    def _update_bars(self, pair: Breakdown) -> None:
+        products = np.asarray(pair.products, dtype=np.float64)
+        d = len(products)
+        xs = np.arange(1, d + 1)
+        cmap = diverging_map()
+        brushes = [cmap.map(0.88 if p >= 0 else 0.12, mode=pg.ColorMap.QCOLOR) for p in products]
+        pens = [pg.mkPen("#000000", width=self.look.px(4 if i == pair.dominant else 1))
+                for i in range(d)]
+        self.bars.setOpts(x=xs, height=products, width=0.6, brushes=brushes, pens=pens)
+        plot = self.bars_plot.getPlotItem()
+        labels = [(int(x), f"q{x}k{x}".translate(SUBSCRIPTS)) for x in xs]
+        plot.getAxis("bottom").setTicks([labels, []])
+        while len(self.value_texts) < d:
+            item = pg.TextItem(anchor=(0.5, 0.0))
+            item.setFont(ui_font(self.look.pt(12), bold=True))
+            plot.addItem(item)
+            self.value_texts.append(item)
+        for i, item in enumerate(self.value_texts):
+            item.setVisible(i < d)
+            if i < d:
+                p = float(products[i])
+                item.setAnchor((0.5, 1.0) if p >= 0 else (0.5, 0.0))
+                colour = SELECTION_COLOUR if i == pair.dominant else self.look.theme.foreground
+                item.setText(number(p), color=colour)
+                item.setPos(float(xs[i]), p)
+        reach = float(np.max(np.abs(products))) or 1.0
+        low, high = min(0.0, products.min()), max(0.0, products.max())
+        below = 0.45 * reach if low < 0 else 0.05 * reach
+        above = 0.35 * reach if high > 0 else 0.05 * reach
+        plot.setRange(xRange=(0.4, d + 0.6), yRange=(low - below, high + above), padding=0)
+        share = pair.dominant_share
+        self.dominant.setText("" if isinstance(share, Undefined) else tr(
+            "expansion.dominant", term=labels[pair.dominant][1],
+            value=number(products[pair.dominant]), share=format_percent(share, 0)))
+
+    def _polar_text(self, pair: Breakdown) -> str:
+        if isinstance(pair.cos, Undefined):
+            return tr("expansion.polar_undefined", total=number(pair.total))
+        return tr("expansion.polar", nq=number(pair.norm_q), nk=number(pair.norm_k),
+                  cos=format_score(pair.cos, 3), total=number(pair.total),
+                  angle=f"{pair.angle_deg:.1f}")
+

@@ -1,0 +1,399 @@
+"""Owns the score-matrix heatmap: queries × keys, scores or softmax weights, the causal mask,
+cell values, hover readout, click-to-select, and scale mode (random Q, K up to T = 4096).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtGui, QtWidgets
+from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, QSignalBlocker, Qt
+
+from app.i18n import tr
+from app.model.scale import SCALE_TS, ScaleRequest, ScaleResult, downsample_factor, score_levels
+from app.model.scoring import SCORERS
+from app.state.document import Document
+from app.state.scale_worker import ScaleWorker
+from app.ui.fonts import ui_font
+from app.ui.format import format_percent, format_score
+from app.ui.look import diverging_map, sequential_map
+from app.ui.panels.base import Panel
+from app.ui.panels.shapes import format_bytes  # one byte format app-wide
+
+CELL_TEXT_LIMIT = 12
+"""Up to this many tokens every cell prints its value; beyond, the cells are too small."""
+NO_VALUE = {"light": "#D9D9D9", "dark": "#3C3C3C"}
+"""Cells without a number (undefined cosine, masked score) show the background in this grey."""
+PERCENT = 100.0
+"""Weights are drawn and printed in percent, as the lesson quotes them (32.5 %)."""
+_SYMBOL = re.compile(r"(?<![A-Za-z])([qk])(?![A-Za-z])")
+
+
+def pair_formula(formula: str, query: str, key: str) -> str:
+    """The scorer's formula with the tokens filled in: "q·k" → "q_给了·k_苹果"."""
+    return _SYMBOL.sub(lambda m: f"q_{query}" if m.group(1) == "q" else f"k_{key}", formula)
+
+
+def text_colour(rgb: np.ndarray) -> str:
+    """Black on light cells, white on dark ones, by the cell's relative luminance (WCAG)."""
+    linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    luminance = float(linear[:3] @ np.array([0.2126, 0.7152, 0.0722]))
+    return "#000000" if luminance > 0.179 else "#FFFFFF"
+
+
+class HeatmapPanel(Panel):
+    """Rows are queries, columns are keys; clicking a cell selects that pair everywhere."""
+
+    name = "heatmap"
+    title_key = "heatmap.title"
+
+    def __init__(self, document: Document, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(document, parent)
+        self.worker = ScaleWorker(self)
+        self.worker.finished.connect(self._on_scale_finished)
+        self.worker.failed.connect(
+            lambda reason: self.info.setText(tr("heatmap.scale_failed", reason=reason)))
+        self.scale_result: ScaleResult | None = None
+        self._requested: ScaleRequest | None = None
+        self._hover: tuple[int, int] | None = None
+        self._shape: tuple[int, int] = (0, 0)
+        self._values = np.zeros((0, 0))
+        self.cell_texts: list[list[pg.TextItem]] = []
+        self._build_controls()
+        self._build_plot()
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(self._controls)
+        layout.addWidget(self.graphics, 1)
+        for label in (self.readout, self.info):
+            label.setWordWrap(True)
+            layout.addWidget(label)
+        self.apply_look()
+        self.retranslate()
+
+    def _build_controls(self) -> None:
+        self.scores_button = QtWidgets.QPushButton(objectName="heatmap_scores", checkable=True)
+        self.weights_button = QtWidgets.QPushButton(objectName="heatmap_weights", checkable=True)
+        self._modes = QtWidgets.QButtonGroup(self)
+        for index, button in enumerate((self.scores_button, self.weights_button)):
+            self._modes.addButton(button, index)
+        self._modes.idClicked.connect(
+            lambda index: self.document.set_options(heatmap_mode=("scores", "weights")[index]))
+        self.causal_box = QtWidgets.QCheckBox(objectName="heatmap_causal")
+        self.causal_box.toggled.connect(lambda on: self.document.set_options(causal=on))
+        self.scale_box = QtWidgets.QCheckBox(objectName="heatmap_scale")
+        self.scale_box.toggled.connect(lambda on: self.document.set_options(scale_mode=on))
+        self.t_combo = QtWidgets.QComboBox(objectName="heatmap_scale_t")
+        self.t_combo.addItems([f"T = {t:,}" for t in SCALE_TS])
+        self.t_combo.currentIndexChanged.connect(
+            lambda i: i >= 0 and self.document.set_options(scale_T=SCALE_TS[i]))
+        self._controls = QtWidgets.QVBoxLayout()
+        for widgets in ((self.scores_button, self.weights_button, self.causal_box),
+                        (self.scale_box, self.t_combo)):
+            row = QtWidgets.QHBoxLayout()
+            for widget in widgets:
+                row.addWidget(widget)
+            row.addStretch(1)
+            self._controls.addLayout(row)
+        self.readout = QtWidgets.QLabel(objectName="heatmap_readout")
+        self.readout.setTextFormat(Qt.TextFormat.PlainText)
+        self.info = QtWidgets.QLabel(objectName="heatmap_info")
+
+    def _build_plot(self) -> None:
+        self.graphics = pg.GraphicsLayoutWidget()
+        self.graphics.setObjectName("heatmap_graphics")
+        self.graphics.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.graphics.installEventFilter(self)
+        self.plot = self.graphics.addPlot()
+        self.plot.invertY(True)
+        self.plot.setDefaultPadding(0.0)
+        self.plot.setMouseEnabled(False, False)
+        self.plot.setMenuEnabled(False)
+        self.plot.hideButtons()
+        self.plot.showAxes((True, True, False, False), showValues=(True, True, False, False))
+        self.image = pg.ImageItem(axisOrder="row-major")
+        self.plot.addItem(self.image)
+        self.colorbar = pg.ColorBarItem(values=(-1.0, 1.0), colorMap=diverging_map(),
+                                        interactive=False, colorMapMenu=False, width=18)
+        self.colorbar.setImageItem(self.image, insert_in=self.plot)
+        # under the image: grey for cells without a number; over it: hatching, then outlines
+        self.backdrop, self.mask_item = QtWidgets.QGraphicsRectItem(), QtWidgets.QGraphicsPathItem()
+        self.row_box, self.col_box, self.cell_box, self.cell_inner = (
+            QtWidgets.QGraphicsRectItem() for _ in range(4))
+        self._outlines = (self.row_box, self.col_box, self.cell_box, self.cell_inner)
+        for z, item in ((-10, self.backdrop), (5, self.mask_item), *enumerate(self._outlines, 20)):
+            item.setZValue(z)
+            self.plot.addItem(item)
+        scene = self.graphics.scene()
+        scene.sigMouseClicked.connect(self._on_clicked)
+        scene.sigMouseMoved.connect(self._on_moved)
+        self.plot.vb.sigResized.connect(self._on_view_resized)
+
+    def apply_look(self) -> None:
+        look, theme = self.look, self.look.theme
+        self.setFont(ui_font(look.pt(11)))
+        self.readout.setFont(ui_font(look.pt(14), bold=True))
+        self.info.setFont(ui_font(look.pt(11)))
+        self.graphics.setBackground(theme.background)
+        self.graphics.setMinimumHeight(int(look.px(200)))
+        self.backdrop.setBrush(QtGui.QColor(NO_VALUE.get(theme.name, NO_VALUE["light"])))
+        for side in ("left", "top"):
+            axis = self.plot.getAxis(side)
+            axis.setStyle(tickFont=ui_font(look.pt(12), bold=True))
+            axis.setTextPen(theme.foreground)
+            axis.setPen(theme.foreground)
+            axis.label.setFont(ui_font(look.pt(12)))
+        self.colorbar.axis.setStyle(tickFont=ui_font(look.pt(11)))
+        self.colorbar.axis.setTextPen(theme.foreground)
+        self.mask_item.setBrush(QtGui.QBrush(QtGui.QColor(theme.muted), Qt.BrushStyle.BDiagPattern))
+        for item in (self.backdrop, self.mask_item):
+            item.setPen(QtGui.QPen(Qt.PenStyle.NoPen))
+        for item, colour, width, style in (
+            (self.row_box, theme.foreground, 2, Qt.PenStyle.DashLine),
+            (self.col_box, theme.foreground, 2, Qt.PenStyle.DashLine),
+            (self.cell_box, "#000000", 6, Qt.PenStyle.SolidLine),
+            (self.cell_inner, "#FFFFFF", 2.5, Qt.PenStyle.SolidLine),
+        ):
+            pen = QtGui.QPen(QtGui.QColor(colour), look.px(width), style)
+            pen.setCosmetic(True)
+            item.setPen(pen)
+
+    def retranslate(self) -> None:
+        self.scores_button.setText(tr("heatmap.mode_scores"))
+        self.weights_button.setText(tr("heatmap.mode_weights"))
+        self.causal_box.setText(tr("heatmap.causal"))
+        self.scale_box.setText(tr("heatmap.scale"))
+        self.t_combo.setToolTip(tr("heatmap.scale_t_tip"))
+        self.plot.getAxis("left").setLabel(tr("heatmap.query_axis"))
+        self.plot.getAxis("top").setLabel(tr("heatmap.key_axis"))
+        self.refresh()
+
+    def refresh(self) -> None:
+        self._sync_controls()
+        if self.document.state.options.scale_mode:
+            return self._show_scale()
+        self.worker.cancel()
+        self._requested = None
+        self._show_lesson()
+
+    def _sync_controls(self) -> None:
+        options = self.document.state.options
+        mode = options.heatmap_mode
+        for widget, checked in ((self.scores_button, mode == "scores"),
+                                (self.weights_button, mode == "weights"),
+                                (self.causal_box, options.causal),
+                                (self.scale_box, options.scale_mode)):
+            with QSignalBlocker(widget):
+                widget.setChecked(checked)
+        with QSignalBlocker(self.t_combo):
+            self.t_combo.setCurrentIndex(
+                SCALE_TS.index(options.scale_T) if options.scale_T in SCALE_TS else -1)
+        self.causal_box.setEnabled(self.document.state.world == "teaching" or options.scale_mode)
+        self.t_combo.setEnabled(options.scale_mode)
+
+    def _show_lesson(self) -> None:
+        view, state = self.document.view, self.document.state
+        if state.options.heatmap_mode == "weights":
+            values, levels, signed = PERCENT * view.weights, (0.0, PERCENT), False
+        else:
+            values = np.ma.filled(view.active.astype(np.float64), np.nan)
+            values[~view.allowed] = np.nan  # a masked score is −∞: no colour, hatched
+            levels, signed = score_levels(state.scorer, values), SCORERS[state.scorer].signed
+        self._hover = self._hover if values.shape == self._values.shape else None
+        self._values = values
+        cmap = diverging_map() if signed else sequential_map()
+        self._set_image(values, levels, cmap, factor=1)
+        rows, cols = values.shape
+        for side, names in (("left", view.query_names), ("top", view.key_names)):
+            self.plot.getAxis(side).setTicks([list(enumerate(names)), []])
+        path = QtGui.QPainterPath()
+        for row, col in zip(*np.nonzero(~view.allowed), strict=True):
+            path.addRect(QRectF(col - 0.5, row - 0.5, 1.0, 1.0))
+        self.mask_item.setPath(path)
+        self._update_cell_texts(values, levels, cmap)
+        self.row_box.setRect(QRectF(-0.5, state.query - 0.5, cols, 1))
+        self.col_box.setRect(QRectF(state.key - 0.5, -0.5, 1, rows))
+        for item in (self.cell_box, self.cell_inner):
+            item.setRect(QRectF(state.key - 0.5, state.query - 0.5, 1, 1))
+        for item in self._outlines:
+            item.setVisible(True)
+        self.info.setText(tr("heatmap.lesson_info", rows=rows, cols=cols, pairs=rows * cols))
+        self._update_readout()
+
+    def _set_image(self, values: np.ndarray, levels: tuple[float, float], cmap: pg.ColorMap,
+                   factor: int) -> None:
+        self.colorbar.setColorMap(cmap)
+        weights = self.document.state.options.heatmap_mode == "weights"
+        self.colorbar.axis.setLabel("%" if weights else "")
+        rows, cols = values.shape[0] * factor, values.shape[1] * factor
+        self.backdrop.setRect(QRectF(-0.5, -0.5, cols, rows))
+        self.image.setImage(values.astype(np.float32), autoLevels=False, levels=levels)
+        self.colorbar.setLevels(levels)
+        self.image.setTransform(QtGui.QTransform().translate(-0.5, -0.5).scale(factor, factor))
+        self.plot.vb.setRange(xRange=(-0.5, cols - 0.5), yRange=(-0.5, rows - 0.5), padding=0)
+
+    def _update_cell_texts(self, values: np.ndarray, levels: tuple[float, float],
+                           cmap: pg.ColorMap) -> None:
+        """One label per cell (T ≤ CELL_TEXT_LIMIT), black or white by the cell's colour."""
+        rows, cols = values.shape
+        show = max(rows, cols) <= CELL_TEXT_LIMIT
+        if (rows, cols) != self._shape:
+            for item in (item for line in self.cell_texts for item in line):
+                self.plot.removeItem(item)
+            self._shape = (rows, cols)
+            self.cell_texts = [[pg.TextItem(anchor=(0.5, 0.5)) for _ in range(cols)]
+                               for _ in range(rows)] if show else []
+            for (row, col), item in np.ndenumerate(np.array(self.cell_texts, dtype=object)):
+                item.setPos(col, row)
+                item.setZValue(10)
+                self.plot.addItem(item)
+        if not show or not values.size:
+            return
+        self._fit_cell_fonts()
+        low, high = levels
+        colours = cmap.map(np.clip((np.nan_to_num(values) - low) / (high - low), 0, 1),
+                           mode=pg.ColorMap.FLOAT)
+        for (row, col), value in np.ndenumerate(values):
+            colour = self.look.theme.foreground if np.isnan(value) else text_colour(
+                colours[row, col])
+            self.cell_texts[row][col].setText(self._cell_text(row, col), color=colour)
+
+    def _fit_cell_fonts(self) -> None:
+        """As large as the presentation scale asks, but never wider or taller than a cell."""
+        rows, cols = self._shape
+        cell_w, cell_h = self.plot.vb.width() / max(cols, 1), self.plot.vb.height() / max(rows, 1)
+        size = max(7.0, min(self.look.pt(14), 0.75 * min(cell_h * 0.45, cell_w / 3.4)))
+        font = ui_font(round(size * 2) / 2, bold=True)
+        for item in (item for line in self.cell_texts for item in line):
+            item.setFont(font)
+
+    def _cell_text(self, row: int, col: int) -> str:
+        """The number printed in a cell: "—" undefined, "−∞" masked score, percent weights."""
+        view, options = self.document.view, self.document.state.options
+        decimals = 2 if max(self._values.shape) <= 6 else 1
+        if options.heatmap_mode == "weights":
+            weight = float(view.weights[row, col])
+            return "0" if weight == 0 else "100" if weight >= 0.9995 else f"{PERCENT * weight:.1f}"
+        if not view.allowed[row, col]:
+            return "−∞"
+        value = view.active[row, col]  # rounded first: rounding noise prints as 0, not 6e−17
+        return format_score(None if value is np.ma.masked else round(float(value), decimals),
+                            decimals)
+
+    def _update_readout(self) -> None:
+        if self.document.state.options.scale_mode:
+            return
+        view, state = self.document.view, self.document.state
+        row, col = self._hover or (state.query, state.key)
+        query, key = view.query_names[row], view.key_names[col]
+        if state.options.heatmap_mode == "weights":
+            formula = f"softmax(q_{query}·K/√d)[{key}]"
+            value = format_percent(float(view.weights[row, col]))
+        else:
+            formula = pair_formula(SCORERS[state.scorer].formula, query, key)
+            value = self._cell_text(row, col)
+        text = tr("heatmap.readout", formula=formula, value=value)
+        if not view.allowed[row, col]:
+            text += "   " + tr("heatmap.masked_note")
+        elif value == "—":
+            text += "   " + tr("heatmap.undefined_note")
+        self.readout.setText(text)
+
+    def _show_scale(self) -> None:
+        """Ask the worker for the picture at this view size; one request per real change."""
+        for item in self._outlines:  # the selection belongs to the lesson's tokens
+            item.setVisible(False)
+        self._update_cell_texts(np.zeros((0, 0)), (0.0, 1.0), sequential_map())
+        for side in ("left", "top"):
+            self.plot.getAxis(side).setTicks(None)
+        state, options = self.document.state, self.document.state.options
+        view_px = max(self.plot.vb.width(), self.plot.vb.height(), 64)
+        T = options.scale_T
+        try:
+            target = -(-T // downsample_factor(T, int(view_px * self.devicePixelRatioF())))
+            request = ScaleRequest(T=T, d=options.scale_d, seed=options.scale_seed,
+                                   scorer=state.scorer, mode=options.heatmap_mode,
+                                   causal=options.causal, target_px=target)
+        except (TypeError, ValueError) as error:
+            self.info.setText(tr("heatmap.scale_failed", reason=str(error)))
+            return
+        if request != self._requested:
+            self._requested = request
+            self.worker.request(request)
+            self.info.setText(tr("heatmap.computing", T=f"{request.T:,}"))
+        elif self.scale_result is not None and self.scale_result.request == request:
+            self._on_scale_finished(self.scale_result)
+
+    def _on_scale_finished(self, result: ScaleResult) -> None:
+        self.scale_result = result
+        request = result.request
+        if not self.document.state.options.scale_mode:
+            return
+        cmap = sequential_map() if request.mode == "weights" else (
+            diverging_map() if SCORERS[request.scorer].signed else sequential_map())
+        unit, self._values = (PERCENT if request.mode == "weights" else 1.0), result.image
+        levels = (result.levels[0] * unit, result.levels[1] * unit)
+        self._set_image(result.image * unit, levels, cmap, result.factor)
+        path = QtGui.QPainterPath()
+        if request.causal:
+            T = request.T
+            path.addPolygon(QtGui.QPolygonF([QPointF(0.5, -0.5), QPointF(T - 0.5, -0.5),
+                                       QPointF(T - 0.5, T - 1.5), QPointF(0.5, -0.5)]))
+        self.mask_item.setPath(path)
+        cost = result.cost
+        self.info.setText(tr("heatmap.scale_info", T=f"{cost.T:,}", d=request.d,
+                             pairs=f"{cost.pairs:,}", bytes=format_bytes(cost.score_bytes),
+                             additive=format_bytes(cost.additive_bytes),
+                             pixels=result.image.shape[0], factor=result.factor))
+        self.readout.setText(tr("heatmap.scale_readout", seed=request.seed))
+
+    def _on_view_resized(self) -> None:
+        """Cell labels refit to the new cell size; scale mode asks for a fitting picture."""
+        if self.document.state.options.scale_mode:
+            self._show_scale()
+        else:
+            self._fit_cell_fonts()
+
+    def _cell_at(self, scene_pos: QPointF) -> tuple[int, int] | None:
+        vb = self.plot.vb
+        if self.document.state.options.scale_mode or not vb.sceneBoundingRect().contains(
+                scene_pos):
+            return None
+        point = vb.mapSceneToView(scene_pos)
+        row, col = round(point.y()), round(point.x())
+        rows, cols = self._values.shape
+        return (row, col) if 0 <= row < rows and 0 <= col < cols else None
+
+    def _on_clicked(self, event: object) -> None:
+        cell = self._cell_at(event.scenePos())
+        if cell is not None:
+            event.accept()
+            self.document.select(query=cell[0], key=cell[1])
+
+    def _on_moved(self, scene_pos: QPointF) -> None:
+        if (cell := self._cell_at(scene_pos)) != self._hover:
+            self._hover = cell
+            self._update_readout()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.graphics and event.type() == QEvent.Type.Leave:
+            self._hover = None
+            self._update_readout()
+        if watched is self.graphics and event.type() == QEvent.Type.KeyPress:
+            return self._on_key(event)
+        return super().eventFilter(watched, event)
+
+    def _on_key(self, event: QtGui.QKeyEvent) -> bool:
+        """Arrow keys move the selected cell: left/right change the key, up/down the query."""
+        steps = {Qt.Key.Key_Left: (0, -1), Qt.Key.Key_Right: (0, 1),
+                 Qt.Key.Key_Up: (-1, 0), Qt.Key.Key_Down: (1, 0)}
+        step = steps.get(Qt.Key(event.key()))
+        if step is None or self.document.state.options.scale_mode:
+            return False
+        state, (rows, cols) = self.document.state, self._values.shape
+        self.document.select(query=min(max(state.query + step[0], 0), rows - 1),
+                             key=min(max(state.key + step[1], 0), cols - 1))
+        return True
+

@@ -1,0 +1,174 @@
+"""Owns the item model behind the "three kinds of match" table, and its numeric sorting proxy."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
+from PySide6.QtGui import QColor, QFont
+
+from app.i18n import tr
+from app.ui.format import UNDEFINED_TEXT, format_score
+
+SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+"""The float a column sorts by (None when undefined), so "10.0" sorts after "9.0"."""
+
+SCORED: tuple[str, ...] = ("dot", "cosine", "neg_euclidean", "additive")
+"""The scorers the table compares, in column order; each has a value and a rank column."""
+
+COLUMNS: tuple[str, ...] = ("key", "norm", *(f"{kind}{part}" for kind in SCORED
+                                             for part in ("", "_rank")))
+HEADER_KEYS = {
+    "key": "match.col.key",
+    "norm": "match.col.norm",
+    "dot": "match.col.dot",
+    "cosine": "match.col.cosine",
+    "neg_euclidean": "match.col.neg_euclidean",
+    "additive": "match.col.additive",
+}
+HEADER_TIPS = {
+    "key": "match.tip.key",
+    "norm": "match.tip.norm",
+    "dot": "match.tip.dot",
+    "cosine": "match.tip.cosine",
+    "neg_euclidean": "match.tip.neg_euclidean",
+    "additive": "match.tip.additive",
+}
+ADDITIVE_COLUMNS = (COLUMNS.index("additive"), COLUMNS.index("additive_rank"))
+HIGHLIGHT = {"light": ("#FBD9A8", "#000000"), "dark": ("#6B4A12", "#FFFFFF")}
+"""Background and text of a disagreeing row: Okabe–Ito orange, pale on light, deep on dark."""
+
+Index = QModelIndex | QPersistentModelIndex
+
+
+@dataclass
+class MatchRows:
+    """The numbers of one query row, as the table shows them (no Qt, easy to test)."""
+
+    names: tuple[str, ...] = ()
+    norms: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    scores: dict[str, np.ma.MaskedArray] = field(default_factory=dict)
+    ranks: dict[str, np.ndarray] = field(default_factory=dict)
+    flagged: frozenset[int] = frozenset()
+    tips: dict[int, str] = field(default_factory=dict)
+
+
+class MatchModel(QAbstractTableModel):
+    """One row per key: |k|, then value and rank under each scorer; flagged rows stand out."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.rows = MatchRows()
+        self.font = QFont()
+        self.theme = "light"
+
+    def set_rows(self, rows: MatchRows) -> None:
+        """Install new numbers; same shape → dataChanged (keeps selection), else a reset."""
+        if len(rows.names) != len(self.rows.names):
+            self.beginResetModel()
+            self.rows = rows
+            self.endResetModel()
+            return
+        self.rows = rows
+        if rows.names:
+            last = self.index(len(rows.names) - 1, len(COLUMNS) - 1)
+            self.dataChanged.emit(self.index(0, 0), last)
+
+    def retranslate(self) -> None:
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.rows.names)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def _value(self, row: int, column: str) -> tuple[float | None, str]:
+        """(sort value, text) of one cell; None sorts as undefined."""
+        rows = self.rows
+        if column == "key":
+            return float(row), rows.names[row]
+        if column == "norm":
+            return float(rows.norms[row]), format_score(float(rows.norms[row]))
+        if column.endswith("_rank"):
+            ranks = rows.ranks.get(column.removesuffix("_rank"))
+            if ranks is None:
+                return None, UNDEFINED_TEXT
+            return float(ranks[row]), str(int(ranks[row]))
+        scores = rows.scores.get(column)
+        if scores is None or scores[row] is np.ma.masked:
+            return None, UNDEFINED_TEXT
+        return float(scores[row]), format_score(float(scores[row]))
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if not index.isValid():
+            return None
+        row, column = index.row(), COLUMNS[index.column()]
+        flagged = row in self.rows.flagged
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._value(row, column)[1]
+        if role == SORT_ROLE:
+            return self._value(row, column)[0]
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            align = Qt.AlignmentFlag.AlignLeft if column == "key" else Qt.AlignmentFlag.AlignRight
+            return int(align | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.FontRole:
+            font = QFont(self.font)
+            font.setBold(flagged or column == "key")
+            return font
+        if role == Qt.ItemDataRole.BackgroundRole and flagged:
+            return QColor(HIGHLIGHT[self.theme][0])
+        if role == Qt.ItemDataRole.ForegroundRole and flagged:
+            return QColor(HIGHLIGHT[self.theme][1])
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if column == "cosine" and self._value(row, column)[0] is None:
+                return tr("match.tip.undefined_cos")
+            return self.rows.tips.get(row)
+        return None
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(COLUMNS):
+            return None
+        column = COLUMNS[section]
+        base = column.removesuffix("_rank")
+        if role == Qt.ItemDataRole.DisplayRole:
+            return tr("match.col.rank") if column.endswith("_rank") else tr(HEADER_KEYS[base])
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if column.endswith("_rank"):
+                return tr("match.tip.rank", scorer=tr(HEADER_KEYS[base]))
+            return tr(HEADER_TIPS[base])
+        if role == Qt.ItemDataRole.FontRole:
+            font = QFont(self.font)
+            font.setBold(True)
+            return font
+        return None
+
+
+class NumericSortProxy(QSortFilterProxyModel):
+    """Sorts by SORT_ROLE numbers; undefined cells (None) go last in either direction.
+
+    Ties compare False both ways, so Qt's stable sort keeps them in key order.
+    """
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.setSortRole(SORT_ROLE)
+        self.setDynamicSortFilter(True)
+
+    def lessThan(self, left: Index, right: Index) -> bool:
+        a = left.data(SORT_ROLE)
+        b = right.data(SORT_ROLE)
+        if a is None or b is None:
+            if a is None and b is None:
+                return False
+            return (b is None) == (self.sortOrder() == Qt.SortOrder.AscendingOrder)
+        return a < b

@@ -1,0 +1,222 @@
+"""Owns the "three kinds of match" panel: every key of the selected query scored several ways."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, QSignalBlocker, Qt
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QBoxLayout,
+    QCheckBox,
+    QFrame,
+    QHeaderView,
+    QLabel,
+    QScrollArea,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.i18n import tr
+from app.model.reasons import SwapReason
+from app.state.document import Document
+from app.ui.fonts import ui_font
+from app.ui.format import format_score
+from app.ui.panels.base import Panel
+from app.ui.panels.match_model import (
+    ADDITIVE_COLUMNS,
+    SCORED,
+    MatchModel,
+    MatchRows,
+    NumericSortProxy,
+)
+
+SIDE_MIN_WIDTH = 320
+"""Pixels (before presentation scaling) the reasons need to stay readable beside the table."""
+
+REASON_KEYS = {
+    ("cosine", "longer"): "match.reason.cosine_longer",
+    ("cosine", "shorter"): "match.reason.cosine_shorter",
+    ("neg_euclidean", "longer"): "match.reason.distance_longer",
+    ("neg_euclidean", "zero_length"): "match.reason.distance_zero",
+}
+"""Every (scorer, kind) the model layer can produce; reasons.py proves the others impossible."""
+
+
+def format_ratio(ratio: float) -> str:
+    """One decimal, or two when one would round a real difference away (1.04 → "1.04")."""
+    return format_score(ratio, 1 if ratio >= 1.1 else 2)
+
+
+def reason_text(reason: SwapReason, names: tuple[str, ...]) -> str:
+    """The one-line explanation of a swap, in the current language, from its numbers."""
+    values = {
+        "a": names[reason.dot_winner],
+        "b": names[reason.other_winner],
+        "ratio": format_ratio(reason.ratio),
+        "da": format_score(reason.dot[0]),
+        "db": format_score(reason.dot[1]),
+    }
+    # Distances read better as |q−k| than as the negative scores the table sorts by.
+    sign = -1.0 if reason.other == "neg_euclidean" else 1.0
+    values["oa"], values["ob"] = (format_score(sign * x) for x in reason.other_scores)
+    return tr(REASON_KEYS[(reason.other, reason.kind)], **values)
+
+
+class MatchTablePanel(Panel):
+    """A sortable table of one query row; picking a row selects that key everywhere."""
+
+    name = "match"
+    title_key = "match.title"
+
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+        super().__init__(document, parent)
+        self.model = MatchModel(self)
+        self.proxy = NumericSortProxy(self)
+        self.proxy.setSourceModel(self.model)
+        self.table = QTableView()
+        self.table.setObjectName("match_table")
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(False)
+        self.table.selectionModel().currentRowChanged.connect(self._on_row_picked)
+        self.caption = QLabel()
+        self.caption.setObjectName("match_caption")
+        self.caption.setWordWrap(True)
+        self.additive_box = QCheckBox()
+        self.additive_box.setObjectName("match_additive")
+        self.additive_box.toggled.connect(
+            lambda on: self.document.set_options(show_additive=bool(on)))
+        self.reasons_title = QLabel()
+        self.reasons = QLabel()
+        self.reasons.setObjectName("match_reasons")
+        self.reasons.setWordWrap(True)
+        self.reasons.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.reasons.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+        self.table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+        side = QVBoxLayout()
+        side.addWidget(self.additive_box)
+        side.addWidget(self.reasons_title)
+        side.addWidget(self.reasons)
+        side.addStretch(1)
+        self.body = QBoxLayout(QBoxLayout.Direction.LeftToRight)
+        self.body.addWidget(self.table, 0, Qt.AlignmentFlag.AlignTop)
+        self.body.addLayout(side, 1)
+        content = QWidget()
+        inner = QVBoxLayout(content)
+        inner.addWidget(self.caption)
+        inner.addLayout(self.body, 1)
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setWidget(content)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.scroll)
+        self.apply_look()
+        self.retranslate()
+
+    def apply_look(self) -> None:
+        look = self.look
+        numbers = ui_font(look.pt(12))
+        self.model.font = numbers
+        self.model.theme = look.theme.name
+        self.table.setFont(numbers)
+        self.table.horizontalHeader().setFont(ui_font(look.pt(12), bold=True))
+        self.table.verticalHeader().setDefaultSectionSize(int(look.px(30)))
+        text = ui_font(look.pt(11))
+        for widget in (self.additive_box, self.reasons):
+            widget.setFont(text)
+        box = round(look.px(16))
+        self.additive_box.setStyleSheet(
+            f"QCheckBox::indicator {{ width: {box}px; height: {box}px; }}")
+        self.caption.setFont(ui_font(look.pt(12), bold=True))
+        self.reasons_title.setFont(ui_font(look.pt(11), bold=True))
+        self.table.horizontalHeader().setMinimumSectionSize(int(look.px(48)))
+
+    def retranslate(self) -> None:
+        self.additive_box.setText(tr("match.show_additive"))
+        self.additive_box.setToolTip(tr("match.tip.show_additive"))
+        self.reasons_title.setText(tr("match.reasons_title"))
+        self.model.retranslate()
+        self.refresh()
+
+    def refresh(self) -> None:
+        view = self.document.view
+        state = self.document.state
+        row = state.query
+        explained = view.reasons
+        reasons = explained.reasons
+        lines = [reason_text(reason, view.key_names) for reason in reasons]
+        tips = {key: "\n".join(line for reason, line in zip(reasons, lines, strict=True)
+                               if key in reason.keys) for key in explained.flagged}
+        scores = {name: view.scores[name][row] for name in SCORED if name in view.scores}
+        self.model.set_rows(MatchRows(
+            names=view.key_names,
+            norms=explained.norms,
+            scores=scores,
+            ranks={name: view.row_ranks[name] for name in scores},
+            flagged=explained.flagged,
+            tips=tips,
+        ))
+        self.caption.setText(tr("match.caption", query=view.query_names[row]))
+        self.reasons.setText("\n".join(f"• {line}" for line in lines)
+                             if lines else tr("match.no_disagreement"))
+        show = state.options.show_additive
+        with QSignalBlocker(self.additive_box):
+            self.additive_box.setChecked(show)
+        for column in ADDITIVE_COLUMNS:
+            self.table.setColumnHidden(column, not show)
+        self._fit_table()
+        self._select_row(state.key)
+
+    def _fit_table(self) -> None:
+        """Size the table to its rows and columns: no inner scrolling, nothing elided."""
+        table = self.table
+        table.resizeColumnsToContents()
+        header = table.horizontalHeader()
+        rows = sum(table.rowHeight(r) for r in range(self.proxy.rowCount()))
+        frame = 2 * table.frameWidth()
+        table.setFixedSize(header.length() + frame, header.sizeHint().height() + rows + frame)
+        self._arrange()
+
+    def _arrange(self) -> None:
+        """Reasons beside the table when they get a readable width, else below it."""
+        room = self.width() - self.table.width() - self.look.px(24)  # margins, scroll bar
+        wide = room >= self.look.px(SIDE_MIN_WIDTH)
+        direction = QBoxLayout.Direction.LeftToRight if wide else QBoxLayout.Direction.TopToBottom
+        if self.body.direction() != direction:
+            self.body.setDirection(direction)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._arrange()
+
+    def _select_row(self, key: int) -> None:
+        """Show the document's key as the table's current row, without echoing it back."""
+        selection = self.table.selectionModel()
+        target = self.proxy.mapFromSource(self.model.index(key, 0))
+        if selection.currentIndex().row() == target.row() and selection.hasSelection():
+            return
+        with QSignalBlocker(selection):
+            selection.setCurrentIndex(
+                target,
+                selection.SelectionFlag.ClearAndSelect | selection.SelectionFlag.Rows,
+            )
+        self.table.viewport().update()
+
+    def _on_row_picked(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if current.isValid():
+            self.document.select(key=self.proxy.mapToSource(current).row())
+

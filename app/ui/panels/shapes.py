@@ -1,0 +1,339 @@
+"""Owns the shapes panel: one head's score matrix at lesson and anchor scale, T² costs, and the
+anchor decoder layer's data flow with each stage's shapes and parameter count."""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QButtonGroup,
+    QFrame,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QListView,
+    QListWidget,
+    QListWidgetItem,
+    QRadioButton,
+    QScrollArea,
+    QSlider,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.i18n import tr
+from app.model.decoder_flow import SEQUENCE, STAGE_KEYS, Shape, Stage, decoder_stages
+from app.model.memory import additive_intermediate_bytes, score_matrix_bytes
+from app.state.document import Document
+from app.ui.fonts import ui_font
+from app.ui.panels.base import Panel
+from app.ui.panels.shapes_diagram import ShapesDiagram, group_digits
+
+BYTE_UNITS = ("B", "KiB", "MiB", "GiB", "TiB", "PiB")
+STEPS_PER_OCTAVE = 4
+"""The T slider moves in quarter powers of two, so every power of two (4,096 …) is a stop."""
+
+STAGE_NAME_KEYS = {
+    "embedding": "shapes.stage.embedding",
+    "norm": "shapes.stage.norm",
+    "qkv": "shapes.stage.qkv",
+    "qk_norm": "shapes.stage.qk_norm",
+    "rope": "shapes.stage.rope",
+    "scores": "shapes.stage.scores",
+    "softmax": "shapes.stage.softmax",
+    "weighted_v": "shapes.stage.weighted_v",
+    "output_gate": "shapes.stage.output_gate",
+    "o_proj": "shapes.stage.o_proj",
+}
+STAGE_NOTE_KEYS = {
+    "embedding": "shapes.note.embedding",
+    "norm": "shapes.note.norm",
+    "qkv": "shapes.note.qkv",
+    "qk_norm": "shapes.note.qk_norm",
+    "rope": "shapes.note.rope",
+    "scores": "shapes.note.scores",
+    "softmax": "shapes.note.softmax",
+    "weighted_v": "shapes.note.weighted_v",
+    "output_gate": "shapes.note.output_gate",
+    "o_proj": "shapes.note.o_proj",
+}
+
+
+def format_bytes(count: int) -> str:
+    """Powers of 1024 with the IEC unit: 33554432 → "32 MiB", 8589934592 → "8.0 GiB"."""
+    value, unit = float(count), 0
+    while value >= 1024 and unit < len(BYTE_UNITS) - 1:
+        value /= 1024
+        unit += 1
+    if unit == 0:
+        return f"{count:,} B"
+    decimals = 0 if value >= 100 or (value >= 10 and value.is_integer()) else 1
+    return f"{value:,.{decimals}f} {BYTE_UNITS[unit]}"
+
+
+def slider_values(low: int, high: int) -> tuple[int, ...]:
+    """T stops from low to high: low itself, then 2^(i/4) rounded, then high itself."""
+    first = math.ceil(math.log2(low) * STEPS_PER_OCTAVE)
+    last = math.floor(math.log2(high) * STEPS_PER_OCTAVE)
+    stops = {round(2 ** (i / STEPS_PER_OCTAVE)) for i in range(first, last + 1)}
+    return tuple(sorted({low, high, *(s for s in stops if low <= s <= high)}))
+
+
+def format_shape(shape: Shape) -> str:
+    """(T, 24, 256) → "T × 24 × 256", numbers with thousands separators."""
+    return " × ".join(d if isinstance(d, str) else group_digits(d) for d in shape)
+
+
+class FlowList(QListWidget):
+    """The stages as wrapping boxes, always tall enough to show every one of them."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setViewMode(QListView.ViewMode.ListMode)
+        self.setFlow(QListView.Flow.LeftToRight)
+        self.setWrapping(True)
+        self.setResizeMode(QListView.ResizeMode.Adjust)
+        self.setSpacing(4)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+    def fit_height(self) -> None:
+        """Lay the items out for the current width and take exactly the height they need."""
+        if not self.count():
+            return
+        self.doItemsLayout()
+        bottom = max(self.visualItemRect(self.item(i)).bottom() for i in range(self.count()))
+        self.setFixedHeight(bottom + self.verticalOffset() + self.spacing()
+                            + 2 * self.frameWidth() + 2)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.fit_height()
+
+
+class ShapesPanel(Panel):
+    """Log-scaled S = Qₕ·Kₕᵀ with a T slider, and a clickable decoder-layer flow."""
+
+    name = "shapes"
+    title_key = "shapes.title"
+
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+        super().__init__(document, parent)
+        data = document.data
+        self.anchor = data.anchor
+        self.lesson_T, self.lesson_d = (int(n) for n in data.teaching.Q.shape)
+        self.anchor_d = int(self.anchor.head_dim)
+        self.max_T = int(self.anchor.max_position_embeddings)
+        self.itemsize = int(self.anchor.dtype_bytes)
+        self.stops = slider_values(self.lesson_T, self.max_T)
+        self.stages: tuple[Stage, ...] = decoder_stages(self.anchor)
+        self.T = self.lesson_T
+        self.d_h = self.lesson_d
+
+        self.diagram = ShapesDiagram()
+        self.lesson_button = QRadioButton()
+        self.lesson_button.setObjectName("shapes_lesson_scale")
+        self.anchor_button = QRadioButton()
+        self.anchor_button.setObjectName("shapes_anchor_scale")
+        self.scale_group = QButtonGroup(self)
+        self.scale_group.addButton(self.lesson_button)
+        self.scale_group.addButton(self.anchor_button)
+        self.lesson_button.setChecked(True)
+        self.lesson_button.toggled.connect(self._on_scale_toggled)
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setObjectName("shapes_T_slider")
+        self.slider.setRange(0, len(self.stops) - 1)
+        self.slider.setPageStep(STEPS_PER_OCTAVE)
+        self.slider.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.slider.valueChanged.connect(lambda i: self.set_T(self.stops[i]))
+        self.spin = QSpinBox()
+        self.spin.setObjectName("shapes_T_spin")
+        self.spin.setRange(self.lesson_T, self.max_T)
+        self.spin.setGroupSeparatorShown(True)
+        self.spin.setKeyboardTracking(False)
+        self.spin.valueChanged.connect(self.set_T)
+        self.T_label = QLabel()
+        self.caption = QLabel()
+        self.caption.setWordWrap(True)
+        self.bytes_note = QLabel()
+        self.bytes_note.setWordWrap(True)
+        self.numbers: dict[str, tuple[QLabel, QLabel]] = {
+            key: (QLabel(), QLabel()) for key in ("pairs", "scores", "additive")
+        }
+        for key, (_, value) in self.numbers.items():
+            value.setObjectName(f"shapes_{key}")
+            value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+        self.flow = FlowList()
+        self.flow.setObjectName("shapes_flow")
+        for stage in self.stages:
+            item = QListWidgetItem()
+            item.setData(Qt.ItemDataRole.UserRole, stage.key)
+            self.flow.addItem(item)
+        self.flow.currentRowChanged.connect(self._on_stage_picked)
+        self.detail = QLabel()
+        self.detail.setObjectName("shapes_stage_detail")
+        self.detail.setWordWrap(True)
+        self.detail.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+        self.head_box = QGroupBox()
+        self.flow_box = QGroupBox()
+        self._build_layout()
+        self.flow.setCurrentRow(STAGE_KEYS.index("scores"))
+        self.apply_look()
+        self.retranslate()
+        self._sync_controls()
+
+    def _build_layout(self) -> None:
+        slider_row = QHBoxLayout()
+        slider_row.addWidget(self.T_label)
+        slider_row.addWidget(self.slider, 1)
+        slider_row.addWidget(self.spin)
+        grid = QGridLayout()
+        for row, (name, value) in enumerate(self.numbers.values()):
+            grid.addWidget(name, row, 0)
+            grid.addWidget(value, row, 1)
+        grid.setColumnStretch(0, 1)
+        controls = QVBoxLayout()
+        controls.addWidget(self.lesson_button)
+        controls.addWidget(self.anchor_button)
+        controls.addLayout(slider_row)
+        controls.addLayout(grid)
+        controls.addWidget(self.bytes_note)
+        controls.addStretch(1)
+        head = QGridLayout(self.head_box)
+        head.addWidget(self.diagram, 0, 0)
+        head.addWidget(self.caption, 1, 0)
+        head.addLayout(controls, 0, 1, 2, 1)
+        head.setColumnStretch(0, 3)
+        head.setColumnStretch(1, 2)
+        flow = QVBoxLayout(self.flow_box)
+        flow.addWidget(self.flow)
+        flow.addWidget(self.detail, 1)
+        content = QWidget()
+        row = QHBoxLayout(content)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.head_box, 3)
+        row.addWidget(self.flow_box, 2)
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setWidget(content)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.scroll)
+
+    # --- T and the scale -------------------------------------------------------------------
+
+    def set_T(self, T: int) -> None:
+        """Show sequence length T (clamped to 5 … the anchor's context); costs follow."""
+        T = min(self.max_T, max(self.lesson_T, int(T)))
+        if T != self.T:
+            self.T = T
+            self._sync_controls()
+
+    def costs(self) -> dict[str, int]:
+        """Pairs per head, score-matrix bytes and the naive additive tensor's bytes at T."""
+        T = self.T
+        return {
+            "pairs": T * T,
+            "scores": score_matrix_bytes(T, self.itemsize),
+            "additive": additive_intermediate_bytes(T, self.anchor_d, self.itemsize),
+        }
+
+    def _on_scale_toggled(self, lesson: bool) -> None:
+        self.d_h = self.lesson_d if lesson else self.anchor_d
+        self.T = self.lesson_T if lesson else self.max_T
+        self._sync_controls()
+
+    def _sync_controls(self) -> None:
+        """Slider, spin box, diagram and numbers from self.T, with the controls' signals held."""
+        stop = min(range(len(self.stops)), key=lambda i: abs(math.log(self.stops[i] / self.T)))
+        with QSignalBlocker(self.slider), QSignalBlocker(self.spin):
+            self.slider.setValue(stop)
+            self.spin.setValue(self.T)
+        self.diagram.set_sizes(self.T, self.d_h)
+        for key, count in self.costs().items():
+            text = group_digits(count) if key == "pairs" else format_bytes(count)
+            self.numbers[key][1].setText(text)
+
+    # --- the decoder flow ------------------------------------------------------------------
+
+    def _on_stage_picked(self, row: int) -> None:
+        self.detail.setText(self.stage_text(self.stages[row]) if row >= 0 else "")
+
+    def stage_text(self, stage: Stage) -> str:
+        """Name, what it does, tensors in and out with shapes, and learned parameters."""
+        config = self.anchor
+        heads, kv = config.num_attention_heads, config.num_key_value_heads
+        note = tr(STAGE_NOTE_KEYS[stage.key], rotary=config.rotary_dims,
+                  head_dim=config.head_dim, heads=heads, kv=kv, group=heads // kv)
+
+        def tensors(items: tuple[tuple[str, Shape], ...]) -> str:
+            return "; ".join(f"{name} <b>{format_shape(shape)}</b>" for name, shape in items)
+
+        lines = [
+            f"<b>{tr(STAGE_NAME_KEYS[stage.key])}</b> — {note}",
+            tr("shapes.detail.in", tensors=tensors(stage.inputs)),
+            tr("shapes.detail.out", tensors=tensors(stage.outputs)),
+            tr("shapes.detail.params", count=f"<b>{group_digits(stage.params)}</b>"),
+        ]
+        if stage.weights:
+            lines.append(tensors(stage.weights))
+        return "<br>".join(lines)
+
+    # --- look and language -----------------------------------------------------------------
+
+    def apply_look(self) -> None:
+        look = self.look
+        self.diagram.set_look(look.scale, look.theme)
+        text, numbers = ui_font(look.pt(11)), ui_font(look.pt(13), bold=True)
+        for widget in (self.lesson_button, self.anchor_button, self.caption, self.detail,
+                       self.flow, self.bytes_note, *(name for name, _ in self.numbers.values())):
+            widget.setFont(text)
+        for _, value in self.numbers.values():
+            value.setFont(numbers)
+        self.T_label.setFont(numbers)
+        self.spin.setFont(ui_font(look.pt(12)))
+        for box in (self.head_box, self.flow_box):
+            box.setFont(ui_font(look.pt(11), bold=True))  # the title; children set their own
+        line, pad = max(1, round(look.px(1))), round(look.px(4))
+        self.flow.setStyleSheet(
+            f"QListWidget::item {{ border: {line}px solid palette(mid);"
+            f" border-radius: {pad}px; padding: {pad}px; }}"
+            " QListWidget::item:selected { background: palette(highlight);"
+            " color: palette(highlighted-text); }")
+        self.flow.fit_height()
+
+    def retranslate(self) -> None:
+        self.head_box.setTitle(tr("shapes.head_title"))
+        self.flow_box.setTitle(tr("shapes.flow_title", model=self.anchor.display_name))
+        self.lesson_button.setText(tr("shapes.lesson_scale", T=self.lesson_T, d=self.lesson_d))
+        self.anchor_button.setText(tr("shapes.anchor_scale", d=self.anchor_d))
+        self.slider.setToolTip(tr("shapes.tip.slider"))
+        self.spin.setToolTip(tr("shapes.tip.slider"))
+        self.T_label.setText(SEQUENCE)
+        labels = {
+            "pairs": tr("shapes.pairs"),
+            "scores": tr("shapes.score_bytes"),
+            "additive": tr("shapes.additive_bytes"),
+        }
+        self.bytes_note.setText(tr("shapes.bytes_note", bytes=self.itemsize, d_a=self.anchor_d))
+        for key, text in labels.items():
+            self.numbers[key][0].setText(text)
+        self.caption.setText(tr("shapes.caption"))
+        for row, stage in enumerate(self.stages):
+            arrow = "" if row == len(self.stages) - 1 else "  →"
+            self.flow.item(row).setText(tr(STAGE_NAME_KEYS[stage.key]) + arrow)
+        self._on_stage_picked(self.flow.currentRow())
+        self.flow.fit_height()

@@ -1,0 +1,172 @@
+"""Owns presentation mode: the Look (scale, theme, spotlight) applied to every panel and to the
+application's font and palette, plus full screen.
+
+A projector washes out colour and the back row is 10 m away, so presentation mode scales
+fonts, lines and labels (100–250 %) and switches to a high-contrast light theme by default.
+Panels only read `panel.look`; this controller is the one place that changes it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QColor, QFont, QPalette
+from PySide6.QtWidgets import QApplication
+
+from app.ui.look import DARK, LIGHT, MAX_SCALE, MIN_SCALE, Look, Theme
+
+if TYPE_CHECKING:
+    from app.ui.main_window import MainWindow
+
+PROJECTOR = Theme("projector", background="#FFFFFF", foreground="#000000", muted="#1A1A1A",
+                  grid="#707070")
+"""Light and high contrast: black on white with darker greys, which survive a dim projector."""
+THEME_CHOICES: dict[str, Theme] = {"light": LIGHT, "projector": PROJECTOR, "dark": DARK}
+PRESENTATION_SCALE = 1.5
+ZOOM_STEP = 0.25
+MIN_POINT_SIZE = 11.0
+"""The interface font is never below 11 pt, so even 100 % is legible in a classroom."""
+
+Role = QPalette.ColorRole
+_CHROME: dict[str, dict[QPalette.ColorRole, str]] = {
+    "projector": {
+        Role.Window: "#FFFFFF", Role.Base: "#FFFFFF",
+        Role.AlternateBase: "#F2F2F2", Role.Button: "#EDEDED",
+        Role.WindowText: "#000000", Role.Text: "#000000",
+        Role.ButtonText: "#000000", Role.ToolTipBase: "#FFFFFF",
+        Role.ToolTipText: "#000000", Role.Highlight: "#0072B2",
+        Role.HighlightedText: "#FFFFFF", Role.PlaceholderText: "#1A1A1A",
+        Role.Mid: "#707070", Role.Dark: "#404040",
+    },
+    "dark": {
+        Role.Window: "#1E1E1E", Role.Base: "#141414",
+        Role.AlternateBase: "#262626", Role.Button: "#2D2D2D",
+        Role.WindowText: "#F0F0F0", Role.Text: "#F0F0F0",
+        Role.ButtonText: "#F0F0F0", Role.ToolTipBase: "#2D2D2D",
+        Role.ToolTipText: "#F0F0F0", Role.Highlight: "#56B4E9",
+        Role.HighlightedText: "#000000", Role.PlaceholderText: "#AAAAAA",
+        Role.Light: "#505050", Role.Midlight: "#3C3C3C",
+        Role.Mid: "#555555", Role.Dark: "#101010",
+        Role.Shadow: "#000000", Role.BrightText: "#FFFFFF",
+        Role.Link: "#56B4E9",
+    },
+}
+
+
+def palette_for(theme: Theme, base: QPalette) -> QPalette:
+    """The widget palette for a theme; the light theme keeps the system's own palette."""
+    palette = QPalette(base)
+    for role, colour in _CHROME.get(theme.name, {}).items():
+        palette.setColor(QPalette.ColorGroup.All, role, QColor(colour))
+    if theme.name in _CHROME:
+        muted = QColor(theme.muted if theme is DARK else "#6E6E6E")
+        for role in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text,
+                     QPalette.ColorRole.ButtonText):
+            palette.setColor(QPalette.ColorGroup.Disabled, role, muted)
+    return palette
+
+
+_base_styles: dict[int, tuple[QFont, QPalette]] = {}
+
+
+def base_style() -> tuple[QFont, QPalette]:
+    """The application's font and palette before any look changed them (taken once per app)."""
+    app = QApplication.instance()
+    if id(app) not in _base_styles:
+        _base_styles[id(app)] = (QFont(app.font()), QPalette(app.palette()))
+    return _base_styles[id(app)]
+
+
+def restore_base_style() -> None:
+    """Undo every look on the application (a test or a second window starts from plain)."""
+    font, palette = base_style()
+    app = QApplication.instance()
+    app.setFont(font)
+    app.setPalette(palette)
+
+
+def snap_scale(scale: float) -> float:
+    """Round to the zoom grid (25 % steps) inside 100–250 %."""
+    return min(MAX_SCALE, max(MIN_SCALE, round(scale / ZOOM_STEP) * ZOOM_STEP))
+
+
+class Presentation(QObject):
+    """The current Look and the switches that change it; applies it to the whole window."""
+
+    look_changed = Signal(object)
+    presenting_changed = Signal(bool)
+
+    def __init__(self, window: MainWindow, presentation_look: Look | None = None) -> None:
+        super().__init__(window)
+        self._window = window
+        self._base_font, self._base_palette = base_style()
+        self._look = Look()
+        self._other = presentation_look or Look(scale=PRESENTATION_SCALE, theme=PROJECTOR)
+        """The look of the mode we are not in: leaving presentation mode restores it."""
+        self._presenting = False
+        self._apply()
+
+    @property
+    def look(self) -> Look:
+        return self._look
+
+    @property
+    def presenting(self) -> bool:
+        return self._presenting
+
+    def set_presenting(self, on: bool) -> None:
+        """Toggle between the desk look and the projector look; each remembers its own zoom."""
+        if on == self._presenting:
+            return
+        self._presenting = on
+        previous, self._other = self._other, self._look
+        self.set_look(replace(previous, spotlight=self._look.spotlight))
+        self.presenting_changed.emit(on)
+
+    def set_scale(self, scale: float) -> None:
+        self.set_look(self._look.scaled(scale))
+
+    def zoom_in(self) -> None:
+        self.set_scale(snap_scale(self._look.scale + ZOOM_STEP))
+
+    def zoom_out(self) -> None:
+        self.set_scale(snap_scale(self._look.scale - ZOOM_STEP))
+
+    def zoom_reset(self) -> None:
+        self.set_scale(MIN_SCALE)
+
+    def set_theme(self, name: str) -> None:
+        self.set_look(replace(self._look, theme=THEME_CHOICES[name]))
+
+    def set_spotlight(self, on: bool) -> None:
+        self.set_look(replace(self._look, spotlight=bool(on)))
+
+    def set_full_screen(self, on: bool) -> None:
+        window = self._window
+        if on and not window.isFullScreen():
+            window.showFullScreen()
+        elif not on and window.isFullScreen():
+            window.showNormal()
+
+    def set_look(self, look: Look) -> None:
+        if look == self._look:
+            return
+        self._look = look
+        self._apply()
+        self.look_changed.emit(look)
+
+    def app_point_size(self) -> float:
+        base = self._base_font.pointSizeF()
+        return max(base if base > 0 else MIN_POINT_SIZE, MIN_POINT_SIZE) * self._look.scale
+
+    def _apply(self) -> None:
+        """Application font and palette first, so panels restyle against the final chrome."""
+        app = QApplication.instance()
+        font = QFont(self._base_font)
+        font.setPointSizeF(self.app_point_size())
+        app.setFont(font)
+        app.setPalette(palette_for(self._look.theme, self._base_palette))
+        for panel in self._window.panels.values():
+            panel.set_look(self._look)

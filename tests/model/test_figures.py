@@ -1,0 +1,198 @@
+"""Every figure the lesson prints is computed from data/ and equals its published value at the
+printed precision; editing a data file changes exactly the figures that depend on it."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from app.model.breakdown import breakdown, disagreements
+from app.model.data import DEFAULT_DATA_DIR, load_teaching_world
+from app.model.figures import PUBLISHED, Figure, decimals_of, lesson_figures, rounds_to
+from app.model.scoring import score_matrix
+
+FIGURES_MD = Path(__file__).resolve().parents[2].parent / "shared" / "lesson" / "FIGURES.md"
+
+KEYS = (
+    "dialogue_scores", "dialogue_car_cos_max", "dialogue_car_share_proportional",
+    "embed_cos_self", "embed_rank_last3", "qk_rank_top3", "given_row_scaled", "names_k_cos",
+    "unmasked_weight_on_answer", "masked_weight_apple", "masked_weight_xiaoming",
+    "head_a_weight_xiaoming", "head_b_weight_apple", "apple_row_scaled", "apple_row_weights",
+    "sentence_pairs", "anchor_pairs_per_head", "anchor_head_dim", "anchor_rope_dims",
+    "anchor_q_heads", "anchor_kv_groups", "rnn_serial_steps", "rnn_hops_first_to_last",
+    "additive_intermediate_gib", "dot_scores_mib", "unscaled_dot_std", "exp_20",
+    "causal_prefix_forwards", "causal_prefix_positions", "nocache_kv_computations",
+    "nocache_kv_repeated", "cache_kv_computations", "anchor_mha_kib_per_token",
+    "anchor_mha_gib_native", "anchor_mqa_kib_per_token", "anchor_mqa_gib_native",
+    "anchor_gqa_kib_per_token", "anchor_gqa_gib_native", "dsllm67b_bytes_per_token",
+    "dsllm67b_mha_bytes_per_token", "dsllm67b_gib_1m", "mla_numbers_per_layer",
+    "dsv2_bytes_per_token", "dsv3_bytes_per_token", "dsv2_vs_67b_reduction_pct",
+    "glm53_bytes_per_token", "glm53_gib_native", "anchor_linear_state_mib",
+    "anchor_linear_layers", "anchor_full_layers",
+)
+"""FIGURES.md's keys, kept here too so the test runs where shared/ is absent."""
+
+
+def _figures_md_rows() -> dict[str, str]:
+    """key -> published cell of every table row in FIGURES.md (empty when the file is absent)."""
+    if not FIGURES_MD.is_file():
+        return {}
+    rows = re.findall(r"^\|\s*`([a-z0-9_]+)`\s*\|\s*([^|]+?)\s*\|", FIGURES_MD.read_text("utf-8"),
+                      flags=re.MULTILINE)
+    return dict(rows)
+
+
+ALL_KEYS = tuple(dict.fromkeys(KEYS + tuple(_figures_md_rows())))
+
+
+@pytest.fixture(scope="module")
+def figures() -> dict[str, Figure]:
+    return lesson_figures()
+
+
+def test_one_figure_per_key_of_figures_md(figures: dict[str, Figure]) -> None:
+    assert set(figures) == set(ALL_KEYS) == set(PUBLISHED)
+
+
+@pytest.mark.parametrize("key", ALL_KEYS)
+def test_figure_equals_published_at_printed_precision(figures: dict[str, Figure],
+                                                       key: str) -> None:
+    figure = figures[key]
+    assert figure.key == key
+    assert figure.matches(), f"{key}: computed {figure.value!r}, published {figure.published!r}"
+
+
+@pytest.mark.parametrize(("key", "cell"), sorted(_figures_md_rows().items()))
+def test_published_values_are_the_ones_in_figures_md(key: str, cell: str) -> None:
+    """Our copy of each published value must say what FIGURES.md says (skipped without it)."""
+    published = PUBLISHED[key][0]
+    texts = published if isinstance(published, tuple) else (published,)
+    printed = re.findall(r"[\u4e00-\u9fff]+|−?-?[\d.]+(?:e\d+)?", cell)
+    assert [t.replace("−", "-") for t in printed] == [t.replace("−", "-") for t in texts]
+
+
+def _copy(tmp_path: Path) -> Path:
+    target = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, target)
+    return target
+
+
+def _edit(folder: Path, name: str, change: Callable[[dict[str, Any]], None]) -> None:
+    path = folder / name
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    change(doc)
+    path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+
+
+def _bump_e(doc: dict[str, Any]) -> None:
+    doc["E"][0][0] = round(doc["E"][0][0] + 0.3, 1)
+
+
+DIALOGUE_KEYS = {k for k in KEYS if k.startswith("dialogue_")}
+TEACHING_KEYS = {"given_row_scaled", "names_k_cos", "unmasked_weight_on_answer",
+                 "masked_weight_apple", "masked_weight_xiaoming", "head_a_weight_xiaoming",
+                 "head_b_weight_apple", "apple_row_scaled", "apple_row_weights"}
+
+EDITS = [
+    ("dialogue-2d.json", lambda d: d["keys"][0].__setitem__("vector", [2, 1]),
+     {"dialogue_scores", "dialogue_car_share_proportional"}),
+    ("dialogue-2d.json", lambda d: d["keys"][2].__setitem__("vector", [-1, -0.5]),
+     DIALOGUE_KEYS),
+    ("teaching-world.json", _bump_e, TEACHING_KEYS),
+    ("anchor-model.json", lambda d: d.__setitem__("head_dim", 128),
+     {"anchor_head_dim", "anchor_rope_dims", "unscaled_dot_std", "anchor_mha_kib_per_token",
+      "anchor_mha_gib_native", "anchor_mqa_kib_per_token", "anchor_mqa_gib_native",
+      "anchor_gqa_kib_per_token", "anchor_gqa_gib_native"}),
+    ("anchor-model.json", lambda d: d.__setitem__("dtype_bytes", 4),
+     {"additive_intermediate_gib", "dot_scores_mib", "anchor_mha_kib_per_token",
+      "anchor_mha_gib_native", "anchor_mqa_kib_per_token", "anchor_mqa_gib_native",
+      "anchor_gqa_kib_per_token", "anchor_gqa_gib_native"}),
+    ("anchor-model.json", lambda d: d.__setitem__("max_position_embeddings", 131072),
+     {"anchor_pairs_per_head", "anchor_mha_gib_native", "anchor_mqa_gib_native",
+      "anchor_gqa_gib_native"}),
+    ("anchor-model.json", lambda d: (d.__setitem__("full_attention_interval", 2),
+                                     d.__setitem__("layer_types", None) or d.pop("layer_types")),
+     {"anchor_mha_kib_per_token", "anchor_mha_gib_native", "anchor_mqa_kib_per_token",
+      "anchor_mqa_gib_native", "anchor_gqa_kib_per_token", "anchor_gqa_gib_native",
+      "anchor_linear_state_mib", "anchor_linear_layers", "anchor_full_layers"}),
+    ("frontier-models.json", lambda d: d["models"]["deepseek-v2"].__setitem__(
+        "num_hidden_layers", 59), {"dsv2_bytes_per_token", "dsv2_vs_67b_reduction_pct"}),
+    ("frontier-models.json", lambda d: d["models"]["deepseek-v2"].__setitem__(
+        "kv_lora_rank", 256), {"mla_numbers_per_layer", "dsv2_bytes_per_token",
+                               "dsv2_vs_67b_reduction_pct"}),
+    ("frontier-models.json", lambda d: d["models"]["deepseek-llm-67b"].__setitem__(
+        "num_key_value_heads", 16), {"dsllm67b_bytes_per_token", "dsllm67b_gib_1m",
+                                     "dsv2_vs_67b_reduction_pct"}),
+]
+
+
+@pytest.mark.parametrize(("name", "change", "expected"), EDITS)
+def test_editing_a_data_file_changes_exactly_the_dependent_figures(
+    tmp_path: Path, figures: dict[str, Figure], name: str,
+    change: Callable[[dict[str, Any]], None], expected: set[str],
+) -> None:
+    folder = _copy(tmp_path)
+    _edit(folder, name, change)
+    edited = lesson_figures(folder)
+    changed = {k for k in figures if edited[k].value != figures[k].value}
+    assert changed == expected
+    assert all(not edited[k].matches() for k in expected - {"dialogue_car_cos_max"})
+
+
+def test_teaching_row_is_exact_not_just_rounded() -> None:
+    world = load_teaching_world()
+    q, obj = world.index("query"), world.index("object")
+    np.testing.assert_allclose(world.K @ world.Q[q], [3.68, -2.08, 4.4, -2.4, 4.08], atol=1e-12)
+    np.testing.assert_allclose(world.K[: obj + 1] @ world.Q[obj], [0.08, 0.72, 0.0], atol=1e-12)
+    assert np.argmin(world.K @ world.Q[q]) == q  # 给了 ranks itself last
+
+
+def test_three_kinds_of_match_disagree_because_key_lengths_differ() -> None:
+    world = load_teaching_world()
+    Q, K, q = world.Q, world.K, world.index("query")
+    dot = score_matrix("dot", Q[q : q + 1], K)[0]
+    cosine = score_matrix("cosine", Q[q : q + 1], K)[0]
+    swaps = disagreements(dot, cosine)
+    assert swaps, "dot and cosine rank q_给了's keys the same way"
+    lengths = np.linalg.norm(K, axis=1)
+    for swap in swaps:
+        assert abs(lengths[swap.key_a] - lengths[swap.key_b]) > 0.1
+
+
+def test_one_product_dominates_given_dot_apple() -> None:
+    world = load_teaching_world()
+    parts = breakdown(world.Q[world.index("query")], world.K[world.index("object")])
+    assert parts.dominant_share > 0.6
+    assert parts.products[parts.dominant] > 0
+
+
+@pytest.mark.parametrize(("value", "published", "ok"), [
+    (1.8400000000000003, "1.84", True), (1.845, "1.84", False), (1.8449, "1.84", True),
+    (2.2, "2.2", True), (2.26, "2.2", False), (-2.7e-17, "0.00", True), (0.005, "0.00", False),
+    (77.04, "77.0", True), (76.94, "77.0", False), (29.958, "30", True), (30.6, "30", False),
+    (485165195.4, "4.9e8", True), (4.96e8, "4.9e8", False), (87.75, "87.75", True),
+    (-44.444, "-44.4", True), (-44.444, "−44.4", True), (68719476736, "68719476736", True),
+])
+def test_rounds_to_uses_the_printed_precision(value: float, published: str, ok: bool) -> None:
+    assert rounds_to(value, published) is ok
+
+
+def test_decimals_are_read_from_the_printed_text() -> None:
+    assert decimals_of("1.000") == (3, False)
+    assert decimals_of("16") == (0, False)
+    assert decimals_of("4.9e8") == (1, True)
+
+
+def test_figure_comparisons() -> None:
+    assert Figure("k", -0.992, "-0.9", "cos", "", "at_most").matches()
+    assert not Figure("k", -0.85, "-0.9", "cos", "", "at_most").matches()
+    assert Figure("k", ("b", "a"), ("a", "b"), "set", "", "set").matches()
+    assert not Figure("k", ("b", "a"), ("a", "b"), "order", "", "order").matches()
+    assert not Figure("k", (1.0, 2.0), ("1", "2", "3"), "score", "").matches()

@@ -1,0 +1,243 @@
+"""Scenario files: an exact round trip of every field, and a clear ScenarioError for bad files."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import fields, replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.model import scenario
+from app.model.errors import ScenarioError
+from app.model.scenario import MAX_BYTES, dumps, loads, read_scenario, write_scenario
+from app.model.state import EDIT_LIMIT, LabState, Options, frozen_array
+
+
+def template() -> LabState:
+    """A lesson-shaped state (2-D world: 1 q, 3 keys; teaching world: 5 tokens × 4 dims)."""
+    rng = np.random.default_rng(7)
+    return LabState(
+        world="teaching",
+        scorer="dot",
+        dialogue_q=frozen_array([2, 3]),
+        dialogue_keys=frozen_array([[2, 2], [1, 0.5], [-1, -0.7]]),
+        teaching_q=frozen_array(rng.normal(size=(5, 4)).round(2)),
+        teaching_k=frozen_array(rng.normal(size=(5, 4)).round(2)),
+        query=3,
+        key=2,
+    )
+
+
+def edited() -> LabState:
+    """Every kind of field away from its default, so a field the file forgets shows up."""
+    base = template()
+    q = np.array(base.teaching_q)
+    q[4] = [0.1, -99.5, 1e-7, 3.0]
+    return replace(
+        base,
+        world="dialogue",
+        scorer="cosine",
+        dialogue_q=frozen_array([-1.25, 0.3333333333333333]),
+        teaching_q=frozen_array(q),
+        query=0,
+        key=1,
+        positions=frozen_array([5, 0, 2, 9]),
+        options=Options(heatmap_mode="weights", causal=True, heads=2, sink_logit=0.5, rope=True,
+                        show_additive=True, stage="why-dot"),
+    )
+
+
+def document(state: LabState | None = None) -> dict:
+    return json.loads(dumps(state or edited()))
+
+
+def load(doc: dict | str) -> LabState:
+    text = doc if isinstance(doc, str) else json.dumps(doc)
+    return loads(text, template(), "test.attnlab.json")
+
+
+def test_round_trip_restores_every_field_exactly(tmp_path: Path) -> None:
+    state = edited()
+    path = tmp_path / f"lesson{scenario.SUFFIX}"
+    write_scenario(state, path)
+    restored = read_scenario(path, template())
+    assert restored == state
+    assert restored.options == state.options
+    assert not restored.teaching_q.flags.writeable
+    assert state != template(), "the edited state must differ, or this test proves nothing"
+
+
+def test_every_option_field_is_written_and_read() -> None:
+    doc = document()
+    assert set(doc["options"]) == {f.name for f in fields(Options)}
+    assert doc["schema_version"] == scenario.SCHEMA_VERSION
+    assert doc["format"] == scenario.FORMAT
+
+
+def test_file_is_readable_by_hand_one_vector_per_line() -> None:
+    text = dumps(edited())
+    assert "\n        [0.1, -99.5, 1e-07, 3.0]," not in text
+    assert "\n        [0.1, -99.5, 1e-07, 3.0]\n" in text
+    assert '"positions": [5, 0, 2, 9]' in text
+    assert text.endswith("}\n")
+
+
+finite = st.floats(min_value=-EDIT_LIMIT, max_value=EDIT_LIMIT, allow_nan=False)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    q=st.lists(finite, min_size=20, max_size=20),
+    world=st.sampled_from(["dialogue", "teaching"]),
+    heads=st.sampled_from([1, 2, 4]),
+    sink=st.one_of(st.none(), finite),
+)
+def test_any_valid_state_round_trips(q: list[float], world: str, heads: int,
+                                     sink: float | None) -> None:
+    state = replace(template(), world=world, teaching_q=frozen_array(np.reshape(q, (5, 4))),
+                    query=0, key=1, options=Options(heads=heads, sink_logit=sink))
+    assert load(dumps(state)) == state
+
+
+def test_missing_options_take_their_defaults_so_older_files_open() -> None:
+    doc = document()
+    del doc["options"]["stage"]
+    del doc["options"]["heads"]
+    options = load(doc).options
+    assert options.heads == Options().heads and options.stage is None
+    assert options.causal is True
+
+
+def problem(doc: dict | str) -> ScenarioError:
+    with pytest.raises(ScenarioError) as caught:
+        load(doc)
+    return caught.value
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "words"),
+    [
+        (lambda d: d.update(world="moon"), "world", "must be one of"),
+        (lambda d: d.update(scorer="manhattan"), "scorer", "must be one of"),
+        (lambda d: d["vectors"]["teaching"]["Q"][2].__setitem__(1, "abc"),
+         "vectors.teaching.Q[2][1]", "must be a number"),
+        (lambda d: d["vectors"]["teaching"]["K"].pop(), "vectors.teaching.K", "must have 5"),
+        (lambda d: d["vectors"]["dialogue"]["keys"][0].append(1), "vectors.dialogue.keys[0]",
+         "must have 2"),
+        (lambda d: d["vectors"]["dialogue"].__setitem__("q", [1e9, 0]), "vectors.dialogue.q[0]",
+         "between"),
+        (lambda d: d["selection"].update(query=1), "selection.query", "from 0 to 0"),
+        (lambda d: d["selection"].update(key=True), "selection.key", "whole number"),
+        (lambda d: d["options"].update(causal="yes"), "options.causal", "true or false"),
+        (lambda d: d["options"].update(heads=10**9), "options.heads", "from 1 to 64"),
+        (lambda d: d["options"].update(scale_d=10**6), "options.scale_d", "from 1 to"),
+        (lambda d: d["options"].update(heatmap_mode="both"), "options.heatmap_mode", "one of"),
+        (lambda d: d["options"].update(colour="red"), "options.colour", "unknown field"),
+        (lambda d: d.update(extra=1), "extra", "unknown field"),
+        (lambda d: d.pop("vectors"), "vectors", "required"),
+        (lambda d: d["positions"].__setitem__(2, 1.5), "positions[2]", "whole number"),
+        (lambda d: d.update(format="something-else"), "format", "not an Attention Lab"),
+        (lambda d: d.update(schema_version=99), "schema_version", "newer"),
+        (lambda d: d.update(schema_version="1"), "schema_version", "whole number"),
+    ],
+)
+def test_invalid_field_names_what_and_where(change, field: str, words: str) -> None:
+    doc = document()
+    change(doc)
+    error = problem(doc)
+    assert error.field == field
+    assert words in error.problem
+    assert str(error).startswith(f"test.attnlab.json: {field}: ")
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "words"),
+    [
+        ('{"format": ', "line 1 column 12", "not valid JSON"),
+        ("[1, 2]", "(file)", "must be a JSON object"),
+        ('{"a": 1, "a": 2}', "(file)", "appears twice"),
+        ("", "line 1 column 1", "not valid JSON"),
+    ],
+)
+def test_broken_json_is_reported_with_its_position(text: str, field: str, words: str) -> None:
+    error = problem(text)
+    assert (error.field, words in error.problem) == (field, True)
+
+
+def test_nan_and_infinity_are_refused_where_they_stand() -> None:
+    text = dumps(edited()).replace("3.0]", "NaN]", 1)
+    assert "NaN" in text
+    error = problem(text)
+    assert error.field == "vectors.teaching.Q[4][3]"
+    assert "NaN" in error.problem
+    huge = dumps(edited()).replace("3.0]", "1e999]", 1)
+    assert "finite" in problem(huge).problem
+
+
+def read_error(path: Path) -> ScenarioError:
+    with pytest.raises(ScenarioError) as caught:
+        read_scenario(path, template())
+    return caught.value
+
+
+def test_file_level_problems(tmp_path: Path) -> None:
+    assert "not found" in read_error(tmp_path / "missing.attnlab.json").problem
+    assert "folder" in read_error(tmp_path).problem
+    latin1 = tmp_path / "latin1.attnlab.json"
+    latin1.write_bytes('{"world": "caf\u00e9"}'.encode("latin-1"))
+    assert "UTF-8" in read_error(latin1).problem
+    big = tmp_path / "big.attnlab.json"
+    big.write_bytes(b" " * (MAX_BYTES + 1))
+    assert "larger than 5 MB" in read_error(big).problem
+    truncated = tmp_path / "half.attnlab.json"
+    truncated.write_text(dumps(edited())[:200], encoding="utf-8")
+    assert "not valid JSON" in read_error(truncated).problem
+
+
+def test_a_byte_order_mark_is_accepted(tmp_path: Path) -> None:
+    path = tmp_path / "notepad.attnlab.json"
+    path.write_bytes(b"\xef\xbb\xbf" + dumps(edited()).encode("utf-8"))
+    assert read_scenario(path, template()) == edited()
+
+
+def test_unreadable_file_says_permission(tmp_path: Path, monkeypatch) -> None:
+    path = tmp_path / "locked.attnlab.json"
+    write_scenario(edited(), path)
+
+    def locked(self: Path, *args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "open", locked)  # chmod 0 does not stop root, who runs CI
+    assert "permission" in read_error(path).problem
+
+
+def test_atomic_write_leaves_no_temporary_files_and_replaces(tmp_path: Path) -> None:
+    path = tmp_path / "s.attnlab.json"
+    path.write_text("old", encoding="utf-8")
+    write_scenario(edited(), path)
+    assert read_scenario(path, template()) == edited()
+    assert [p.name for p in tmp_path.iterdir()] == ["s.attnlab.json"]
+
+
+def test_failed_atomic_write_keeps_the_old_file(tmp_path: Path, monkeypatch) -> None:
+    path = tmp_path / "s.attnlab.json"
+    write_scenario(template(), path)
+
+    def no_space(_fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(scenario.os, "fsync", no_space)
+    with pytest.raises(OSError):
+        write_scenario(edited(), path)
+    monkeypatch.undo()
+    assert read_scenario(path, template()) == template()
+    assert [p.name for p in tmp_path.iterdir()] == ["s.attnlab.json"]
+
+
+def test_never_pickle() -> None:
+    source = Path(scenario.__file__).read_text(encoding="utf-8")
+    assert "pickle" not in source.replace("never pickle", "")

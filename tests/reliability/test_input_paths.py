@@ -1,0 +1,525 @@
+"""Every way input reaches the app — typed entries, scenario files, data files, command-line
+arguments — gets a clear message naming what and where, changes nothing, and never shows a
+traceback. Bad input goes through the real paths: the editor's boxes, the document, the
+scenario loader and the window's open action, the data loaders, and `app.main.main`."""
+
+from __future__ import annotations
+
+import builtins
+import json
+import math
+import os
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+
+from app import i18n
+from app.model import data as lesson_data
+from app.model.errors import DataError, ScenarioError
+from app.model.scenario import MAX_BYTES, dumps, read_scenario
+from app.model.state import EDIT_LIMIT
+from app.model.view import initial_state
+from app.startup import build_window, make_application
+
+pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+
+DATA = lesson_data.load_lesson_data()
+TEMPLATE = initial_state(DATA)
+VALID = json.loads(dumps(TEMPLATE))
+
+
+@pytest.fixture
+def window(qtbot):
+    make_application()
+    language = i18n.language()
+    built = build_window("en")
+    qtbot.addWidget(built)
+    built.resize(1280, 800)
+    built.show()
+    qtbot.waitExposed(built)
+    yield built
+    i18n.set_language(language)
+
+
+# ---- typed vector entries ---------------------------------------------------------------------
+
+def _type_into(qtbot, box, text: str) -> None:
+    box.setFocus()
+    box.selectAll()
+    qtbot.keyClick(box, Qt.Key.Key_Delete)
+    if text:
+        qtbot.keyClicks(box, text)
+    qtbot.keyClick(box, Qt.Key.Key_Return)
+
+
+@pytest.mark.parametrize("text", ["nan", "inf", "-inf", "1e308", "abc", "", "1e", ".", "-"])
+def test_editor_box_refuses_bad_text_and_changes_nothing(qtbot, window, text):
+    editor = window.panels["editor"]
+    window.document.set_world("teaching")
+    window.document.flush()
+    box = editor.charts[("q", 3)].boxes[1]
+    before, steps = window.document.state, window.document.undo_stack.count()
+    _type_into(qtbot, box, text)
+    window.document.flush()
+    qtbot.keyClick(box, Qt.Key.Key_Tab)
+    window.document.flush()
+    assert window.document.state == before, f"typing {text!r} changed the state"
+    assert window.document.undo_stack.count() == steps
+    assert box.value() == pytest.approx(float(before.teaching_q[3][1]), abs=0.005)
+    if editor.message.isVisible():
+        assert "Traceback" not in editor.message.text()
+
+
+def test_editor_box_accepts_a_good_number_as_a_positive_control(qtbot, window):
+    window.document.set_world("teaching")
+    box = window.panels["editor"].charts[("q", 3)].boxes[1]
+    _type_into(qtbot, box, "42.5")
+    window.document.flush()
+    assert window.document.state.teaching_q[3][1] == 42.5
+
+
+def test_editor_box_out_of_range_is_refused_with_a_visible_note(qtbot, window):
+    window.document.set_world("teaching")
+    editor = window.panels["editor"]
+    box = editor.charts[("k", 0)].boxes[0]
+    before = window.document.state
+    _type_into(qtbot, box, "250")
+    window.document.flush()
+    assert window.document.state == before
+    assert editor.message.isVisible()
+    assert "250" in editor.message.text() and f"{EDIT_LIMIT:g}" in editor.message.text()
+
+
+BAD_VECTORS = [
+    ("q", 3, [math.nan, 0, 0, 0], "finite"),
+    ("k", 1, [0, math.inf, 0, 0], "finite"),
+    ("k", 1, [0, 0, -math.inf, 0], "finite"),
+    ("q", 3, "text", "not a number"),
+    ("q", 3, "", "not a number"),
+    ("q", 3, None, "q[3]"),
+    ("q", 3, {"x": 1}, "not a number"),
+    ("q", 3, [1.0, 2.0], "q[3]"),
+    ("q", 3, [[1.0, 2.0, 3.0, 4.0]], "q[3]"),
+    ("k", 99, [1.0, 2.0, 3.0, 4.0], "k[99]"),
+    ("k", -1, [1.0, 2.0, 3.0, 4.0], "k[-1]"),
+    ("v", 0, [1.0, 2.0, 3.0, 4.0], "v[0]"),
+]
+
+
+@pytest.mark.parametrize(("role", "index", "values", "named"), BAD_VECTORS)
+def test_document_refuses_bad_vectors_with_a_notice(qtbot, window, role, index, values, named):
+    document = window.document
+    document.set_world("teaching")
+    document.flush()
+    before, steps = document.state, document.undo_stack.count()
+    with qtbot.waitSignal(document.notice, timeout=1000) as blocker:
+        assert document.set_vector(role, index, values) is False
+    assert named in blocker.args[0]
+    assert document.state == before and document.undo_stack.count() == steps
+    assert window.statusBar().currentMessage() == blocker.args[0]
+
+
+def test_document_clamps_huge_values_and_says_so(qtbot, window):
+    document = window.document
+    document.set_world("teaching")
+    with qtbot.waitSignal(document.notice, timeout=1000) as blocker:
+        assert document.set_vector("k", 2, [1e308, -1e308, 5.0, -EDIT_LIMIT * 3])
+    assert f"{EDIT_LIMIT:g}" in blocker.args[0]
+    assert list(document.state.teaching_k[2]) == [EDIT_LIMIT, -EDIT_LIMIT, 5.0, -EDIT_LIMIT]
+    assert window.statusBar().currentMessage() == blocker.args[0]
+    assert np.all(np.isfinite(document.view.weights))
+
+
+@pytest.mark.parametrize(("call", "args"), [
+    ("set_world", ("mars",)),
+    ("set_scorer", ("telepathy",)),
+    ("select", (99, None)),
+    ("select", (None, -3)),
+    ("set_positions", ([1, 2],)),
+    ("set_positions", ([0, math.nan, 1, 2],)),
+    ("set_options", ({"no_such_option": 1},)),
+    ("set_options", ({"sink_logit": math.nan},)),
+    ("set_options", ({"sink_logit": math.inf},)),
+])
+def test_other_document_edits_refuse_bad_values(qtbot, window, call, args):
+    document = window.document
+    before, steps = document.state, document.undo_stack.count()
+    method = getattr(document, call)
+    with qtbot.waitSignal(document.notice, timeout=1000):
+        if call == "set_options":
+            method(**args[0])
+        else:
+            method(*args)
+    document.flush()
+    assert document.state == before and document.undo_stack.count() == steps
+
+
+# ---- scenario files ---------------------------------------------------------------------------
+
+def _doc(**changes) -> dict:
+    doc = json.loads(json.dumps(VALID))
+    for dotted, value in changes.items():
+        *parents, last = dotted.split("__")
+        node = doc
+        for part in parents:
+            node = node[part]
+        if value is KeyError:
+            del node[last]
+        else:
+            node[last] = value
+    return doc
+
+
+def _text(doc: object) -> str:
+    return json.dumps(doc, allow_nan=True, ensure_ascii=False)
+
+
+SCENARIO_CASES = {
+    "not_json": ("this is not JSON {", "line 1 column 1"),
+    "empty": ("", "line 1 column 1"),
+    "json_list": ("[1, 2, 3]", "(file)"),
+    "newer_version": (_text(_doc(schema_version=2)), "schema_version"),
+    "version_text": (_text(_doc(schema_version="1")), "schema_version"),
+    "other_format": (_text(_doc(format="napari-layer")), "format"),
+    "missing_vectors": (_text(_doc(vectors=KeyError)), "vectors"),
+    "missing_key": (_text(_doc(selection__key=KeyError)), "selection.key"),
+    "extra_field": (_text(_doc(colour="red")), "colour"),
+    "wrong_width": (_text(_doc(vectors__teaching__Q=[[1, 2, 3]] * 5)), "vectors.teaching.Q[0]"),
+    "nan": (_text(_doc(vectors__dialogue__q=[math.nan, 1])), "vectors.dialogue.q[0]"),
+    "infinity": (_text(_doc(vectors__dialogue__q=[1, -math.inf])), "vectors.dialogue.q[1]"),
+    "overflow_literal": (_text(_doc(vectors__dialogue__q=["BIG", 1])).replace('"BIG"', "1e999"),
+                         "vectors.dialogue.q[0]"),
+    "beyond_edit_limit": (_text(_doc(vectors__dialogue__q=[1e308, 1])), "vectors.dialogue.q[0]"),
+    "zero_tokens": (_text(_doc(vectors__teaching__Q=[])), "vectors.teaching.Q"),
+    "thousands_of_tokens": (_text(_doc(vectors__teaching__K=[[0.5] * 4] * 5000)),
+                            "vectors.teaching.K"),
+    "text_entry": (_text(_doc(vectors__teaching__K=[["1", 2, 3, 4]] + [[0, 0, 0, 0]] * 4)),
+                   "vectors.teaching.K[0][0]"),
+    "selection_out_of_range": (_text(_doc(selection__query=17)), "selection.query"),
+    "unknown_scorer": (_text(_doc(scorer="telepathy")), "scorer"),
+    "duplicate_key": ('{"world": "dialogue", "world": "teaching"}', "(file)"),
+}
+
+
+def _write_case(folder: Path, name: str) -> Path:
+    path = folder / f"{name}.attnlab.json"
+    path.write_text(SCENARIO_CASES[name][0], encoding="utf-8")
+    return path
+
+
+def _big_file(folder: Path) -> Path:
+    path = folder / "huge.attnlab.json"
+    with path.open("wb") as stream:
+        stream.write(b'{"format": "attention-lab-scenario", "pad": "')
+        stream.write(b"x" * (50 * 1024 * 1024))
+        stream.write(b'"}')
+    return path
+
+
+def _special_files(folder: Path) -> dict[str, tuple[Path, str]]:
+    non_utf8 = folder / "latin1.attnlab.json"
+    non_utf8.write_bytes(_text(_doc(scorer="dot")).replace("dot", "d\xf6t").encode("latin-1"))
+    a_folder = folder / "folder.attnlab.json"
+    a_folder.mkdir()
+    return {
+        "fifty_megabytes": (_big_file(folder), f"{MAX_BYTES // (1024 * 1024)} MB"),
+        "non_utf8": (non_utf8, "UTF-8"),
+        "folder": (a_folder, "folder"),
+        "missing": (folder / "nowhere.attnlab.json", "not found"),
+    }
+
+
+def _assert_names_what_and_where(error: Exception, path: Path, where: str) -> None:
+    message = str(error)
+    assert message.startswith(f"{path.name}: "), message
+    assert where in message, message
+    assert "Traceback" not in message
+
+
+@pytest.mark.parametrize("name", list(SCENARIO_CASES))
+def test_bad_scenario_raises_a_scenario_error_naming_file_and_field(tmp_path, name):
+    path = _write_case(tmp_path, name)
+    with pytest.raises(ScenarioError) as caught:
+        read_scenario(path, TEMPLATE)
+    _assert_names_what_and_where(caught.value, path, SCENARIO_CASES[name][1])
+
+
+def test_special_scenario_files_raise_scenario_errors(tmp_path):
+    for name, (path, where) in _special_files(tmp_path).items():
+        with pytest.raises(ScenarioError) as caught:
+            read_scenario(path, TEMPLATE)
+        _assert_names_what_and_where(caught.value, path, where)
+        assert caught.value.field == "(file)", name
+
+
+def _refuse_reading(monkeypatch, target: Path) -> None:
+    """Tests run as root, who can read anything: make opening this one file fail instead."""
+    real_open = Path.open
+
+    def guarded_open(self: Path, *args, **kwargs):
+        if Path(self) == target:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_open(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", guarded_open)
+    real_builtin_open = builtins.open
+
+    def guarded_builtin(file, *args, **kwargs):
+        if isinstance(file, (str, os.PathLike)) and Path(file) == target:
+            raise PermissionError(13, "Permission denied", str(file))
+        return real_builtin_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", guarded_builtin)
+
+
+def test_unreadable_scenario_says_permission(tmp_path, monkeypatch):
+    path = tmp_path / "locked.attnlab.json"
+    path.write_text(dumps(TEMPLATE), encoding="utf-8")
+    _refuse_reading(monkeypatch, path)
+    with pytest.raises(ScenarioError) as caught:
+        read_scenario(path, TEMPLATE)
+    _assert_names_what_and_where(caught.value, path, "permission")
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0,
+                    reason="root reads files whatever their mode; covered by the monkeypatch test")
+def test_unreadable_scenario_by_file_mode(tmp_path):
+    path = tmp_path / "locked.attnlab.json"
+    path.write_text(dumps(TEMPLATE), encoding="utf-8")
+    path.chmod(0)
+    with pytest.raises(ScenarioError) as caught:
+        read_scenario(path, TEMPLATE)
+    _assert_names_what_and_where(caught.value, path, "permission")
+
+
+def _assert_open_refused(window, path: Path, where: str) -> None:
+    document = window.document
+    document.set_vector("q", 3, [1.5, 2.5, 3.5, 4.5])
+    document.flush()
+    before, steps = document.state, document.undo_stack.count()
+    assert window.classroom.open_path(path) is False
+    document.flush()
+    assert document.state == before and document.undo_stack.count() == steps
+    box = window.classroom.message
+    assert box is not None and box.isVisible()
+    shown = f"{box.text()} {box.informativeText()}"
+    assert path.name in shown and where in shown and "Traceback" not in shown
+    box.done(0)
+
+
+@pytest.mark.parametrize("name", ["not_json", "newer_version", "extra_field", "nan",
+                                  "zero_tokens", "thousands_of_tokens", "wrong_width"])
+def test_window_open_refuses_bad_scenarios_and_keeps_the_state(qtbot, window, tmp_path, name):
+    _assert_open_refused(window, _write_case(tmp_path, name), SCENARIO_CASES[name][1])
+
+
+def test_window_open_refuses_special_files(qtbot, window, tmp_path, monkeypatch):
+    for path, where in _special_files(tmp_path).values():
+        _assert_open_refused(window, path, where)
+    locked = tmp_path / "locked.attnlab.json"
+    locked.write_text(dumps(TEMPLATE), encoding="utf-8")
+    _refuse_reading(monkeypatch, locked)
+    _assert_open_refused(window, locked, "permission")
+
+
+def test_window_open_accepts_a_good_file_as_a_positive_control(qtbot, window, tmp_path):
+    path = tmp_path / "good.attnlab.json"
+    path.write_text(_text(_doc(world="dialogue", scorer="cosine")), encoding="utf-8")
+    assert window.classroom.open_path(path) is True
+    assert window.document.state.scorer == "cosine"
+
+
+# ---- data files -------------------------------------------------------------------------------
+
+LOADERS = {
+    lesson_data.DIALOGUE_FILE: lesson_data.load_dialogue,
+    lesson_data.TEACHING_FILE: lesson_data.load_teaching_world,
+    lesson_data.ANCHOR_FILE: lesson_data.load_anchor,
+    lesson_data.FRONTIER_FILE: lesson_data.load_frontier,
+}
+
+
+@pytest.fixture
+def data_dir(tmp_path) -> Path:
+    folder = tmp_path / "data"
+    folder.mkdir()
+    for name in LOADERS:
+        shutil.copy(lesson_data.DEFAULT_DATA_DIR / name, folder / name)
+    return folder
+
+
+def _original(name: str) -> dict:
+    return json.loads((lesson_data.DEFAULT_DATA_DIR / name).read_text(encoding="utf-8"))
+
+
+def _data_cases() -> list[tuple[str, str, object, str]]:
+    """(file, case, new content: dict, str or bytes, field the message must name)."""
+    dialogue, teaching = _original(lesson_data.DIALOGUE_FILE), _original(lesson_data.TEACHING_FILE)
+    anchor = _original(lesson_data.ANCHOR_FILE)
+    cases: list[tuple[str, str, object, str]] = []
+    for name in LOADERS:
+        doc = _original(name)
+        cases += [
+            (name, "not_json", "{ not json", "line 1 column 3"),
+            (name, "empty", "", "line 1 column 1"),
+            (name, "other_version", {**doc, "schema_version": 99}, "schema_version"),
+            (name, "no_version", {k: v for k, v in doc.items() if k != "schema_version"},
+             "schema_version"),
+            (name, "non_utf8", b'{"schema_version": 1, "about": "caf\xe9"}', "UTF-8"),
+            (name, "list_root", "[]", "(file)"),
+        ]
+    d = lesson_data.DIALOGUE_FILE
+    t = lesson_data.TEACHING_FILE
+    a = lesson_data.ANCHOR_FILE
+    cases += [
+        (d, "missing_query", {k: v for k, v in dialogue.items() if k != "query"}, "query"),
+        (d, "nan", _text({**dialogue, "query": {**dialogue["query"], "vector": [math.nan, 1]}}),
+         "query.vector[0]"),
+        (d, "infinity", _text({**dialogue, "query": {**dialogue["query"],
+                                                     "vector": [1, math.inf]}}),
+         "query.vector[1]"),
+        (d, "wrong_shape", {**dialogue, "query": {**dialogue["query"], "vector": [1, 2, 3]}},
+         "query.vector"),
+        (d, "zero_keys", {**dialogue, "keys": []}, "keys"),
+        (d, "text_number", {**dialogue, "query": {**dialogue["query"], "vector": ["2", 3]}},
+         "query.vector[0]"),
+        (t, "zero_tokens", {**teaching, "tokens": []}, "tokens"),
+        (t, "wrong_shape", {**teaching, "E": [row[:-1] for row in teaching["E"]]}, "E"),
+        (t, "missing_wq", {k: v for k, v in teaching.items() if k != "W_Q"}, "W_Q"),
+        (t, "thousands_of_tokens",
+         {**teaching, "tokens": [{"token": f"t{i}", "gloss": "g"} for i in range(3000)],
+          "E": [[((i * 7 + j) % 11) / 10 for j in range(len(teaching["E"][0]))]
+                for i in range(3000)]},
+         "tokens"),
+        (a, "missing_layers", {k: v for k, v in anchor.items() if k != "num_hidden_layers"},
+         "num_hidden_layers"),
+        (a, "negative_heads", {**anchor, "num_attention_heads": -24}, "num_attention_heads"),
+        (a, "text_heads", {**anchor, "num_key_value_heads": "four"}, "num_key_value_heads"),
+    ]
+    return cases
+
+
+DATA_CASES = _data_cases()
+
+
+def _write_data(folder: Path, name: str, content: object) -> Path:
+    path = folder / name
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    elif isinstance(content, str):
+        path.write_text(content, encoding="utf-8")
+    else:
+        path.write_text(_text(content), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("name", "case", "content", "where"), DATA_CASES,
+                         ids=[f"{c[0].split('.')[0]}-{c[1]}" for c in DATA_CASES])
+def test_bad_data_file_raises_a_data_error_naming_file_and_field(data_dir, name, case, content,
+                                                                 where):
+    path = _write_data(data_dir, name, content)
+    with pytest.raises(DataError) as caught:
+        LOADERS[name](data_dir)
+    _assert_names_what_and_where(caught.value, path, where)
+
+
+@pytest.mark.parametrize("name", list(LOADERS))
+def test_extra_fields_in_data_files_are_harmless(data_dir, name):
+    """Teachers may leave notes in a data file: an unknown field loads the same data or is
+    refused by name, never anything in between."""
+    _write_data(data_dir, name, {**_original(name), "teacher_note": [1, {"x": None}]})
+    try:
+        loaded = LOADERS[name](data_dir)
+    except DataError as error:
+        assert "teacher_note" in str(error)
+    else:
+        assert type(loaded) is type(LOADERS[name]())
+
+
+@pytest.mark.parametrize("name", list(LOADERS))
+def test_special_data_files(data_dir, name, monkeypatch):
+    path = data_dir / name
+    path.unlink()
+    with pytest.raises(DataError) as caught:
+        LOADERS[name](data_dir)
+    _assert_names_what_and_where(caught.value, path, "not found")
+    path.mkdir()
+    with pytest.raises(DataError) as caught:
+        LOADERS[name](data_dir)
+    _assert_names_what_and_where(caught.value, path, "folder")
+    path.rmdir()
+    with path.open("wb") as stream:
+        stream.write(b'{"schema_version": 1, "about": "')
+        stream.write(b"x" * (50 * 1024 * 1024))
+        stream.write(b'"}')
+    with pytest.raises(DataError) as caught:
+        LOADERS[name](data_dir)
+    _assert_names_what_and_where(caught.value, path, "")
+    shutil.copy(lesson_data.DEFAULT_DATA_DIR / name, path)
+    _refuse_reading(monkeypatch, path)
+    with pytest.raises(DataError) as caught:
+        LOADERS[name](data_dir)
+    _assert_names_what_and_where(caught.value, path, "ermission")
+
+
+# ---- command line -----------------------------------------------------------------------------
+
+def _main_fails_with_one_line(capsys, argv: list[str]) -> str:
+    from app.main import main
+
+    try:
+        code = main(argv)
+    except SystemExit as leaving:
+        code = leaving.code
+    captured = capsys.readouterr()
+    assert code == 2, (argv, captured.err)
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1, captured.err
+    assert "Traceback" not in captured.err
+    assert lines[0].startswith("attention-lab: error: ")
+    return lines[0]
+
+
+@pytest.mark.parametrize(("argv", "named"), [
+    (["--no-such-flag"], "--no-such-flag"),
+    (["--lang", "fr"], "fr"),
+    (["--size", "huge", "--screenshot", "x.png"], "huge"),
+    (["--size", "10x10", "--screenshot", "x.png"], "10x10"),
+    (["--size", "1280x", "--screenshot", "x.png"], "1280x"),
+    (["--screenshot"], "--screenshot"),
+    (["--screenshot", "shot.gif"], "shot.gif"),
+    (["--panel", "heatmap"], "--panel"),
+    (["stray-positional"], "stray-positional"),
+])
+def test_bad_arguments_exit_2_with_one_line(capsys, argv, named):
+    assert named in _main_fails_with_one_line(capsys, argv)
+
+
+def test_bad_scenario_argument_exits_2_naming_the_file(qtbot, capsys, tmp_path):
+    path = _write_case(tmp_path, "nan")
+    line = _main_fails_with_one_line(capsys, ["--scenario", str(path), "--screenshot",
+                                              str(tmp_path / "x.png")])
+    assert path.name in line and "vectors.dialogue.q[0]" in line
+    missing = tmp_path / "gone.attnlab.json"
+    assert missing.name in _main_fails_with_one_line(
+        capsys, ["--scenario", str(missing), "--screenshot", str(tmp_path / "x.png")])
+
+
+def test_unknown_panel_and_unwritable_screenshot_exit_2(qtbot, capsys, tmp_path):
+    line = _main_fails_with_one_line(
+        capsys, ["--screenshot", str(tmp_path / "x.png"), "--panel", "nope"])
+    assert "nope" in line
+    folder = tmp_path / "taken.png"
+    folder.mkdir()
+    assert "taken.png" in _main_fails_with_one_line(capsys, ["--screenshot", str(folder)])
+
+
+def test_broken_data_folder_exits_2_naming_the_file(qtbot, capsys, tmp_path, data_dir,
+                                                    monkeypatch):
+    _write_data(data_dir, lesson_data.TEACHING_FILE, "{ broken")
+    monkeypatch.setattr(lesson_data, "DEFAULT_DATA_DIR", data_dir)
+    line = _main_fails_with_one_line(capsys, ["--screenshot", str(tmp_path / "x.png")])
+    assert lesson_data.TEACHING_FILE in line and "line 1 column 3" in line

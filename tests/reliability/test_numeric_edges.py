@@ -1,0 +1,214 @@
+"""Numerical edges as the user meets them: zero-length vectors (cosine undefined, shown as "—"
+with a reason), huge magnitudes (finite softmax, scientific notation), identical keys (stable
+tie order) and values beyond the editing range (clamped, with a visible note)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+
+from app import i18n
+from app.i18n import tr
+from app.model import data as lesson_data
+from app.model.attention import attention_weights, softmax
+from app.model.errors import DataError
+from app.model.scoring import SCORERS, Undefined
+from app.model.state import EDIT_LIMIT
+from app.model.view import compute_view, initial_state
+from app.startup import build_window, make_application
+from app.ui.format import UNDEFINED_TEXT, format_score
+
+pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+
+
+@pytest.fixture
+def window(qtbot):
+    make_application()
+    language = i18n.language()
+    built = build_window("en")
+    qtbot.addWidget(built)
+    built.resize(1400, 900)
+    built.show()
+    qtbot.waitExposed(built)
+    for dock in built.docks.values():
+        dock.show()
+    yield built
+    i18n.set_language(language)
+
+
+def _settle(qtbot, window) -> None:
+    """Run the pending recompute and let every panel repaint from it."""
+    window.document.flush()
+    qtbot.wait(0)
+
+
+def _match_cells(window, scorer: str, role: int = Qt.ItemDataRole.DisplayRole) -> list:
+    from app.ui.panels.match_model import COLUMNS
+
+    model = window.panels["match"].model
+    column = COLUMNS.index(scorer)
+    return [model.data(model.index(row, column), role) for row in range(model.rowCount())]
+
+
+def _heatmap_texts(window) -> list[list[str]]:
+    panel = window.panels["heatmap"]
+    return [[item.textItem.toPlainText() for item in line] for line in panel.cell_texts]
+
+
+# ---- zero-length vectors ------------------------------------------------------------------------
+
+def test_zero_query_makes_cosine_undefined_everywhere_it_is_shown(qtbot, window):
+    document = window.document
+    row = document.state.query
+    document.set_vector("q", row, [0.0, 0.0, 0.0, 0.0])
+    document.set_scorer("cosine")
+    _settle(qtbot, window)
+    view = document.view
+    assert np.ma.getmaskarray(view.scores["cosine"][row]).all()
+    assert isinstance(view.pair.cos, Undefined) and isinstance(view.selected_score, Undefined)
+    assert np.all(np.isfinite(view.weights))
+
+    assert _match_cells(window, "cosine") == [UNDEFINED_TEXT] * len(view.key_names)
+    tips = _match_cells(window, "cosine", Qt.ItemDataRole.ToolTipRole)
+    assert all(tip == tr("match.tip.undefined_cos") and tip for tip in tips)
+    assert all(text != UNDEFINED_TEXT for text in _match_cells(window, "dot"))
+
+    assert _heatmap_texts(window)[row] == [UNDEFINED_TEXT] * len(view.key_names)
+    readout = window.panels["heatmap"].readout.text()
+    assert UNDEFINED_TEXT in readout and tr("heatmap.undefined_note") in readout
+    assert window.findChild(type(window._status), "status_pair").text().endswith(UNDEFINED_TEXT)
+    assert UNDEFINED_TEXT in window.panels["expansion"].polar.text()
+
+
+def test_one_zero_key_leaves_the_other_cosines_defined(qtbot, window):
+    document = window.document
+    document.set_vector("k", 1, [0.0, 0.0, 0.0, 0.0])
+    _settle(qtbot, window)
+    row = document.state.query
+    cells = _match_cells(window, "cosine")
+    assert cells[1] == UNDEFINED_TEXT
+    assert [c for i, c in enumerate(cells) if i != 1] == [
+        format_score(float(v)) for i, v in enumerate(document.view.scores["cosine"][row])
+        if i != 1]
+    ranks = document.view.row_ranks["cosine"]
+    assert ranks[1] == len(ranks), "an undefined score ranks after every defined one"
+
+
+def test_everything_zero_gives_uniform_finite_weights(qtbot, window):
+    document = window.document
+    for role in ("q", "k"):
+        for index in range(len(document.state.teaching_q)):
+            document.set_vector(role, index, [0.0] * 4)
+    document.set_options(heatmap_mode="weights")
+    _settle(qtbot, window)
+    weights = document.view.weights
+    assert np.allclose(weights, 1 / weights.shape[1])
+    image = window.panels["heatmap"].image.image
+    assert np.all(np.isfinite(image)) and np.allclose(image, 100 / weights.shape[1])
+
+
+# ---- huge magnitudes ----------------------------------------------------------------------------
+
+def test_largest_editable_values_keep_softmax_finite_and_numbers_readable(qtbot, window):
+    document = window.document
+    rng = np.random.default_rng(3)
+    for role in ("q", "k"):
+        for index in range(5):
+            document.set_vector(role, index, rng.choice([-EDIT_LIMIT, EDIT_LIMIT], size=4))
+    _settle(qtbot, window)
+    view = document.view
+    assert np.all(np.isfinite(view.weights)) and np.allclose(view.weights.sum(axis=1), 1)
+    for name in SCORERS:
+        scores = view.scores[name]
+        assert np.all(np.isfinite(scores.compressed())), name
+    texts = [t for line in _heatmap_texts(window) for t in line] + _match_cells(window, "dot")
+    assert texts and not any(bad in t.lower() for t in texts for bad in ("nan", "inf"))
+    document.set_world("dialogue")
+    document.set_vector("q", 0, [EDIT_LIMIT, -EDIT_LIMIT])
+    _settle(qtbot, window)
+    landscape = document.view.landscape
+    assert landscape is not None and np.all(np.isfinite(landscape.values))
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    (1e5, "1.00e+05"), (-123456.0, "−1.23e+05"), (1e300, "1.00e+300"), (-1e300, "−1.00e+300"),
+    (4e-9, "4.00e−09"), (0.0, "0.00"), (-0.0, "0.00"), (99999.0, "99999.00"),
+])
+def test_huge_and_tiny_scores_use_scientific_notation(value, text):
+    assert format_score(value) == text
+
+
+def test_softmax_of_huge_scores_stays_finite():
+    weights = softmax(np.array([[1e300, -1e300, 0.0], [1e308, 1e308, -1e308]]))
+    assert np.all(np.isfinite(weights))
+    assert np.allclose(weights, [[1, 0, 0], [0.5, 0.5, 0]])
+    big = np.full((3, 4), 1e150)
+    assert np.all(np.isfinite(attention_weights(big, -big, scale=True)))
+
+
+@pytest.mark.parametrize("scale", [1e6, 1e100, 1e200])
+def test_huge_values_in_a_data_file_are_refused_or_shown_finite(tmp_path, scale):
+    folder = tmp_path / "data"
+    shutil.copytree(lesson_data.DEFAULT_DATA_DIR, folder)
+    path = folder / lesson_data.TEACHING_FILE
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["E"] = [[value * scale for value in row] for row in doc["E"]]
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    try:
+        data = lesson_data.load_lesson_data(folder)
+    except DataError as error:
+        assert error.path.name == lesson_data.TEACHING_FILE and "E" in error.field
+        return
+    view = compute_view(initial_state(data), data)
+    assert np.all(np.isfinite(view.weights))
+    assert np.all(np.abs(initial_state(data).teaching_q) <= EDIT_LIMIT), (
+        "the lesson's starting vectors must lie inside the range the editor allows")
+
+
+# ---- identical keys -----------------------------------------------------------------------------
+
+def test_identical_keys_rank_stably_by_position(qtbot, window):
+    document = window.document
+    same = [0.5, -1.0, 1.5, 0.25]
+    for index in (0, 1, 4):
+        document.set_vector("k", index, same)
+    _settle(qtbot, window)
+    for name, ranks in document.view.row_ranks.items():
+        assert ranks[1] == ranks[0] + 1 and ranks[4] == ranks[1] + 1, (name, ranks)
+    weights = document.view.weights[document.state.query]
+    assert weights[0] == weights[1] == weights[4]
+    table = window.panels["match"].table
+    table.sortByColumn(2, Qt.SortOrder.DescendingOrder)
+    proxy = window.panels["match"].proxy
+
+    def order() -> list[int]:
+        return [proxy.mapToSource(proxy.index(r, 0)).row() for r in range(proxy.rowCount())]
+
+    first = order()
+    tied = [key for key in first if key in (0, 1, 4)]
+    assert tied == [0, 1, 4]
+    document.set_vector("q", 0, [1.0, 1.0, 1.0, 1.0])  # another row: this one is unchanged
+    document.set_scorer("neg_euclidean")
+    document.set_scorer("dot")
+    _settle(qtbot, window)
+    assert order() == first, "tied rows must not reshuffle on redraw"
+
+
+# ---- clamping -----------------------------------------------------------------------------------
+
+def test_values_beyond_the_editing_range_are_clamped_with_a_visible_note(qtbot, window):
+    document = window.document
+    with qtbot.waitSignal(document.notice, timeout=1000) as blocker:
+        document.set_vector("q", 3, [1e6, -250.0, 3.0, EDIT_LIMIT])
+    _settle(qtbot, window)
+    assert list(document.state.teaching_q[3]) == [EDIT_LIMIT, -EDIT_LIMIT, 3.0, EDIT_LIMIT]
+    assert f"{EDIT_LIMIT:g}" in blocker.args[0]
+    assert window.statusBar().currentMessage() == blocker.args[0]
+    boxes = window.panels["editor"].charts[("q", 3)].boxes
+    assert [box.value() for box in boxes] == [EDIT_LIMIT, -EDIT_LIMIT, 3.0, EDIT_LIMIT]
+    with qtbot.assertNotEmitted(document.notice):
+        document.set_vector("q", 3, [EDIT_LIMIT, -EDIT_LIMIT, 0.0, 0.0])

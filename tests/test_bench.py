@@ -1,0 +1,110 @@
+"""The benchmark runs end to end at small sizes and reports every field; never judges timings."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.bench import Result, Target, p95
+from app.bench.run import FULL, QUICK, evaluate, format_table
+from app.main import build_parser
+
+ROOT = Path(__file__).resolve().parents[1]
+MACHINE_FIELDS = {"cpu_count", "cpu", "python", "numpy", "blas", "pyside6", "qt", "pyqtgraph",
+                  "platform", "load_average_at_start", "environment"}
+RESULT_FIELDS = {"group", "name", "size", "runs", "median_ms", "p95_ms", "samples_ms"}
+TARGET_KEYS = {"teaching_edit_frame_p95", "scale_1024_edit_frame_p95", "scale_4096_ui_block",
+               "model_vs_numpy_1024", "startup_first_paint", "additive_peak_bounded"}
+
+
+def test_p95_interpolates_like_numpy() -> None:
+    assert p95([float(x) for x in range(1, 22)]) == pytest.approx(20.0)
+    assert p95([3.0]) == 3.0
+    assert p95([1.0, 2.0]) == pytest.approx(1.95)
+    assert math.isnan(p95([]))
+
+
+def test_target_is_met_missed_or_unmeasured() -> None:
+    assert Target("a", "a", 8.0, "ms", 7.9).met is True
+    assert Target("a", "a", 8.0, "ms", 8.1).met is False
+    assert Target("a", "a", 8.0, "ms", None).met is None
+
+
+def test_evaluate_fills_each_target_from_its_size_only() -> None:
+    size = "T=1024, d=256"
+    bare = Result("model", "bare NumPy Q @ K.T (floor)", size, [10.0])
+    dot = Result("model", 'score_matrix("dot")', size, [12.0], {"ratio_to_bare": 1.2})
+    small = Result("model", 'score_matrix("dot")', "T=256, d=256", [1.0], {"ratio_to_bare": 9.0})
+    teaching = Result("ui", "edit → every panel repainted (drag step)", "T=5, d=4",
+                      [float(x) for x in range(1, 22)], {"max_ui_block_ms": 3.0})
+    targets = {t.key: t for t in evaluate([small, bare, dot, teaching])}
+    assert set(targets) == TARGET_KEYS
+    assert targets["model_vs_numpy_1024"].value == 1.2
+    assert targets["model_vs_numpy_1024"].met is True
+    assert targets["teaching_edit_frame_p95"].value == pytest.approx(20.0)
+    assert targets["teaching_edit_frame_p95"].met is False
+    assert targets["startup_first_paint"].met is None
+    table = format_table({name: "x" for name in MACHINE_FIELDS}, [bare, dot, teaching],
+                         list(targets.values()), [], QUICK)
+    assert "[met   ]" in table and "[MISSED]" in table and "[—     ]" in table
+
+
+def test_full_plan_measures_the_issue_sizes() -> None:
+    assert FULL.scale_ts == (256, 1024, 4096) and FULL.scale_d == 256
+    assert (FULL.additive_T, FULL.additive_d_a) == (512, 64)
+    assert QUICK.repeated(4).teaching_steps == 4 == QUICK.repeated(4).startup_runs
+
+
+def test_repeat_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        build_parser().parse_args(["--bench", "--repeat", "0"])
+    assert exit_info.value.code == 2
+    assert "at least 1" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_quick_bench_reports_every_field(tmp_path: Path) -> None:
+    """`main.py --bench --bench-quick` in a subprocess, as a user runs it; JSON and table."""
+    report_path = tmp_path / "bench.json"
+    child = subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), "--bench", "--bench-quick", "--json",
+         str(report_path)],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert child.returncode == 0, child.stderr
+    report = json.loads(report_path.read_text(encoding="utf-8"))
+    assert report["errors"] == []
+    assert set(report["machine"]) >= MACHINE_FIELDS
+    assert report["machine"]["cpu_count"] >= 1
+    results = report["results"]
+    assert {r["group"] for r in results} == {"ui", "model", "startup", "additive"}
+    for result in results:
+        assert set(result) >= RESULT_FIELDS, result["name"]
+        assert result["runs"] == len(result["samples_ms"]) >= 1
+        assert result["median_ms"] > 0 and result["p95_ms"] >= result["median_ms"]
+    ui = [r for r in results if r["group"] == "ui"]
+    assert any(r["name"].startswith("scale mode") for r in ui), "heatmap scale mode not measured"
+    for result in ui:
+        assert result["timeouts"] == 0, result["name"]
+        assert result["max_ui_block_ms"] > 0
+        assert "heatmap" in result["panels_repainted"], result["name"]
+    model = [r for r in results if r["group"] == "model" and "bare" not in r["name"]]
+    assert any("compute_view" in r["name"] for r in model)
+    assert all(r["ratio_to_bare"] > 0 for r in model if "compute_view" not in r["name"])
+    additive = next(r for r in results if r["group"] == "additive" and "bound_bytes" in r)
+    assert additive["peak_bytes"] > 0 and additive["naive_bytes"] > 0
+    assert additive["time_ratio_to_dot"] > 0 and additive["memory_ratio_to_dot"] > 0
+    targets = {t["key"]: t for t in report["targets"]}
+    assert set(targets) == TARGET_KEYS
+    for key in ("teaching_edit_frame_p95", "startup_first_paint", "additive_peak_bounded"):
+        assert targets[key]["met"] in (True, False), key
+    assert f"{report['machine']['cpu_count']} CPUs" in child.stdout
+    for name in ("python", "numpy", "pyside6", "pyqtgraph"):
+        assert str(report["machine"][name]) in child.stdout
+    for target in report["targets"]:
+        assert target["text"] in child.stdout

@@ -1,0 +1,130 @@
+"""The term-by-term panel through real widgets: the written-out sum, its bars and dominant
+term, |q|·|k|·cos θ, and updates when the pair or the vectors change."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextDocument
+
+from app import i18n
+from app.model.data import load_lesson_data
+from app.startup import make_application
+from app.state.document import Document
+from app.ui.format import format_score
+from app.ui.look import Look
+from app.ui.panels.expansion import ExpansionPanel, number, operand
+
+
+@pytest.fixture
+def panel(qtbot):
+    make_application()
+    i18n.set_language("en")
+    panel = ExpansionPanel(Document(load_lesson_data()))
+    qtbot.addWidget(panel)
+    panel.setMinimumSize(1, 1)  # a top-level layout would resize the window: offscreen warns
+    panel.resize(480, 460)
+    panel.show()
+    qtbot.waitExposed(panel)
+    yield panel
+    i18n.set_language("zh")
+
+
+def plain(html: str) -> str:
+    text = QTextDocument()
+    text.setHtml(html)
+    return text.toPlainText()
+
+
+def test_number_formatting_is_what_a_class_writes():
+    assert number(2.0) == "2"
+    assert number(-1.5) == "−1.5"
+    assert number(0.25) == "0.25"
+    assert number(10.0) == "10"
+    assert operand(-0.5) == "(−0.5)"
+    assert operand(3.0) == "3"
+    assert number(-0.00123) == "−0.0012"
+    assert number(0.0) == "0"
+
+
+def test_the_sum_is_written_out_with_the_real_numbers(panel):
+    view, state = panel.document.view, panel.document.state
+    q, k = view.q[state.query], view.k[state.key]
+    text = plain(panel.equation.text())
+    terms = " + ".join(f"{operand(a)}×{operand(b)}" for a, b in zip(q, k, strict=True))
+    products = " + ".join(operand(p) for p in view.pair.products)
+    assert f"q·k = {terms}" in text
+    assert f"= {products} = {number(float(np.dot(q, k)))}" in text
+    assert view.query_names[state.query] in panel.heading.text()
+    assert view.key_names[state.key] in panel.heading.text()
+
+
+def test_negative_numbers_are_parenthesised_and_the_dominant_term_marked(qtbot, panel):
+    document = panel.document
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.set_vector("q", document.state.query, [-1.5, 0.5, 2.0, -0.25])
+    view = document.view
+    text = plain(panel.equation.text())
+    assert "(−1.5)×" in text and "(−0.25)×" in text
+    dominant = view.pair.dominant
+    assert dominant == int(np.argmax(np.abs(view.pair.products)))
+    pens = panel.bars.opts["pens"]
+    widths = [pen.widthF() for pen in pens]
+    assert widths[dominant] > max(w for i, w in enumerate(widths) if i != dominant)
+    assert np.allclose(panel.bars.opts["height"], view.pair.products)
+    assert number(float(view.pair.products[dominant])) in panel.dominant.text()
+
+
+def test_polar_form_gives_the_same_sum(panel):
+    pair = panel.document.view.pair
+    text = panel.polar.text()
+    assert f"= {number(pair.norm_q)} × {number(pair.norm_k)} ×" in text
+    assert text.split("(")[0].rstrip().endswith(f"= {number(pair.total)}")
+    assert pair.norm_q * pair.norm_k * pair.cos == pytest.approx(pair.total)
+
+
+def test_selecting_another_pair_updates_everything(qtbot, panel):
+    document = panel.document
+    before = panel.equation.text()
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.select(query=0, key=1)
+    view = document.view
+    assert panel.equation.text() != before
+    assert f"q_{view.query_names[0]} · k_{view.key_names[1]}" in panel.heading.text()
+    assert np.allclose(panel.bars.opts["height"], view.q[0] * view.k[1])
+
+
+def test_two_d_world_writes_two_terms(qtbot, panel):
+    with qtbot.waitSignal(panel.document.changed, timeout=2000):
+        panel.document.set_world("dialogue")
+    view = panel.document.view
+    q, k = view.q[0], view.k[0]
+    text = plain(panel.equation.text())
+    assert f"q·k = {operand(q[0])}×{operand(k[0])} + {operand(q[1])}×{operand(k[1])}" in text
+    assert len(panel.bars.opts["height"]) == 2
+
+
+def test_zero_vector_says_the_angle_is_undefined(qtbot, panel):
+    document = panel.document
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.set_vector("k", document.state.key, [0.0, 0.0, 0.0, 0.0])
+    assert "θ" in panel.polar.text() and "0" in panel.polar.text()
+    assert panel.dominant.text() == ""
+
+
+def test_non_dot_scorer_adds_its_own_line(qtbot, panel):
+    assert panel.scorer_line.isHidden()
+    with qtbot.waitSignal(panel.document.changed, timeout=2000):
+        panel.document.set_scorer("scaled_dot")
+    assert not panel.scorer_line.isHidden()
+    view = panel.document.view
+    assert "/√d" in panel.scorer_line.text()
+    assert panel.scorer_line.text().endswith(f"= {format_score(view.selected_score)}")
+
+
+def test_presentation_scale_enlarges_the_equation(panel):
+    before = panel.equation.font().pointSizeF()
+    panel.set_look(Look(scale=2.0))
+    assert panel.equation.font().pointSizeF() == pytest.approx(2 * before)
+    assert panel.equation.textInteractionFlags() & Qt.TextInteractionFlag.TextSelectableByMouse

@@ -1,0 +1,151 @@
+"""Export: the window or the current panel to PNG and SVG, the score matrix to CSV, a picture
+to the clipboard; a bad destination is a message, not a crash or a half-made file.
+"""
+
+from __future__ import annotations
+
+import csv
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication, QImage
+from PySide6.QtWidgets import QApplication, QWidget
+
+from app.i18n import tr
+from app.startup import build_window, make_application
+from app.ui import actions_classroom
+from app.ui.export import CSV_ENCODING, save_image, scores_csv
+from app.ui.presentation import restore_base_style
+
+
+@pytest.fixture
+def window(qtbot):
+    make_application()
+    win = build_window("en")
+    qtbot.addWidget(win)
+    win.resize(1280, 720)
+    win.show()
+    qtbot.waitExposed(win)
+    win.document.flush()
+    yield win
+    restore_base_style()
+
+
+def _png_size(path: Path) -> tuple[int, int]:
+    image = QImage(str(path))
+    assert not image.isNull(), f"{path} is not a readable PNG"
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    return image.width(), image.height()
+
+
+def _focus_into(window, name: str) -> QWidget:
+    panel = window.panels[name]
+    window.docks[name].raise_()
+    QApplication.processEvents()
+    target = next((w for w in [panel, *panel.findChildren(QWidget)]
+                   if w.focusPolicy() != Qt.FocusPolicy.NoFocus and w.isVisible()), panel)
+    target.setFocus(Qt.FocusReason.OtherFocusReason)
+    QApplication.processEvents()
+    return panel
+
+
+def test_window_to_png_and_svg(window, tmp_path) -> None:
+    png, svg = tmp_path / "w.png", tmp_path / "w.svg"
+    assert window.classroom.export_image(window, png)
+    ratio = window.devicePixelRatioF()
+    assert _png_size(png) == (round(1280 * ratio), round(720 * ratio))
+    assert window.classroom.export_image(window, svg)
+    root = ET.parse(svg).getroot()
+    assert root.tag.endswith("svg")
+    assert root.get("viewBox") == "0 0 1280 720"
+    texts = "".join("".join(n.itertext()) for n in root.iter() if n.tag.endswith("text"))
+    assert "File" in texts and "Edit" in texts, "the menu bar is painted as real text"
+
+
+def test_current_panel_is_the_focused_one(window, tmp_path) -> None:
+    if len(window.panels) < 2:
+        pytest.skip("needs two panels to tell them apart")
+    name = list(window.panels)[1]
+    panel = _focus_into(window, name)
+    assert window.classroom.current_panel() is panel
+    path = tmp_path / "panel.png"
+    assert window.classroom.export_image(window.classroom.current_panel(), path)
+    ratio = window.devicePixelRatioF()
+    assert _png_size(path) == (round(panel.width() * ratio), round(panel.height() * ratio))
+    assert panel.width() < 1280
+
+
+def test_export_menu_actions_use_the_file_dialog(qtbot, window, tmp_path, monkeypatch) -> None:
+    chosen = {"path": str(tmp_path / "picture"), "filter": ""}
+    monkeypatch.setattr(actions_classroom.QFileDialog, "getSaveFileName",
+                        lambda *args: (chosen["path"], chosen["filter"]))
+    qtbot.keyClick(window, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    assert _png_size(tmp_path / "picture.png")[0] > 0
+    chosen.update(path=str(tmp_path / "vector"), filter=tr("classroom.filter.svg"))
+    window.actions["export_panel"].trigger()
+    assert ET.parse(tmp_path / "vector.svg").getroot().tag.endswith("svg")
+    chosen.update(path=str(tmp_path / "scores"), filter="")
+    window.actions["export_scores"].trigger()
+    assert (tmp_path / "scores.csv").exists()
+
+
+def _read_csv(path: Path) -> list[list[str]]:
+    with path.open(encoding=CSV_ENCODING, newline="") as stream:
+        return list(csv.reader(stream))
+
+
+def test_scores_csv_has_token_names_and_exact_values(window, tmp_path) -> None:
+    document = window.document
+    document.set_scorer("scaled_dot")
+    path = tmp_path / "scores.csv"
+    assert window.classroom.export_scores(path)
+    assert path.read_bytes()[:3] == b"\xef\xbb\xbf", "Excel needs the BOM to read Chinese"
+    rows = _read_csv(path)
+    view = document.view
+    assert rows[0][1:] == list(view.key_names)
+    assert rows[0][0].startswith("scaled_dot")
+    assert [row[0] for row in rows[1:]] == list(view.query_names)
+    values = np.array([[float(cell) for cell in row[1:]] for row in rows[1:]])
+    np.testing.assert_array_equal(values, np.ma.getdata(view.active))
+
+
+def test_undefined_cosine_cells_are_left_empty(window) -> None:
+    document = window.document
+    document.set_world("dialogue")
+    document.set_scorer("cosine")
+    document.set_vector("k", 1, [0.0, 0.0])
+    rows = list(csv.reader(scores_csv(document.view).splitlines()))
+    assert rows[1][2] == ""
+    assert rows[1][1] != "" and rows[1][3] != ""
+
+
+def test_copy_puts_the_panel_picture_on_the_clipboard(qtbot, window) -> None:
+    name = next(iter(window.panels))
+    panel = _focus_into(window, name)
+    qtbot.keyClick(window, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier
+                   | Qt.KeyboardModifier.AltModifier)
+    image = QGuiApplication.clipboard().image()
+    ratio = window.devicePixelRatioF()
+    assert (image.width(), image.height()) == (round(panel.width() * ratio),
+                                               round(panel.height() * ratio))
+    window.actions["copy_window"].trigger()
+    assert QGuiApplication.clipboard().image().width() == round(1280 * ratio)
+    assert "clipboard" in window.statusBar().currentMessage()
+
+
+def test_bad_destination_is_a_message_and_no_file(window, tmp_path) -> None:
+    blocker = tmp_path / "file.txt"
+    blocker.write_text("x")
+    path = blocker / "inside.png"
+    assert not window.classroom.export_image(window, path)
+    box = window.classroom.message
+    assert box is not None and box.isVisible() and "inside.png" in box.informativeText()
+    box.close()
+    assert not window.classroom.export_scores(blocker / "s.csv")
+    window.classroom.message.close()
+    with pytest.raises(ValueError, match=r"\.png or \.svg"):
+        save_image(window, tmp_path / "w.jpg")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file.txt"]

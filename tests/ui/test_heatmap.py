@@ -1,0 +1,225 @@
+"""The heatmap panel through real widgets: clicks and hovers on cells, the mode switch and
+causal mask, keyboard selection, presentation scale, and scale mode's background worker."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPointF, Qt, QTimer
+
+from app import i18n
+from app.model.data import load_lesson_data
+from app.model.scale import ScaleRequest
+from app.model.scoring import SCORERS
+from app.startup import make_application
+from app.state import scale_worker
+from app.state.document import Document
+from app.state.scale_worker import ScaleWorker
+from app.ui.format import format_score
+from app.ui.look import Look
+from app.ui.panels.heatmap import HeatmapPanel, pair_formula
+
+
+@pytest.fixture
+def panel(qtbot):
+    make_application()
+    i18n.set_language("en")
+    panel = HeatmapPanel(Document(load_lesson_data()))
+    qtbot.addWidget(panel)
+    panel.setMinimumSize(1, 1)  # a top-level layout would resize the window: offscreen warns
+    panel.resize(520, 560)
+    panel.show()
+    qtbot.waitExposed(panel)
+    yield panel
+    panel.worker.shutdown()
+    i18n.set_language("zh")
+
+
+def cell_viewport_pos(panel: HeatmapPanel, row: int, col: int):
+    """Where the centre of cell (row, col) is in the graphics view's viewport pixels."""
+    scene = panel.plot.vb.mapViewToScene(QPointF(col, row))
+    return panel.graphics.mapFromScene(scene)
+
+
+def displayed(panel: HeatmapPanel) -> np.ndarray:
+    return np.asarray(panel.image.image)
+
+
+def texts(panel: HeatmapPanel) -> list[list[str]]:
+    return [[item.toPlainText() for item in line] for line in panel.cell_texts]
+
+
+def test_clicking_a_cell_selects_that_pair_in_the_document(qtbot, panel):
+    document = panel.document
+    assert (document.state.query, document.state.key) != (1, 4)
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        qtbot.mouseClick(panel.graphics.viewport(), Qt.MouseButton.LeftButton,
+                         pos=cell_viewport_pos(panel, 1, 4))
+    assert (document.state.query, document.state.key) == (1, 4)
+    assert panel.cell_box.rect().center() == QPointF(4, 1)
+
+
+def test_rows_are_queries_and_columns_keys_with_titled_axes(panel):
+    view = panel.document.view
+    assert displayed(panel).shape == (len(view.query_names), len(view.key_names))
+    assert np.allclose(displayed(panel), view.active.filled(np.nan), equal_nan=True)
+    assert "query" in panel.plot.getAxis("left").labelText
+    assert "key" in panel.plot.getAxis("top").labelText
+    left_ticks = [name for _, name in panel.plot.getAxis("left")._tickLevels[0]]
+    assert tuple(left_ticks) == view.query_names
+
+
+def test_every_cell_prints_its_score_in_a_contrasting_colour(panel):
+    view = panel.document.view
+    shown = texts(panel)
+    for (row, col), value in np.ndenumerate(view.active.filled(np.nan)):
+        assert shown[row][col] == format_score(round(float(value), 2), 2)
+    assert not any("e" in text for line in shown for text in line)  # no 6e−17 noise
+    colours = {item.color.name() for line in panel.cell_texts for item in line}
+    assert colours == {"#000000", "#ffffff"}  # dark cells get white text, light cells black
+
+
+def test_hover_shows_the_exact_value_and_the_formula(qtbot, panel):
+    view = panel.document.view
+    qtbot.mouseMove(panel.graphics.viewport(), cell_viewport_pos(panel, 0, 1))
+    qtbot.waitUntil(lambda: view.key_names[1] in panel.readout.text())
+    formula = pair_formula(SCORERS["dot"].formula, view.query_names[0], view.key_names[1])
+    assert panel.readout.text() == f"{formula} = {format_score(float(view.active[0, 1]))}"
+    assert formula.startswith(f"q_{view.query_names[0]}·k_{view.key_names[1]}")
+
+
+def test_weights_with_causal_mask_show_zero_above_the_diagonal(qtbot, panel):
+    document = panel.document
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        qtbot.mouseClick(panel.weights_button, Qt.MouseButton.LeftButton)
+    upper = np.triu_indices(displayed(panel).shape[0], 1)
+    assert np.all(displayed(panel)[upper] > 0)  # without the mask the future gets weight
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        qtbot.mouseClick(panel.causal_box, Qt.MouseButton.LeftButton)
+    assert document.state.options.heatmap_mode == "weights" and document.state.options.causal
+    image = displayed(panel)
+    assert np.all(image[upper] == 0.0)
+    assert np.allclose(image.sum(axis=1), 100.0)  # percent per query row
+    shown = np.array(texts(panel))
+    assert np.all(shown[upper] == "0")
+    assert not panel.mask_item.path().isEmpty()
+    assert panel.colorbar.levels() == (0.0, 100.0)
+
+
+def test_masked_scores_print_minus_infinity_and_undefined_cosine_a_dash(qtbot, panel):
+    document = panel.document
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.set_options(causal=True)
+        document.set_scorer("cosine")
+        document.set_vector("k", 0, [0.0, 0.0, 0.0, 0.0])
+    shown = np.array(texts(panel))
+    assert np.all(shown[np.triu_indices(shown.shape[0], 1)] == "−∞")
+    assert np.all(shown[:, 0] == "—")
+    assert np.isnan(displayed(panel)[:, 0]).all()
+
+
+def test_signed_scores_use_symmetric_levels(panel):
+    reach = float(np.max(np.abs(panel.document.view.active)))
+    assert panel.colorbar.levels() == pytest.approx((-reach, reach))
+
+
+def test_dialogue_world_is_a_one_row_strip(qtbot, panel):
+    with qtbot.waitSignal(panel.document.changed, timeout=2000):
+        panel.document.set_world("dialogue")
+    view = panel.document.view
+    assert displayed(panel).shape == (1, len(view.key_names))
+    assert not panel.causal_box.isEnabled()
+
+
+def test_arrow_keys_move_the_selection(qtbot, panel):
+    document = panel.document
+    start = (document.state.query, document.state.key)
+    panel.graphics.setFocus()
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        qtbot.keyClick(panel.graphics, Qt.Key.Key_Left)
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        qtbot.keyClick(panel.graphics, Qt.Key.Key_Up)
+    assert (document.state.query, document.state.key) == (start[0] - 1, start[1] - 1)
+
+
+def test_presentation_scale_enlarges_cell_labels_and_axes(qtbot, panel):
+    with qtbot.waitSignal(panel.plot.vb.sigResized, timeout=2000):
+        panel.resize(1100, 1000)  # cells big enough that labels are not capped by cell size
+    before = panel.cell_texts[0][0].textItem.font().pointSizeF()
+    panel.set_look(Look(scale=2.0))
+    after = panel.cell_texts[0][0].textItem.font().pointSizeF()
+    assert after == pytest.approx(2 * before)
+    assert panel.readout.font().pointSizeF() >= 2 * 11
+    with qtbot.waitSignal(panel.plot.vb.sigResized, timeout=2000):
+        panel.resize(300, 300)  # small cells: labels shrink to fit rather than overlap
+    assert panel.cell_texts[0][0].textItem.font().pointSizeF() < after
+
+
+def test_language_switch_retitles_the_axes(panel):
+    i18n.set_language("zh")
+    panel.retranslate()
+    assert "查询" in panel.plot.getAxis("left").labelText
+    assert "键" in panel.plot.getAxis("top").labelText
+
+
+def test_scale_mode_computes_off_the_ui_thread(qtbot, panel, monkeypatch):
+    """The job waits until the UI thread has handled an event while the job is running; if
+    the work ran on the UI thread that could never happen."""
+    started, ui_ran = threading.Event(), threading.Event()
+    saw_ui = []
+    real = scale_worker.compute_scale
+
+    def gated(request, should_stop):
+        started.set()
+        saw_ui.append(ui_ran.wait(timeout=20))
+        return real(request, should_stop)
+
+    monkeypatch.setattr(scale_worker, "compute_scale", gated)
+    ticker = QTimer(panel)
+    ticker.timeout.connect(lambda: started.is_set() and ui_ran.set())
+    ticker.start(0)
+    document = panel.document
+    with qtbot.waitSignal(panel.worker.finished, timeout=30000) as done:
+        qtbot.mouseClick(panel.scale_box, Qt.MouseButton.LeftButton)
+    ticker.stop()
+    assert document.state.options.scale_mode and document.state.options.scale_T == 1024
+    assert saw_ui == [True]
+    result = done.args[0]
+    assert result.request.T == 1024
+    image = displayed(panel)
+    assert image.shape == result.image.shape
+    assert image.shape[0] * result.factor == 1024
+    assert image.shape[0] <= max(panel.plot.vb.width(), panel.plot.vb.height()) * 2
+    assert f"{1024 * 1024:,}" in panel.info.text()
+
+
+def test_changing_t_quickly_shows_only_the_last_choice(qtbot, panel):
+    document = panel.document
+    with qtbot.waitSignal(panel.worker.finished, timeout=30000):
+        document.set_options(scale_mode=True, scale_T=8)
+    seen = []
+    panel.worker.finished.connect(lambda result: seen.append(result.request.T))
+    with qtbot.waitSignal(panel.worker.finished, timeout=30000):
+        panel.t_combo.setCurrentIndex(panel.t_combo.count() - 1)
+        document.flush()
+        panel.t_combo.setCurrentIndex(1)
+    assert seen == [16]
+    assert displayed(panel).shape == (16, 16)
+
+
+def test_a_stale_result_is_dropped(qtbot):
+    make_application()
+    worker = ScaleWorker()
+    finished, dropped = [], []
+    worker.finished.connect(finished.append)
+    worker.dropped.connect(dropped.append)
+    old = worker.request(ScaleRequest(T=4096, d=64, target_px=64))
+    new = worker.request(ScaleRequest(T=64, d=64, target_px=64))
+    with qtbot.waitSignals([worker.finished, worker.dropped], timeout=30000):
+        pass
+    worker.shutdown()
+    assert dropped == [old]
+    assert [result.request.T for result in finished] == [64]
+    assert worker.generation > new  # shutdown retires the last generation too

@@ -1,0 +1,233 @@
+"""Both string tables are complete and used, and an English window shows no Chinese at all
+except token names from the data (and the language menu's own name for Chinese).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import string
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractItemView,
+    QApplication,
+    QComboBox,
+    QDockWidget,
+    QGraphicsSimpleTextItem,
+    QGraphicsTextItem,
+    QGraphicsView,
+    QGroupBox,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QPlainTextEdit,
+    QTabBar,
+    QTextEdit,
+    QWidget,
+)
+
+from app import i18n
+from app.i18n import en, zh
+from app.model.state import WORLDS
+from app.startup import build_window, make_application
+from app.ui.export import svg_bytes
+from app.ui.presentation import restore_base_style
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = ROOT / "app"
+TABLE_FILES = {APP / "i18n" / "en.py", APP / "i18n" / "zh.py"}
+KEY_SHAPE = re.compile(r"^[a-z][a-z0-9_]*(\.[A-Za-z0-9_]+)+$")
+CJK = re.compile("[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
+TABLES = {"zh": zh.STRINGS, "en": en.STRINGS}
+
+
+def _literals() -> tuple[set[str], set[str]]:
+    """(every string literal in app/ outside the tables, the first arguments of tr() calls)."""
+    literals: set[str] = set()
+    tr_keys: set[str] = set()
+    for path in APP.rglob("*.py"):
+        if path in TABLE_FILES:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                literals.add(node.value)
+            elif (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "tr"
+                  and node.args and isinstance(node.args[0], ast.Constant)):
+                tr_keys.add(node.args[0].value)
+    return literals, tr_keys
+
+
+def _is_module_path(text: str) -> bool:
+    target = ROOT.joinpath(*text.split("."))
+    return target.with_suffix(".py").exists() or target.is_dir()
+
+
+def _fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+def test_both_languages_have_the_same_keys() -> None:
+    assert set(zh.STRINGS) - set(en.STRINGS) == set(), "keys only in Chinese"
+    assert set(en.STRINGS) - set(zh.STRINGS) == set(), "keys only in English"
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_no_empty_values(lang: str) -> None:
+    empty = [key for key, text in TABLES[lang].items() if not text.strip()]
+    assert empty == []
+
+
+def test_placeholders_match_and_format() -> None:
+    for key in zh.STRINGS:
+        zh_fields, en_fields = _fields(zh.STRINGS[key]), _fields(en.STRINGS[key])
+        assert zh_fields == en_fields, f"{key}: zh {zh_fields} vs en {en_fields}"
+        dummy = {name: "x" for name in zh_fields}
+        zh.STRINGS[key].format(**dummy)
+        en.STRINGS[key].format(**dummy)
+
+
+def test_every_key_is_used_as_a_literal_in_app() -> None:
+    literals, _ = _literals()
+    unused = sorted(set(en.STRINGS) - literals)
+    assert unused == [], f"keys no code uses (write each as a full literal): {unused}"
+
+
+def test_every_key_the_code_uses_exists() -> None:
+    literals, tr_keys = _literals()
+    prefixes = {key.split(".")[0] for key in en.STRINGS}
+    key_like = {
+        text for text in literals
+        if KEY_SHAPE.match(text) and text.split(".")[0] in prefixes and not _is_module_path(text)
+    }
+    missing = sorted((tr_keys | key_like) - set(en.STRINGS))
+    assert missing == [], f"keys used in app/ but in neither table: {missing}"
+
+
+def test_english_table_has_no_chinese_but_the_name_of_chinese() -> None:
+    chinese = [key for key, text in en.STRINGS.items() if CJK.search(text) and key != "language.zh"]
+    assert chinese == []
+
+
+# ---- the running window ---------------------------------------------------------------------
+
+def _model_texts(view: QAbstractItemView) -> list[str]:
+    model = view.model()
+    if model is None:
+        return []
+    texts = []
+    rows, cols = model.rowCount(QModelIndex()), model.columnCount(QModelIndex())
+    for orientation, count in ((Qt.Orientation.Horizontal, cols), (Qt.Orientation.Vertical, rows)):
+        texts += [str(model.headerData(i, orientation) or "") for i in range(count)]
+    for role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+        texts += [str(model.data(model.index(r, c), role) or "")
+                  for r in range(rows) for c in range(cols)]
+    return texts
+
+
+def _widget_texts(widget: QWidget) -> list[str]:
+    texts = [widget.toolTip(), widget.statusTip(), widget.whatsThis(), widget.accessibleName()]
+    if isinstance(widget, (QLabel, QAbstractButton)):
+        texts.append(widget.text())
+    elif isinstance(widget, QGroupBox):
+        texts.append(widget.title())
+    elif isinstance(widget, QDockWidget):
+        texts.append(widget.windowTitle())
+    elif isinstance(widget, QComboBox):
+        texts += [widget.itemText(i) for i in range(widget.count())]
+    elif isinstance(widget, QTabBar):
+        texts += [widget.tabText(i) for i in range(widget.count())]
+        texts += [widget.tabToolTip(i) for i in range(widget.count())]
+    elif isinstance(widget, QLineEdit):
+        texts += [widget.text(), widget.placeholderText()]
+    elif isinstance(widget, (QTextEdit, QPlainTextEdit)):
+        texts.append(widget.toPlainText())
+    elif isinstance(widget, QMenu):
+        texts.append(widget.title())
+    if isinstance(widget, QAbstractItemView):
+        texts += _model_texts(widget)
+    if isinstance(widget, QGraphicsView) and widget.scene() is not None:
+        for item in widget.scene().items():
+            if isinstance(item, QGraphicsTextItem):
+                texts.append(item.toPlainText())
+            elif isinstance(item, QGraphicsSimpleTextItem):
+                texts.append(item.text())
+    return texts
+
+
+def _svg_texts(widget: QWidget) -> list[str]:
+    """Text as painted, custom paintEvent and pyqtgraph tick labels included."""
+    root = ET.fromstring(svg_bytes(widget))
+    return ["".join(node.itertext()) for node in root.iter() if node.tag.endswith("text")]
+
+
+def _chinese_outside(texts: list[str], allowed: list[str]) -> list[str]:
+    found = []
+    for text in texts:
+        rest = text
+        for token in allowed:
+            rest = rest.replace(token, "")
+        if CJK.search(rest):
+            found.append(text)
+    return found
+
+
+def test_english_window_shows_no_chinese_outside_token_names(qtbot) -> None:
+    make_application()
+    window = build_window("en")
+    qtbot.addWidget(window)
+    window.resize(1280, 720)
+    window.show()
+    qtbot.waitExposed(window)
+    data = window.document.data
+    names = [data.dialogue.query_token, *data.dialogue.key_tokens, *data.teaching.tokens]
+    allowed = [*sorted(set(names), key=len, reverse=True), en.STRINGS["language.zh"]]
+    svg_count = 0
+    for world in WORLDS:
+        window.document.set_world(world)
+        window.document.flush()
+        QApplication.processEvents()
+        texts = [window.windowTitle()]
+        for widget in [window, *window.findChildren(QWidget)]:
+            texts += _widget_texts(widget)
+        for action in window.findChildren(type(window.actions["quit"])):
+            texts += [action.text(), action.toolTip(), action.statusTip()]
+        texts += _svg_texts(window)
+        for dock in window.docks.values():
+            dock.raise_()
+            QApplication.processEvents()
+            panel_texts = _svg_texts(dock.widget())
+            svg_count += len(panel_texts)
+            texts += panel_texts
+        assert not _chinese_outside(texts, allowed), f"{world}: Chinese in the English UI"
+    assert svg_count > 0 or not window.panels, "the SVG walk found no painted text at all"
+    assert CJK.search("".join(_svg_texts(window))) or not window.panels, (
+        "token names should be painted somewhere, else this walk proves nothing"
+    )
+
+
+def test_switching_language_retranslates_every_dock(qtbot) -> None:
+    make_application()
+    window = build_window("zh")
+    qtbot.addWidget(window)
+    zh_titles = [dock.windowTitle() for dock in window.docks.values()]
+    zh_menus = window.classroom.export_menu.title()
+    window.actions["lang_en"].trigger()
+    en_titles = [dock.windowTitle() for dock in window.docks.values()]
+    assert window.classroom.export_menu.title() == en.STRINGS["classroom.menu.export"]
+    assert zh_menus == zh.STRINGS["classroom.menu.export"]
+    assert all(not CJK.search(title) for title in en_titles)
+    assert all(CJK.search(title) for title in zh_titles)
+    i18n.set_language("zh")
+
+
+@pytest.fixture(autouse=True)
+def _plain_style():
+    yield
+    restore_base_style()
+    i18n.set_language("zh")

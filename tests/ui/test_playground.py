@@ -1,0 +1,230 @@
+"""The 2-D playground through real mouse and key events: drags snap and are one undo step,
+readouts follow, clicks and keys select and nudge, the landscape follows the scorer."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtWidgets import QApplication
+
+from app import i18n
+from app.model.data import load_lesson_data
+from app.startup import build_window, make_application
+from app.state.document import Document
+from app.ui.format import UNDEFINED_TEXT, format_score
+from app.ui.look import Look
+from app.ui.panels.playground import PlaygroundPanel
+
+LEFT = Qt.MouseButton.LeftButton
+NONE = Qt.MouseButton.NoButton
+SHIFT = Qt.KeyboardModifier.ShiftModifier
+PLAIN = Qt.KeyboardModifier.NoModifier
+
+
+@pytest.fixture
+def panel(qtbot):
+    make_application()
+    i18n.set_language("en")
+    document = Document(load_lesson_data())
+    document.set_world("dialogue")
+    document.flush()
+    panel = PlaygroundPanel(document)
+    qtbot.addWidget(panel)
+    panel.setMinimumSize(1, 1)  # a top-level layout would resize the window: offscreen warns
+    panel.resize(640, 760)
+    panel.show()
+    qtbot.waitExposed(panel)
+    yield panel
+    i18n.set_language("zh")
+
+
+def to_viewport(panel: PlaygroundPanel, x: float, y: float) -> QPoint:
+    """Plot coordinates → scene → the graphics view's viewport pixels."""
+    return panel.canvas.mapFromScene(panel.plot.vb.mapViewToScene(QPointF(x, y)))
+
+
+def send(widget, kind: QEvent.Type, pos: QPointF, button, buttons, modifiers) -> None:
+    event = QMouseEvent(kind, pos, QPointF(widget.mapToGlobal(pos)), button, buttons, modifiers)
+    QApplication.sendEvent(widget, event)
+
+
+def drag(panel: PlaygroundPanel, start: tuple[float, float], end: tuple[float, float],
+         modifiers=PLAIN) -> None:
+    """Press on `start`, move with the button held (first past pyqtgraph's drag threshold),
+    release on `end`: the gesture a teacher makes on the projector."""
+    viewport = panel.canvas.viewport()
+    a, b = QPointF(to_viewport(panel, *start)), QPointF(to_viewport(panel, *end))
+    step = (b - a) / max(1.0, (b - a).manhattanLength()) * 12
+    send(viewport, QEvent.Type.MouseButtonPress, a, LEFT, LEFT, modifiers)
+    for point in (a + step, (a + b) / 2, b):
+        send(viewport, QEvent.Type.MouseMove, point, NONE, LEFT, modifiers)
+    send(viewport, QEvent.Type.MouseButtonRelease, b, LEFT, NONE, modifiers)
+
+
+def settle(panel: PlaygroundPanel) -> None:
+    panel.document.flush()
+    QApplication.processEvents()
+
+
+def cell(panel: PlaygroundPanel, name: str, j: int) -> str:
+    return panel.cells[j][name].text()
+
+
+def test_dragging_a_key_tip_snaps_and_every_readout_follows(qtbot, panel):
+    document = panel.document
+    before = document.state
+    steps = document.undo_stack.count()
+    start = tuple(before.dialogue_keys[1])
+    drag(panel, start, (1.12, 2.91))
+    settle(panel)
+    assert np.array_equal(document.state.dialogue_keys[1], [1.0, 3.0])
+    assert np.array_equal(document.state.dialogue_keys[[0, 2]], before.dialogue_keys[[0, 2]])
+    assert panel.arrows[("k", 1)].tip == (1.0, 3.0)
+    q = document.state.dialogue_q
+    assert cell(panel, "dot", 1) == format_score(float(q @ [1.0, 3.0]))
+    assert cell(panel, "norm", 1) == format_score(float(np.hypot(1.0, 3.0)))
+    cos = float(q @ [1.0, 3.0]) / (np.hypot(*q) * np.hypot(1.0, 3.0))
+    assert cell(panel, "cos", 1) == format_score(cos)
+    assert cell(panel, "vector", 1) == "(1, 3)"
+    assert document.undo_stack.count() == steps + 1
+    document.undo_stack.undo()
+    settle(panel)
+    assert document.state == before
+    assert cell(panel, "dot", 1) == format_score(float(q @ before.dialogue_keys[1]))
+
+
+def test_shift_drag_moves_off_the_grid(qtbot, panel):
+    document = panel.document
+    drag(panel, tuple(document.state.dialogue_keys[1]), (1.13, 2.87), modifiers=SHIFT)
+    settle(panel)
+    moved = document.state.dialogue_keys[1]
+    assert moved == pytest.approx([1.13, 2.87], abs=0.05)
+    assert not np.array_equal(moved * 2, np.round(moved * 2))
+
+
+def test_dragging_q_updates_the_identity_with_real_numbers(qtbot, panel):
+    document = panel.document
+    drag(panel, tuple(document.state.dialogue_q), (3.05, 1.04))
+    settle(panel)
+    assert np.array_equal(document.state.dialogue_q, [3.0, 1.0])
+    pair = document.view.pair
+    assert pair.total == pytest.approx(float(np.dot([3.0, 1.0], document.state.dialogue_keys[0])))
+    text = panel.identity.text()
+    projection = pair.total / pair.norm_q
+    for number in (pair.total, pair.norm_q, projection):
+        assert format_score(number) in text
+    assert panel.projection_label.isVisible()
+    foot = panel.foot.getData()
+    assert np.allclose([foot[0][0], foot[1][0]], np.array([3.0, 1.0]) * pair.total / 10.0)
+
+
+def test_one_drag_is_one_undo_step_and_ctrl_z_restores_it(qtbot):
+    make_application()
+    window = build_window("en")
+    qtbot.addWidget(window)
+    window.resize(1280, 720)
+    window.show()
+    qtbot.waitExposed(window)
+    document = window.document
+    document.set_world("dialogue")
+    window.docks["playground"].raise_()
+    settle(window.panels["playground"])
+    panel = window.panels["playground"]
+    before = document.state
+    drag(panel, tuple(before.dialogue_keys[2]), (-2.0, 1.0))
+    settle(panel)
+    assert np.array_equal(document.state.dialogue_keys[2], [-2.0, 1.0])
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    settle(panel)
+    assert document.state == before
+    i18n.set_language("zh")
+
+
+def test_clicking_a_key_arrow_selects_it_everywhere(qtbot, panel):
+    document = panel.document
+    assert document.state.key == 0
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        qtbot.mouseClick(panel.canvas.viewport(), LEFT,
+                         pos=to_viewport(panel, *document.state.dialogue_keys[2]))
+    assert document.state.key == 2
+    assert document.view.key_names[2] in panel.identity.text()
+    assert cell(panel, "key", 2).startswith("▶")
+
+
+def test_keys_pick_a_vector_and_nudge_it(qtbot, panel):
+    document = panel.document
+    keys = document.state.dialogue_keys.copy()
+    canvas = panel.canvas
+    qtbot.keyClick(canvas, Qt.Key.Key_2)
+    assert document.state.key == 1
+    qtbot.keyClick(canvas, Qt.Key.Key_Right)
+    settle(panel)
+    assert np.allclose(document.state.dialogue_keys[1], keys[1] + [0.5, 0])
+    qtbot.keyClick(canvas, Qt.Key.Key_Up, SHIFT)
+    settle(panel)
+    assert np.allclose(document.state.dialogue_keys[1], keys[1] + [0.5, 0.1])
+    qtbot.keyClick(canvas, Qt.Key.Key_Tab)
+    assert document.state.key == 2
+    qtbot.keyClick(canvas, Qt.Key.Key_0)
+    q = document.state.dialogue_q.copy()
+    qtbot.keyClick(canvas, Qt.Key.Key_Left)
+    settle(panel)
+    assert np.allclose(document.state.dialogue_q, q - [0.5, 0])
+    assert document.state.key == 2  # moving q keeps the selected key
+    assert panel.arrows[("q", 0)].handle._active
+
+
+def test_the_landscape_follows_the_scoring_function(qtbot, panel):
+    document = panel.document
+    shown = {}
+    for scorer in ("dot", "cosine", "neg_euclidean", "additive"):
+        with qtbot.waitSignal(document.changed, timeout=2000):
+            document.set_scorer(scorer)
+        land = document.view.landscape
+        assert np.array_equal(panel.image.image, land.values)
+        assert panel.colorbar.levels() == (-land.limit, land.limit)
+        labels = [item.toPlainText() for item in panel.iso_labels if item.isVisible()]
+        assert labels, scorer
+        shown[scorer] = labels
+        assert panel.headers["active"].isVisible() == (scorer != "dot")
+        assert document.view.scorer in ("dot",) or cell(panel, "active", 0) == format_score(
+            float(document.view.active[0, 0]))
+    assert "10" in shown["dot"]
+    assert all(abs(float(text.replace("−", "-"))) < 1 for text in shown["cosine"])
+    assert all(text.startswith("−") for text in shown["neg_euclidean"])
+    assert len({tuple(labels) for labels in shown.values()}) == 4
+
+
+def test_zero_length_q_shows_a_dash_and_says_why(qtbot, panel):
+    document = panel.document
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.set_vector("q", 0, [0.0, 0.0])
+    for j in range(len(panel.cells)):
+        assert cell(panel, "cos", j) == UNDEFINED_TEXT
+        assert panel.cells[j]["cos"].toolTip()
+    assert UNDEFINED_TEXT in panel.identity.text()
+    assert not panel.arrows[("q", 0)].head.isVisible()
+    assert not panel.arc.isVisible()
+
+
+def test_teaching_world_shows_a_hint_and_a_way_back(qtbot, panel):
+    document = panel.document
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.set_world("teaching")
+    assert panel.stack.currentWidget() is panel._hint_page
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        qtbot.mouseClick(panel.switch_button, LEFT)
+    assert document.state.world == "dialogue"
+    assert panel.stack.currentWidget() is panel._content
+
+
+def test_presentation_scale_enlarges_text_and_arrows(qtbot, panel):
+    arrow = panel.arrows[("k", 0)]
+    small_font = panel.cells[0]["dot"].font().pointSizeF()
+    small_pen = arrow.shaft.opts["pen"].widthF()
+    panel.set_look(Look().scaled(2.0))
+    assert panel.cells[0]["dot"].font().pointSizeF() == pytest.approx(2 * small_font)
+    assert arrow.shaft.opts["pen"].widthF() == pytest.approx(2 * small_pen)
+    assert arrow.label.textItem.font().pointSizeF() >= 2 * 11

@@ -1,0 +1,134 @@
+"""The shapes panel through real widgets: the log T slider and its byte counts, the scale
+toggle and equal edges in the diagram, and the decoder-flow stages by mouse and keyboard."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+
+from app import i18n
+from app.model.data import load_lesson_data
+from app.model.decoder_flow import STAGE_KEYS, decoder_stages
+from app.model.memory import additive_intermediate_bytes, score_matrix_bytes
+from app.startup import make_application
+from app.state.document import Document
+from app.ui.look import Look
+from app.ui.panels.shapes import ShapesPanel, format_bytes, format_shape, slider_values
+from app.ui.panels.shapes_diagram import group_digits
+
+
+@pytest.fixture
+def panel(qtbot):
+    make_application()
+    i18n.set_language("en")
+    panel = ShapesPanel(Document(load_lesson_data()))
+    qtbot.addWidget(panel)
+    panel.setMinimumSize(1, 1)  # a top-level layout would resize the window: offscreen warns
+    panel.resize(1200, 360)
+    panel.show()
+    qtbot.waitExposed(panel)
+    yield panel
+    i18n.set_language("zh")
+
+
+def shown(panel: ShapesPanel, key: str) -> str:
+    return panel.numbers[key][1].text()
+
+
+def test_byte_units_are_powers_of_1024():
+    assert format_bytes(1023) == "1,023 B"
+    assert format_bytes(1024) == "1.0 KiB"
+    assert format_bytes(32 * 1024**2) == "32 MiB"
+    assert format_bytes(8 * 1024**3) == "8.0 GiB"
+    assert format_bytes(3 * 1024**4 + 1024**4 // 2) == "3.5 TiB"
+    assert format_bytes(512 * 1024**4) == "512 TiB"
+
+
+def test_slider_stops_run_from_the_sentence_to_the_context_through_powers_of_two():
+    stops = slider_values(5, 262144)
+    assert stops[0] == 5 and stops[-1] == 262144
+    assert list(stops) == sorted(set(stops))
+    assert all(2**p in stops for p in range(3, 19))
+
+
+def test_t_slider_by_keyboard_shows_the_models_bytes(qtbot, panel):
+    anchor = panel.anchor
+    panel.slider.setFocus()
+    qtbot.keyClick(panel.slider, Qt.Key.Key_Home)
+    assert panel.T == 5
+    for _ in range(len(panel.stops)):
+        if panel.T >= 4096:
+            break
+        qtbot.keyClick(panel.slider, Qt.Key.Key_Right)
+    assert panel.T == 4096
+    assert shown(panel, "scores") == format_bytes(score_matrix_bytes(4096, anchor.dtype_bytes))
+    assert shown(panel, "additive") == format_bytes(
+        additive_intermediate_bytes(4096, anchor.head_dim, anchor.dtype_bytes))
+    # The lesson's published figures (FIGURES.md: dot_scores_mib, additive_intermediate_gib).
+    assert shown(panel, "scores") == "32 MiB"
+    assert shown(panel, "additive") == "8.0 GiB"
+    assert shown(panel, "pairs") == group_digits(4096 * 4096)
+    assert panel.spin.value() == 4096
+    assert panel.diagram.edge_labels()[0] == "T = 4,096"
+
+
+def test_typing_t_reaches_the_anchor_context(qtbot, panel):
+    panel.spin.setFocus()
+    panel.spin.selectAll()
+    qtbot.keyClicks(panel.spin, str(panel.anchor.max_position_embeddings))
+    qtbot.keyClick(panel.spin, Qt.Key.Key_Return)
+    assert panel.anchor.max_position_embeddings == panel.T
+    assert panel.slider.value() == panel.slider.maximum()
+    assert shown(panel, "pairs") == "68,719,476,736"  # published anchor_pairs_per_head
+
+
+def test_scale_toggle_switches_head_dim_and_keeps_equal_edges(qtbot, panel):
+    teaching_T, teaching_d = panel.document.data.teaching.Q.shape
+    assert (panel.diagram.T, panel.diagram.d_h) == (teaching_T, teaching_d)
+    qtbot.mouseClick(panel.anchor_button, Qt.MouseButton.LeftButton,
+                     pos=QPoint(8, panel.anchor_button.height() // 2))
+    assert panel.diagram.d_h == panel.anchor.head_dim
+    assert panel.anchor.max_position_embeddings == panel.diagram.T
+    blocks = dict(panel.diagram.blocks())
+    q, k, s = blocks["Qₕ"], blocks["Kₕᵀ"], blocks["S"]
+    t_edges = {round(q.height(), 6), round(k.width(), 6), round(s.width(), 6),
+               round(s.height(), 6)}
+    d_edges = {round(q.width(), 6), round(k.height(), 6)}
+    assert len(t_edges) == 1 and len(d_edges) == 1
+    log_ratio = math.log2(panel.diagram.T) / math.log2(panel.diagram.d_h)
+    assert q.height() / q.width() == pytest.approx(log_ratio)
+    assert all(panel.diagram.rect().contains(r.toRect()) for r in blocks.values())
+    qtbot.mouseClick(panel.lesson_button, Qt.MouseButton.LeftButton,
+                     pos=QPoint(8, panel.lesson_button.height() // 2))
+    assert (panel.diagram.T, panel.diagram.d_h) == (teaching_T, teaching_d)
+
+
+def test_clicking_a_stage_shows_its_shapes_and_parameters(qtbot, panel):
+    stages = decoder_stages(panel.anchor)
+    qkv = STAGE_KEYS.index("qkv")
+    rect = panel.flow.visualItemRect(panel.flow.item(qkv))
+    qtbot.mouseClick(panel.flow.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    text = panel.detail.text()
+    for name, shape in stages[qkv].outputs:
+        assert f"{name} <b>{format_shape(shape)}</b>" in text
+    assert "T × 24 × 256" in text  # published: 24 query heads of head_dim 256
+    assert group_digits(stages[qkv].params) in text
+    qtbot.keyClick(panel.flow, Qt.Key.Key_Right)
+    assert panel.flow.currentRow() == qkv + 1
+    assert group_digits(stages[qkv + 1].params) in panel.detail.text()
+    rope = STAGE_KEYS.index("rope")
+    rect = panel.flow.visualItemRect(panel.flow.item(rope))
+    qtbot.mouseClick(panel.flow.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert "64 of each head's 256" in panel.detail.text()
+
+
+def test_language_and_presentation_scale(qtbot, panel):
+    i18n.set_language("zh")
+    panel.retranslate()
+    assert panel.flow.item(0).text().startswith("词嵌入")
+    base = panel.numbers["scores"][1].font().pointSizeF()
+    panel.set_look(Look(scale=2.0))
+    assert panel.numbers["scores"][1].font().pointSizeF() == pytest.approx(2 * base)
+    assert panel.detail.font().pointSizeF() >= 22
