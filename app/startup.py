@@ -53,6 +53,9 @@ def _screenshot(window: MainWindow, args: argparse.Namespace) -> int:
     QApplication.processEvents()
     window.document.flush()
     QApplication.processEvents()
+    if (window.width(), window.height()) != tuple(args.size):
+        sys.stderr.write(f"attention-lab: note: the window needs {window.width()}x"
+                         f"{window.height()} at least; rendered at that size\n")
     target: QWidget = window
     if args.panel:
         if args.panel not in window.panels:
@@ -78,19 +81,26 @@ def run(args: argparse.Namespace) -> int:
     install_error_hook()
     try:
         window = build_window(args.lang)
-        window.classroom.begin_session(args.scenario, restore_last=args.screenshot is None)
     except AttentionLabError as error:
         sys.stderr.write(f"attention-lab: error: {error}\n")
         return USAGE_ERROR
-    if args.present:
-        window.classroom.presentation.set_presenting(True)
+    try:
+        window.classroom.begin_session(args.scenario, restore_last=args.screenshot is None)
+    except AttentionLabError as error:
+        window.dispose()
+        sys.stderr.write(f"attention-lab: error: {error}\n")
+        return USAGE_ERROR
     if args.screenshot is not None:
+        if args.present:
+            window.classroom.presentation.set_presenting(True)
         try:
             return _screenshot(window, args)
         finally:
             window.dispose()
     window.classroom.start_autosave()
     window.restore_layout()
+    if args.present:
+        window.classroom.presentation.set_presenting(True)
     if os.environ.get("ATTENTION_LAB_EXIT_AFTER_FIRST_PAINT"):
         from app.bench.startup_time import exit_after_first_paint
 

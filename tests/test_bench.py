@@ -12,6 +12,7 @@ import pytest
 
 from app.bench import Result, Target, p95
 from app.bench.run import FULL, QUICK, evaluate, format_table
+from app.bench.ui_latency import SETUP
 from app.main import build_parser
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,7 +50,7 @@ def test_evaluate_fills_each_target_from_its_size_only() -> None:
     assert targets["teaching_edit_frame_p95"].value == pytest.approx(20.0)
     assert targets["teaching_edit_frame_p95"].met is False
     assert targets["startup_first_paint"].met is None
-    table = format_table({name: "x" for name in MACHINE_FIELDS}, [bare, dot, teaching],
+    table = format_table({name: "x" for name in MACHINE_FIELDS}, SETUP, [bare, dot, teaching],
                          list(targets.values()), [], QUICK)
     assert "[met   ]" in table and "[MISSED]" in table and "[—     ]" in table
 
@@ -82,7 +83,7 @@ def test_quick_bench_reports_every_field(tmp_path: Path) -> None:
     assert set(report["machine"]) >= MACHINE_FIELDS
     assert report["machine"]["cpu_count"] >= 1
     results = report["results"]
-    assert {r["group"] for r in results} == {"ui", "model", "startup", "additive"}
+    assert {r["group"] for r in results} == {"ui", "panel", "model", "startup", "additive"}
     for result in results:
         assert set(result) >= RESULT_FIELDS, result["name"]
         assert result["runs"] == len(result["samples_ms"]) >= 1
@@ -91,8 +92,10 @@ def test_quick_bench_reports_every_field(tmp_path: Path) -> None:
     assert any(r["name"].startswith("scale mode") for r in ui), "heatmap scale mode not measured"
     for result in ui:
         assert result["timeouts"] == 0, result["name"]
-        assert result["max_ui_block_ms"] > 0
+        assert result["max_ui_block_ms"] > 0 and result["ui_thread_cpu_median_ms"] > 0
         assert "heatmap" in result["panels_repainted"], result["name"]
+    costed = {r["name"].split(":")[0] for r in results if r["group"] == "panel"}
+    assert set(ui[0]["panels_repainted"]) <= costed
     model = [r for r in results if r["group"] == "model" and "bare" not in r["name"]]
     assert any("compute_view" in r["name"] for r in model)
     assert all(r["ratio_to_bare"] > 0 for r in model if "compute_view" not in r["name"])

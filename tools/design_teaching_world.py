@@ -25,6 +25,7 @@ import argparse
 import itertools
 import json
 import math
+import re
 import sys
 import time
 from pathlib import Path
@@ -44,7 +45,7 @@ HEAD_A = 89.5  # % of 给了 on 小明, head A (dims 0–1, causal, ÷√2)
 HEAD_B = 77.0  # % of 给了 on 苹果, head B (dims 2–3)
 NAMES_COS = 0.995
 MARGIN = 0.04  # keep softmax percentages this far inside their rounding window
-RECIPE = {"alpha": [-28, -22], "beta": [20, 27], "seed": 11}  # replaced by --search's pick
+RECIPE = {"alpha": [-24, -22], "beta": [24, -20], "seed": 697091376}  # picked from --search
 ADDITIVE = {"W1": [[0.5, -0.3, 0.2, 0.1], [0.1, 0.4, -0.5, 0.3], [-0.2, 0.1, 0.3, 0.6]],
             "W2": [[0.4, 0.2, -0.1, 0.3], [-0.3, 0.5, 0.2, -0.1], [0.2, -0.4, 0.1, 0.5]],
             "v": [1.0, -0.8, 0.6]}
@@ -59,21 +60,13 @@ _D = np.arange(-3, 4)
 DELTAS = np.array(np.meshgrid(_D, _D, _D, _D, indexing="ij")).reshape(4, -1).T  # 小王 − 小明
 UNIMODULAR = np.array([m for m in itertools.product(range(-10, 11), repeat=4)
                        if abs(m[0] * m[3] - m[1] * m[2]) == 100]).reshape(-1, 2, 2)
-
-
-def _inv(R: np.ndarray) -> np.ndarray:
-    """Inverse of a unimodular tenths matrix, again in tenths (adjugate × det)."""
-    det = (R[0, 0] * R[1, 1] - R[0, 1] * R[1, 0]) // 100
-    return np.array([[R[1, 1], -R[0, 1]], [-R[1, 0], R[0, 0]]]) * det
+INVERSES = np.array([[[m[1, 1], -m[0, 1]], [-m[1, 0], m[0, 0]]] for m in UNIMODULAR]) \
+    * ((UNIMODULAR[:, 0, 0] * UNIMODULAR[:, 1, 1] - UNIMODULAR[:, 0, 1] * UNIMODULAR[:, 1, 0])
+       // 100)[:, None, None]
 
 
 def _cos(a: np.ndarray, b: np.ndarray) -> float:
     return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
-
-
-def _softmax_pct(x: np.ndarray) -> np.ndarray:
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return 100 * e / e.sum(axis=-1, keepdims=True)
 
 
 def _rows(alpha: np.ndarray, beta: np.ndarray, target: int) -> np.ndarray:
@@ -85,48 +78,61 @@ def _rows(alpha: np.ndarray, beta: np.ndarray, target: int) -> np.ndarray:
 def _head_choices(cands: list[np.ndarray], alpha: np.ndarray) -> list[tuple[int, ...]]:
     """a-value tuples (rows 0–3) whose head A / head B softmax hit the printed percentages.
 
-    Loops over (a0, a2) and vectorises over (a1, a3), so memory stays small.
+    a_j is row j's head-A score (hundredths), b_j = given_row_j − a_j its head-B score. Head A
+    at 89.5 % forces every a_j ≤ a_0 − √2·ln(1/hi_a); head B at 77 % forces every
+    b_j ≤ b_2 − √2·ln(1/hi_b): those bounds cut the (a1, a3) grid before any exp is taken.
     """
-    avals = [np.unique(c[:, :2] @ alpha) for c in cands]
+    avals = [np.unique(c[:, :2] @ alpha) / 100 for c in cands]
     s = [t / 100 for t in GIVEN_ROW]
     lo_a, hi_a = 100 / (HEAD_A + 0.05 - MARGIN / 4) - 1, 100 / (HEAD_A - 0.05 + MARGIN / 4) - 1
     lo_b, hi_b = 100 / (HEAD_B + 0.05 - MARGIN / 4) - 1, 100 / (HEAD_B - 0.05 + MARGIN / 4) - 1
-    a1, a3 = np.meshgrid(avals[1] / 100, avals[3] / 100, indexing="ij")
+    gap_a, gap_b = -R2 * math.log(hi_a), -R2 * math.log(hi_b)
     out = []
-    for a0 in avals[0] / 100:
-        ea = np.exp((a1 - a0) / R2) + np.exp((a3 - a0) / R2)
-        for a2 in avals[2] / 100:
-            sa = ea + math.exp((a2 - a0) / R2)
+    for a0 in avals[0]:
+        for a2 in avals[2][avals[2] <= a0 - gap_a]:
             b2 = s[2] - a2
-            sb = (math.exp((s[0] - a0 - b2) / R2) + np.exp((s[1] - a1 - b2) / R2)
-                  + np.exp((s[3] - a3 - b2) / R2))
+            if s[0] - a0 > b2 - gap_b:
+                continue
+            a1 = avals[1][(avals[1] <= a0 - gap_a) & (s[1] - avals[1] <= b2 - gap_b)]
+            a3 = avals[3][(avals[3] <= a0 - gap_a) & (s[3] - avals[3] <= b2 - gap_b)]
+            if not len(a1) or not len(a3):
+                continue
+            A1, A3 = np.meshgrid(a1, a3, indexing="ij")
+            sa = np.exp((A1 - a0) / R2) + np.exp((A3 - a0) / R2) + math.exp((a2 - a0) / R2)
+            sb = (math.exp((s[0] - a0 - b2) / R2) + np.exp((s[1] - A1 - b2) / R2)
+                  + np.exp((s[3] - A3 - b2) / R2))
             ok = (sa >= lo_a) & (sa <= hi_a) & (sb >= lo_b) & (sb <= hi_b)
-            for i, k in np.argwhere(ok):
-                out.append((round(a0 * 100), int(avals[1][i]), round(a2 * 100), int(avals[3][k])))
+            out += [(round(a0 * 100), round(a1[i] * 100), round(a2 * 100), round(a3[k] * 100))
+                    for i, k in np.argwhere(ok)]
     return out
 
 
 def _apple_preimages(E3: np.ndarray) -> list[np.ndarray]:
     """Integer x (tenths, |x| ≤ 25) with e_j·x == APPLE_ROW[j] for j = 0, 1, 2 (exact)."""
-    out = []
     for free in range(4):
         rest = [c for c in range(4) if c != free]
         A = E3[:, rest].astype(float)
         if abs(np.linalg.det(A)) < 1e-9:
             continue
-        for t in range(-25, 26):
-            y = np.rint(np.linalg.solve(A, np.array(APPLE_ROW) - E3[:, free] * t)).astype(int)
-            x = np.zeros(4, dtype=int)
-            x[free], x[rest] = t, y
-            if np.abs(x).max() <= 25 and np.array_equal(E3 @ x, APPLE_ROW):
-                out.append(x)
-        return out
-    return out
+        t = np.arange(-25, 26)
+        Y = np.rint(np.linalg.solve(A, np.array(APPLE_ROW)[:, None] - np.outer(E3[:, free], t)))
+        X = np.zeros((len(t), 4), dtype=int)
+        X[:, free], X[:, rest] = t, Y.T.astype(int)
+        ok = (np.abs(X).max(1) <= 25) & (X @ E3.T == APPLE_ROW).all(1)
+        return list(X[ok])
+    return []
+
+
+_WQ_CACHE: dict[bytes, tuple[np.ndarray, np.ndarray]] = {}
 
 
 def _solve_wq(e3: np.ndarray, e2: np.ndarray, q3: np.ndarray, q2: np.ndarray) -> np.ndarray | None:
     """Smallest one-decimal W_Q with e_给了·W_Q = q_给了 and e_苹果·W_Q = q_苹果 (exact)."""
-    d3, d2 = WBOX @ e3, WBOX @ e2
+    key = np.concatenate([e3, e2]).tobytes()
+    if key not in _WQ_CACHE:
+        _WQ_CACHE.clear()
+        _WQ_CACHE[key] = (WBOX @ e3, WBOX @ e2)
+    d3, d2 = _WQ_CACHE[key]
     cols = []
     for c in range(4):
         cand = WBOX[(d3 == q3[c]) & (d2 == q2[c])]
@@ -156,8 +162,8 @@ def _facts(E: np.ndarray, q3: np.ndarray, K: np.ndarray) -> dict[str, float] | N
     return {"swap": swap, "top_swap": top, "dominant_share": float(dom)}
 
 
-def solve(alpha: list[int], beta: list[int], seed: int) -> dict | None:
-    """One design from a recipe, deterministic; None if this (α, β) has none."""
+def solve(alpha: list[int], beta: list[int], seed: int, want: int = 6) -> dict | None:
+    """The nicest of up to `want` designs for one recipe, deterministic; None if there is none."""
     rng = np.random.default_rng(seed)
     al, be = np.array(alpha), np.array(beta)
     cands = [_rows(al, be, GIVEN_ROW[j]) for j in range(4)]
@@ -167,17 +173,24 @@ def solve(alpha: list[int], beta: list[int], seed: int) -> dict | None:
     rng.shuffle(choices)
     ab = np.concatenate([al, be])
     deltas = DELTAS[DELTAS @ ab == GIVEN_ROW[4] - GIVEN_ROW[0]]
+    designs: list[dict] = []
     for choice in choices[:40]:
         rows = [c[c[:, :2] @ al == choice[j]] for j, c in enumerate(cands)]
         combos = list(itertools.product(*[range(len(r)) for r in rows]))
         rng.shuffle(combos)
         for combo in combos[:100]:
             e0, e1, e2, e3 = (rows[j][combo[j]] for j in range(4))
-            for x in _apple_preimages(np.array([e0, e1, e2]))[:5]:
-                design = _finish(rng, al, be, x, e0, e1, e2, e3, deltas)
-                if design is not None:
-                    return {"recipe": {"alpha": alpha, "beta": beta, "seed": seed}, **design}
-    return None
+            found = next((d for x in _apple_preimages(np.array([e0, e1, e2]))[:5]
+                          if (d := _finish(rng, al, be, x, e0, e1, e2, e3, deltas))), None)
+            if found is not None:
+                designs.append(found)
+                break
+        if len(designs) >= want:
+            break
+    if not designs:
+        return None
+    best = min(designs, key=niceness)
+    return {"recipe": {"alpha": alpha, "beta": beta, "seed": seed}, **best}
 
 
 def _finish(rng, al, be, x, e0, e1, e2, e3, deltas) -> dict | None:
@@ -185,9 +198,10 @@ def _finish(rng, al, be, x, e0, e1, e2, e3, deltas) -> dict | None:
     e4s = e0 + deltas
     e4s = e4s[np.abs(e4s).max(1) <= 10]
     for _ in range(300):
-        RA, RB = UNIMODULAR[rng.integers(len(UNIMODULAR), size=2)]
-        q3 = np.concatenate([_inv(RA) @ al, _inv(RB) @ be])
-        q2 = np.concatenate([_inv(RA) @ x[:2], _inv(RB) @ x[2:]])
+        ia, ib = rng.integers(len(UNIMODULAR), size=2)
+        RA, RB = UNIMODULAR[ia], UNIMODULAR[ib]
+        q3 = np.concatenate([INVERSES[ia] @ al, INVERSES[ib] @ be])
+        q2 = np.concatenate([INVERSES[ia] @ x[:2], INVERSES[ib] @ x[2:]])
         if max(np.abs(q3).max(), np.abs(q2).max()) > 300:
             continue
         WK = np.zeros((4, 4), dtype=int)
@@ -209,16 +223,21 @@ def _finish(rng, al, be, x, e0, e1, e2, e3, deltas) -> dict | None:
 
 
 def choose_wv(E: np.ndarray, seed: int) -> np.ndarray:
-    """W_V (tenths) so retrieval can tell the two names apart although their keys cannot."""
+    """W_V (tenths) so retrieval can tell the two names apart although their keys cannot.
+
+    Wanted: cos(v_小明, v_小王) as low as possible, every value vector long enough to matter
+    (|v| ≥ 0.8), no two values nearly parallel, entries within ±1.
+    """
     rng = np.random.default_rng(seed)
     best, best_cost = None, math.inf
-    for _ in range(4000):
+    for _ in range(20000):
         W = rng.integers(-10, 11, size=(4, 4))
-        V = (E @ W).astype(float)
-        if abs(np.linalg.det(W)) < 1000 or np.abs(V).max() > 200:
+        V = (E @ W) / 100
+        norms = np.linalg.norm(V, axis=1)
+        if abs(np.linalg.det(W)) < 1000 or norms.min() < 0.8 or np.abs(V).max() > 2.0:
             continue
-        cos = V @ V.T / np.outer(np.linalg.norm(V, axis=1), np.linalg.norm(V, axis=1))
-        cost = cos[0, 4] + 0.2 * np.abs(cos - np.eye(5)).max() + np.abs(W).sum() / 400
+        cos = V @ V.T / np.outer(norms, norms)
+        cost = cos[0, 4] + 0.5 * max(0.0, np.abs(cos - np.eye(5)).max() - 0.9)
         if cost < best_cost:
             best, best_cost = W, cost
     return best
@@ -264,11 +283,10 @@ def write(path: Path = DATA_FILE) -> None:
 
 
 def _compact_rows(text: str) -> str:
-    """Put each matrix row on one line so the file reads like the matrices in the lesson."""
-    import re
-
-    return re.sub(r"\[\s+(-?[\d.e-]+(?:,\s+-?[\d.e-]+)*)\s+\]",
+    """Put each matrix row and each token on one line, so the file reads like the lesson."""
+    text = re.sub(r"\[\s+(-?[\d.e-]+(?:,\s+-?[\d.e-]+)*)\s+\]",
                   lambda m: "[" + ", ".join(p.strip() for p in m.group(1).split(",")) + "]", text)
+    return re.sub(r'\{\s+("token": "[^"]*"),\s+("gloss": "[^"]*")\s+\}', r"{\1, \2}", text)
 
 
 def search(seconds: float, seed: int) -> None:
@@ -282,6 +300,53 @@ def search(seconds: float, seed: int) -> None:
             print(json.dumps({"niceness": round(niceness(design), 3), **design["recipe"],
                               **{k: round(v, 3) for k, v in design["facts"].items()}}), flush=True)
     print(f"tried {tried} recipes in {seconds:.0f} s", file=sys.stderr)
+
+
+def check(data_dir: Path) -> int:
+    """Load the file the way the app does and verify every teaching-world figure; 0 = all good."""
+    from app.model.breakdown import breakdown, disagreements
+    from app.model.data import load_teaching_world
+    from app.model.figures import lesson_figures
+    from app.model.scoring import score_matrix
+
+    world = load_teaching_world(data_dir)
+    problems = []
+    for name in ("E", "W_Q", "W_K", "W_V"):
+        M = getattr(world, name) * 10
+        if not np.allclose(M, np.rint(M), atol=1e-9):
+            problems.append(f"{name} has entries with more than one decimal")
+    E, WQ, WK = (np.rint(getattr(world, n) * 10).astype(int) for n in ("E", "W_Q", "W_K"))
+    S = (E @ WQ) @ (E @ WK).T  # exact, in 1e-4
+    q, obj = world.index("query"), world.index("object")
+    if S[q].tolist() != [t * 100 for t in GIVEN_ROW]:
+        problems.append(f"q_给了·k_j = {S[q] / 1e4} instead of {[t / 100 for t in GIVEN_ROW]}")
+    if S[obj, : obj + 1].tolist() != [t * 100 for t in APPLE_ROW]:
+        problems.append(f"q_苹果·k_j = {S[obj, :obj + 1] / 1e4}")
+    figures = lesson_figures(data_dir)
+    for key in ("embed_cos_self", "embed_rank_last3", "qk_rank_top3", "given_row_scaled",
+                "names_k_cos", "unmasked_weight_on_answer", "masked_weight_apple",
+                "masked_weight_xiaoming", "head_a_weight_xiaoming", "head_b_weight_apple",
+                "apple_row_scaled", "apple_row_weights"):
+        fig = figures[key]
+        shown = tuple(round(v, 4) for v in fig.value) if isinstance(fig.value, tuple) and \
+            not isinstance(fig.value[0], str) else fig.value
+        print(f"{'ok ' if fig.matches() else 'BAD'} {key:28} {shown}  published {fig.published}")
+        if not fig.matches():
+            problems.append(f"{key} does not match")
+    row = world.Q[q : q + 1]
+    swaps = disagreements(score_matrix("dot", row, world.K)[0],
+                          score_matrix("cosine", row, world.K)[0])
+    names = world.tokens
+    print("dot/cosine swaps:", [(names[w.key_a], names[w.key_b]) for w in swaps])
+    if not swaps:
+        problems.append("dot and cosine rank q_给了's keys the same way")
+    share = breakdown(world.Q[q], world.K[obj]).dominant_share
+    print(f"给了·苹果 dominant product share: {share:.3f}")
+    if not share > 0.6:
+        problems.append("no product dominates q_给了·k_苹果")
+    for problem in problems:
+        print("PROBLEM:", problem)
+    return 1 if problems else 0
 
 
 def main(argv: list[str]) -> int:
@@ -298,8 +363,6 @@ def main(argv: list[str]) -> int:
         return 0
     if args.write:
         write(args.data_dir / DATA_FILE.name)
-    from tools.teaching_world_check import check  # noqa: PLC0415
-
     return check(args.data_dir)
 
 

@@ -36,17 +36,24 @@ class Plan:
     startup_runs: int
     additive_T: int
     additive_d_a: int
+    fixed_repeat: bool = False
 
     def repeated(self, count: int) -> Plan:
         """The same sizes with every repeat count set to `count`."""
         return replace(self, teaching_steps=count, scale_steps=count, model_repeat=count,
-                       startup_runs=count)
+                       startup_runs=count, fixed_repeat=True)
+
+    def model_runs(self, T: int) -> int:
+        """Model timings at size T: more runs where each is cheap (model_repeat at T = 1024)."""
+        if self.fixed_repeat:
+            return self.model_repeat
+        return min(300, max(3, self.model_repeat * 1024 // T))
 
 
 FULL = Plan("full", teaching_steps=200, scale_ts=(256, 1024, 4096), scale_d=256,
             scale_steps=30, model_repeat=30, startup_runs=7, additive_T=512, additive_d_a=64)
 QUICK = Plan("quick", teaching_steps=5, scale_ts=(64,), scale_d=32, scale_steps=3,
-             model_repeat=3, startup_runs=1, additive_T=64, additive_d_a=16)
+             model_repeat=3, startup_runs=1, additive_T=64, additive_d_a=16, fixed_repeat=True)
 
 
 def machine() -> dict[str, object]:
@@ -132,6 +139,8 @@ def _bytes(count: object) -> str:
 def _note(result: Result) -> str:
     extra = result.extra
     parts = []
+    if "ui_thread_cpu_median_ms" in extra:
+        parts.append(f"UI-thread CPU {extra['ui_thread_cpu_median_ms']:.1f} ms (median)")
     if "max_ui_block_ms" in extra:
         parts.append(f"longest UI block {extra['max_ui_block_ms']:.1f} ms")
     if extra.get("timeouts"):
@@ -148,15 +157,18 @@ def _note(result: Result) -> str:
     return "; ".join(parts)
 
 
-def format_table(info: dict[str, object], results: list[Result], targets: list[Target],
-                 errors: list[str], plan: Plan) -> str:
+def format_table(info: dict[str, object], setup: dict[str, str], results: list[Result],
+                 targets: list[Target], errors: list[str], plan: Plan) -> str:
     """The human-readable report: machine, one row per measurement, then the targets."""
+    load = info["load_average_at_start"]
     lines = [
         f"Attention Lab benchmark ({plan.name}) — {info['cpu_count']} CPUs ({info['cpu']}), "
         f"Python {info['python']}, NumPy {info['numpy']} ({info['blas']}), "
         f"PySide6 {info['pyside6']} (Qt {info['qt']}), pyqtgraph {info['pyqtgraph']}",
-        f"platform {info['platform']}; load average at start {info['load_average_at_start']}; "
+        f"platform {info['platform']}; load average at start "
+        f"{', '.join(f'{x:.2f}' for x in load) if isinstance(load, list) else load}; "
         f"BLAS environment {info['environment'] or 'default'}",
+        f"UI window {setup['window']}; frame = {setup['frame']}",
         "",
         f"{'measurement':<52} {'size':<16} {'runs':>5} {'median':>10} {'p95':>10}  notes",
     ]
@@ -180,28 +192,27 @@ def _sections(plan: Plan) -> list[tuple[str, Callable[[], list[Result]]]]:
         window = ui_latency.open_window()
         try:
             results = [ui_latency.teaching_latency(window, plan.teaching_steps)]
+            results += ui_latency.panel_costs(window, max(plan.teaching_steps // 4, 3))
             if ui_latency.has_scale_mode(window):
                 for T in plan.scale_ts:
                     results += ui_latency.scale_latency(window, T, plan.scale_steps,
                                                         plan.scale_d)
             return results
         finally:
-            window.close()
-            window.deleteLater()
+            ui_latency.close_window(window)
 
     def model() -> list[Result]:
-        results = model_speed.teaching_recompute(max(plan.model_repeat * 10, 20))
+        results = model_speed.teaching_recompute(plan.model_runs(8))
         for T in plan.scale_ts:
-            repeat = max(3, plan.model_repeat * 256 // T) if plan.name == "full" else \
-                plan.model_repeat
-            results += model_speed.scale_recompute(T, plan.scale_d, repeat)
+            results += model_speed.scale_recompute(T, plan.scale_d, plan.model_runs(T))
         return results
 
     return [
-        ("start-up", lambda: [startup_time.measure_startup(plan.startup_runs)]),
+        ("start-up", lambda: [startup_time.measure_startup(plan.startup_runs,
+                                                           warmup=plan.name == "full")]),
         ("model", model),
         ("additive", lambda: model_speed.additive_vs_dot(plan.additive_T, plan.additive_d_a,
-                                                         plan.model_repeat)),
+                                                         plan.model_runs(plan.additive_T))),
         ("ui", ui),
     ]
 
@@ -228,10 +239,12 @@ def run_bench(json_path: Path | None = None, quick: bool = False,
                 traceback.print_exc()
             print(f"bench: {title} took {time.perf_counter() - started:.1f} s",
                   file=sys.stderr, flush=True)
+    from app.bench.ui_latency import SETUP
+
     targets = evaluate(results)
-    print(format_table(info, results, targets, errors, plan), flush=True)
+    print(format_table(info, SETUP, results, targets, errors, plan), flush=True)
     if json_path is not None:
-        report = {"plan": plan.name, "machine": info,
+        report = {"plan": plan.name, "machine": info, "setup": SETUP,
                   "results": [result.to_json() for result in results],
                   "targets": [target.to_json() for target in targets], "errors": errors}
         json_path.parent.mkdir(parents=True, exist_ok=True)

@@ -16,6 +16,7 @@ UI thread was blocked (no input, no paint), reported as `max_ui_block_ms`.
 
 from __future__ import annotations
 
+import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,18 +25,25 @@ import numpy as np
 from PySide6.QtCore import QAbstractEventDispatcher, QEvent, QEventLoop, QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QWidget
 
-from app.bench import Result
+from app.bench import Result, time_interleaved
 from app.startup import build_window, make_application
 from app.ui.main_window import MainWindow
 
 WINDOW_SIZE = (1920, 1080)
 LANGUAGE = "zh"
 CALIBRATION_EDITS = 3
-GRACE_MS = 150
+GRACE_MS = 100
 FRAME_TIMEOUT_MS = 10_000
 SCALE_D = 256
 DRAG_EDIT = "document.set_vector on the selected key, inside one begin_drag gesture"
 SEED_EDIT = "document.set_options(scale_seed=…): new random Q, K, new picture"
+SETUP = {
+    "window": f"{WINDOW_SIZE[0]}x{WINDOW_SIZE[1]} offscreen, every dock shown side by side, "
+              f"language {LANGUAGE}",
+    "frame": "edit → document.changed handled → every panel that repaints for this edit got "
+             "a Paint event (scale mode: the new picture painted) → event loop idle",
+    "ui_block": "longest gap between ticks of a 1 ms timer during the timed edits",
+}
 
 
 @dataclass
@@ -44,6 +52,15 @@ class _Wait:
 
     expected: frozenset[str]
     ready: Callable[[], bool] = lambda: True
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """One timed edit: wall-clock ms to the finished frame, UI-thread CPU ms, timed out?"""
+
+    ms: float
+    cpu_ms: float
+    timed_out: bool
 
 
 class FrameClock(QObject):
@@ -58,7 +75,7 @@ class FrameClock(QObject):
         self._loop: QEventLoop | None = None
         self._wait = _Wait(frozenset())
         self._recomputes = 0
-        self._end = 0.0
+        self._end = self._cpu_end = 0.0
         self._timed_out = False
         self._beat = QTimer(self)
         self._beat.setTimerType(Qt.TimerType.PreciseTimer)
@@ -93,12 +110,14 @@ class FrameClock(QObject):
         if self._loop is None or self.window.document.recompute_count == self._recomputes:
             return
         if self._wait.expected <= self.painted and self._wait.ready():
-            self._end = time.perf_counter()
-            self._loop.quit()
+            self._stop()
 
     def _on_timeout(self) -> None:
         self._timed_out = True
-        self._end = time.perf_counter()
+        self._stop()
+
+    def _stop(self) -> None:
+        self._end, self._cpu_end = time.perf_counter(), time.thread_time()
         if self._loop is not None:
             self._loop.quit()
 
@@ -108,11 +127,8 @@ class FrameClock(QObject):
         QTimer.singleShot(ms, loop.quit)
         loop.exec()
 
-    def time_edit(self, edit: Callable[[], None], wait: _Wait) -> tuple[float, bool]:
-        """(milliseconds from the edit to its finished frame, whether it timed out).
-
-        `painted` keeps the panels that painted, for calibration to read afterwards.
-        """
+    def time_edit(self, edit: Callable[[], None], wait: _Wait) -> _Frame:
+        """Time one edit to its finished frame; `painted` keeps the panels that painted."""
         app = QApplication.instance()
         dispatcher = QAbstractEventDispatcher.instance()
         self.painted.clear()
@@ -127,6 +143,7 @@ class FrameClock(QObject):
         dispatcher.aboutToBlock.connect(self._on_idle)
         guard.start(FRAME_TIMEOUT_MS)
         self._beat.start()
+        cpu_start = time.thread_time()
         start = self._last_beat = time.perf_counter()
         edit()
         self._loop.exec()
@@ -137,7 +154,8 @@ class FrameClock(QObject):
         dispatcher.aboutToBlock.disconnect(self._on_idle)
         app.removeEventFilter(self)
         self._loop = None
-        return (self._end - start) * 1000.0, self._timed_out
+        return _Frame((self._end - start) * 1000.0, (self._cpu_end - cpu_start) * 1000.0,
+                      self._timed_out)
 
     def calibrate(self, edit: Callable[[], None], ready: Callable[[], bool]) -> frozenset[str]:
         """The panels that repainted after every one of a few unrecorded edits."""
@@ -155,17 +173,14 @@ class FrameClock(QObject):
                 ready: Callable[[], bool] = lambda: True, **extra: object) -> Result:
         """Calibrate, then time `steps` edits; the result carries the longest UI block too."""
         expected = self.calibrate(edit, ready)
-        samples, timeouts = [], 0
         self.max_gap_s = 0.0
-        for _ in range(steps):
-            elapsed, timed_out = self.time_edit(edit, _Wait(expected, ready))
-            samples.append(elapsed)
-            timeouts += timed_out
+        frames = [self.time_edit(edit, _Wait(expected, ready)) for _ in range(steps)]
         visible = {n for n, panel in self.window.panels.items() if panel.isVisible()}
-        return Result("ui", name, size, samples, {
+        return Result("ui", name, size, [frame.ms for frame in frames], {
             **extra,
             "max_ui_block_ms": self.max_gap_s * 1000.0,
-            "timeouts": timeouts,
+            "ui_thread_cpu_median_ms": statistics.median(frame.cpu_ms for frame in frames),
+            "timeouts": sum(frame.timed_out for frame in frames),
             "panels_repainted": sorted(expected),
             "panels_not_repainting": sorted(visible - expected),
         })
@@ -252,6 +267,28 @@ def teaching_latency(window: MainWindow, steps: int) -> Result:
                            _drag_steps(window), steps, edit_kind=DRAG_EDIT)
     document.end_drag()
     return result
+
+
+def panel_costs(window: MainWindow, repeat: int) -> list[Result]:
+    """Where a frame goes, per panel: `refresh()` (reading the view, Python) and `grab()`
+    (painting the whole panel into a pixmap), so an owner can see their share."""
+    document = window.document
+    T, d = document.state.vectors[1].shape
+    results = []
+    for name, panel in window.panels.items():
+        samples = time_interleaved({"refresh": panel.refresh, "paint": panel.grab}, repeat)
+        results += [Result("panel", f"{name}: refresh()", f"T={T}, d={d}", samples["refresh"]),
+                    Result("panel", f"{name}: paint whole panel (grab)", f"T={T}, d={d}",
+                           samples["paint"])]
+    return results
+
+
+def close_window(window: MainWindow) -> None:
+    """Close as a user would. The stack is marked clean first: destroying an unclean
+    QUndoStack emits cleanChanged into the window's title lambda after the window is gone."""
+    window.document.undo_stack.setClean()
+    window.close()
+    window.deleteLater()
 
 
 def has_scale_mode(window: MainWindow) -> bool:

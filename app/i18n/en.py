@@ -103,7 +103,7 @@ STRINGS: dict[str, str] = {
     "heatmap.masked_note": "(a future key: hidden before softmax)",
     "heatmap.undefined_note": "(no value: a zero-length vector has no direction)",
     "heatmap.lesson_info": (
-        "{rows} queries × {cols} keys = {pairs} scores. Click a cell to pick that pair."
+        "queries × keys: {rows} × {cols} = {pairs} scores. Click a cell to pick that pair."
     ),
     "heatmap.computing": "Computing T = {T} in the background…",
     "heatmap.scale_info": (
@@ -111,16 +111,13 @@ STRINGS: dict[str, str] = {
         "additive scoring's naive T×T×d_a tensor: {additive}. "
         "Drawn as {pixels}×{pixels} pixels, each standing for {factor}×{factor} pairs."
     ),
-    "heatmap.scale_readout": (
-        "Random Q, K (seed {seed}); each pixel shows the value farthest from zero in its block."
-    ),
-    "heatmap.scale_hover": "queries {queries} × keys {keys}: {value}",
+    "heatmap.scale_readout": "Random Q, K (seed {seed}); a pixel shows its block's largest |value|",
     "heatmap.scale_failed": "Scale mode could not compute this: {reason}",
     # --- expansion ---
     "expansion.title": "Term by term",
     "expansion.heading": "q_{q_name} · k_{k_name}, one dimension at a time",
-    "expansion.product_axis": "product qᵢ×kᵢ",
-    "expansion.dominant": "Largest term {term} = {value}: {share} of Σ|qᵢkᵢ|",
+    "expansion.product_axis": "Each bar is one term of the sum",
+    "expansion.dominant": "Largest term {term} = {value}: {share} of all terms' sizes added up",
     "expansion.polar": "|q| × |k| × cos θ = {nq} × {nk} × {cos} = {total}   (θ = {angle}°)",
     "expansion.polar_undefined": "|q| or |k| is 0, so θ has no value; q·k = {total}",
     "expansion.active_scorer": "Current scoring function: {formula} = {value}",
@@ -179,21 +176,22 @@ STRINGS: dict[str, str] = {
     ),
     # --- shapes ---
     "shapes.title": "Shapes and scale",
-    "shapes.head_title": "One head's scores S = Qₕ·Kₕᵀ",
+    "shapes.head_title": "One head's scores S = Q·Kᵀ",
     "shapes.flow_title": "Decoder layer data flow · {model} (pick a stage)",
-    "shapes.lesson_scale": "Lesson scale (T = {T}, dₕ = {d})",
-    "shapes.anchor_scale": "Anchor model (dₕ = {d})",
+    "shapes.lesson_scale": "Lesson: T = {T}, {d} dims per head",
+    "shapes.anchor_scale": "Anchor model: {d} dims per head",
     "shapes.tip.slider": (
         "Sequence length T (log scale): arrow keys move one step, Page Up / Page Down double or"
         " halve"
     ),
     "shapes.pairs": "Pairs per head, T²",
     "shapes.score_bytes": "Score matrix T × T",
-    "shapes.additive_bytes": "Naive additive tensor T × T × dₐ",
-    "shapes.bytes_note": "{bytes} bytes per number; dₐ = {d_a}, the anchor model's head_dim.",
+    "shapes.additive_bytes": "Naive additive tensor T × T × d<sub>a</sub>",
+    "shapes.bytes_note": (
+        "{bytes} bytes per number; d<sub>a</sub> = {d_a}, the anchor model's head_dim."
+    ),
     "shapes.caption": (
-        "Side lengths are drawn on a log scale and the edges carry the real sizes; edges with"
-        " the same symbol are equally long everywhere."
+        "Sides on a log scale, real sizes on the edges; one symbol, one length everywhere."
     ),
     "shapes.detail.in": "In: {tensors}",
     "shapes.detail.out": "Out: {tensors}",
@@ -225,8 +223,8 @@ STRINGS: dict[str, str] = {
         " and there are no parameters."
     ),
     "shapes.note.scores": (
-        "One matrix product per head, Sₕ = Qₕ·Kₕᵀ / √{head_dim}; every {group} query heads"
-        " share one K head."
+        "One matrix product per head, S<sub>h</sub> = Q<sub>h</sub>·K<sub>h</sub>ᵀ /"
+        " √{head_dim}; every {group} query heads share one K head."
     ),
     "shapes.note.softmax": (
         "Turns each row into weights that sum to 1 (a causal mask first sets future positions"
@@ -241,7 +239,382 @@ STRINGS: dict[str, str] = {
     ),
     "shapes.note.o_proj": "Joins the {heads} heads and projects back to the hidden size.",
     # --- timeline ---
+    "timeline.title": "Evolution of attention",
+    "timeline.track.training": "Training: how a token takes information from the others",
+    "timeline.track.generation": "Generation: how K and V are kept smaller",
+    "timeline.track.training_short": "Training",
+    "timeline.track.generation_short": "Generation",
+    "timeline.hint": (
+        "Click a card, or use ←/→ (↑/↓ switches track) and Enter. "
+        "Choosing a stage sets up the other views to show it."
+    ),
+    "timeline.here": "you are here",
+    "timeline.solved": "What it solved",
+    "timeline.stuck": "Where it got stuck",
+    "timeline.sep": ", ",
+    "timeline.on": "on",
+    "timeline.off": "off",
+    "timeline.rnn.chip": "RNN",
+    "timeline.rnn.name": "Starting point: the RNN reads one token after another",
+    "timeline.rnn.solved": (
+        "Reads a sequence of any length with the same parameters, carrying one "
+        "fixed-size state h from each step to the next."
+    ),
+    "timeline.rnn.stuck": (
+        "Step t has to wait for step t − 1: {rnn_serial_steps} tokens mean "
+        "{rnn_serial_steps} steps in a row per layer, none of them in parallel, and what "
+        "the first token said passes through {rnn_hops_first_to_last} updates before it "
+        "reaches the last one. A translator also has to squeeze the whole source sentence "
+        "into that single vector: the bottleneck Bahdanau set out to remove."
+    ),
+    "timeline.additive.chip": "Additive attention",
+    "timeline.additive.name": "Bahdanau's additive attention",
+    "timeline.additive.solved": (
+        "At every output step the decoder looks back over all source positions, gives each "
+        "a score from a small network, score = vᵀ·tanh(W₁q + W₂k), and takes a weighted "
+        "mix: no more relying on one fixed vector for the whole sentence."
+    ),
+    "timeline.additive.stuck": (
+        "Every pair goes through its own tanh, so the work cannot be handed to one matrix "
+        "multiply. Written naively it first builds a T × T × d<sub>a</sub> tensor: at "
+        "T = {example_t} and d<sub>a</sub> = {example_d_a} that is "
+        "{additive_intermediate_gib} for one head of one layer (BF16), while the dot product "
+        "keeps only the T × T scores, {dot_scores_mib}. And it still sits inside a "
+        "sequential RNN."
+    ),
+    "timeline.self_attention.chip": "Self-attention",
+    "timeline.self_attention.name": "Self-attention: Q, K, V projections and the dot product",
+    "timeline.self_attention.solved": (
+        "Compared directly, the embedding of “{query}” is most similar to itself "
+        "(cosine {embed_cos_self}) and {embed_rank_last3} come last. Projected into Q and "
+        "K, “{query}” ranks itself last and the top three are {qk_rank_top3}; all pairs "
+        "come out of one matrix multiply QKᵀ. What is fetched is a separate V: the keys of "
+        "the two names have cosine {names_k_cos}, so K alone could not tell who is who."
+    ),
+    "timeline.self_attention.stuck": (
+        "Without scaling: with {anchor_head_dim} dims per head, the dot product of random "
+        "unit-variance vectors has a standard deviation of {unscaled_dot_std}, so large gaps "
+        "within one row are normal. A gap of {exp_gap} is a factor e<sup>{exp_gap}</sup> ≈ "
+        "{exp_20}: "
+        "softmax gives almost everything to one key and hardly any gradient flows back to "
+        "W<sub>Q</sub> and W<sub>K</sub>."
+    ),
+    "timeline.scaled_softmax.chip": "Softmax ÷√d",
+    "timeline.scaled_softmax.name": "Softmax and ÷√d: the scaled dot product",
+    "timeline.scaled_softmax.solved": (
+        "Softmax turns scores into positive weights that add up to one, and only the "
+        "differences matter. Simply dividing by the sum would fail: the 2-D sample's scores "
+        "{dialogue_scores} would give “{car}” a share of {dialogue_car_share_proportional}. "
+        "Dividing by √{anchor_head_dim} = {unscaled_dot_std} brings the variance of the dot "
+        "product back to one."
+    ),
+    "timeline.scaled_softmax.stuck": (
+        "In training the whole sentence goes in at once. Without a mask, the row of "
+        "“{query}” puts {unmasked_weight_on_answer} of its attention on “{answer}”, the very "
+        "word it is supposed to predict, and the loss looks better than it is."
+    ),
+    "timeline.causal.chip": "Causal mask",
+    "timeline.causal.name": "The causal mask",
+    "timeline.causal.solved": (
+        "Before softmax the upper-right triangle is set to −∞, so the future gets exactly "
+        "zero weight, and one forward pass trains on every prefix at once. Feeding the "
+        "prefixes one by one would take {causal_prefix_forwards} passes over "
+        "{causal_prefix_positions} positions."
+    ),
+    "timeline.causal.stuck": (
+        "The weights of one softmax row must add up to one. “{query}” needs both who gave and what "
+        "was given, so it splits between “{object}” ({masked_weight_apple}) and “{giver}” "
+        "({masked_weight_xiaoming}) and fetches a blend of two V vectors."
+    ),
+    "timeline.rope.chip": "RoPE",
+    "timeline.rope.name": "RoPE rotates Q and K only",
+    "timeline.rope.solved": (
+        "After q and k are rotated by their positions, q·k depends only on the distance "
+        "j − i. V plays no part in scoring and is not rotated (that would mix absolute "
+        "positions into what is fetched). The anchor rotates only {anchor_rope_dims} of each "
+        "head's {anchor_head_dim} dims."
+    ),
+    "timeline.rope.stuck": (
+        "The rotation depends on the position, so it cannot be folded into Q in advance "
+        "when an up-projection sits between the cache and the score. MLA therefore keeps a "
+        "separate RoPE part of {qk_rope_head_dim} dims on the side."
+    ),
+    "timeline.multi_head.chip": "Multi-head",
+    "timeline.multi_head.name": "Multi-head attention",
+    "timeline.multi_head.solved": (
+        "The same projections are cut by columns into several heads, each with its own "
+        "softmax, at no extra parameters or multiplications: head A gives "
+        "{head_a_weight_xiaoming} to “{giver}”, head B gives {head_b_weight_apple} to "
+        "“{object}”. The anchor has {anchor_q_heads} heads of {anchor_head_dim} dims."
+    ),
+    "timeline.multi_head.stuck": (
+        "Generation emits one token per step. Re-feeding the whole text every step, a "
+        "prompt of {prompt} tokens followed by {generate} new ones needs "
+        "{nocache_kv_computations} K/V computations, {nocache_kv_repeated} of them already "
+        "done one step earlier; the count grows with the square of the length."
+    ),
+    "timeline.sink.chip": "Sink and exits",
+    "timeline.sink.name": "Side branch: the attention sink and its exits",
+    "timeline.sink.solved": (
+        "Standard softmax makes every row hand out all of its weight. The row of "
+        "“{object}” has scores only a few tenths apart ({apple_row_scaled}) and still "
+        "splits them {apple_row_weights}. A learnable sink logit in the denominator, or a "
+        "gate on the output, lets a head take nothing this time; the anchor's output gate "
+        "is {gate}."
+    ),
+    "timeline.sink.stuck": (
+        "How well these exits work is known only from experiments: the Gated Attention "
+        "paper says the gate eases the sink rather than removing it, and DeepSeek-V4 "
+        "reports no separate ablation of its sink logit."
+    ),
+    "timeline.kv_cache.chip": "KV cache",
+    "timeline.kv_cache.name": "The KV cache",
+    "timeline.kv_cache.solved": (
+        "The causal mask guarantees that an old token's K and V never change, so they are "
+        "stored and reused: the same example needs only {cache_kv_computations} K/V "
+        "computations and the output is identical."
+    ),
+    "timeline.kv_cache.stuck": (
+        "The cache grows linearly with the context. If each of the {anchor_q_heads} query "
+        "heads kept its own K and V (MHA), the anchor's shape would need "
+        "{anchor_full_layers} layers × 2 × {anchor_q_heads} × {anchor_head_dim} × "
+        "{dtype_bytes} B = {anchor_mha_kib_per_token} per token, and "
+        "{anchor_mha_gib_native} at its native {anchor_context} tokens: for one request, "
+        "before any weights."
+    ),
+    "timeline.mqa.chip": "MQA",
+    "timeline.mqa.name": "MQA: all heads share one K and V",
+    "timeline.mqa.solved": (
+        "The cache is divided by the number of heads: {anchor_mqa_kib_per_token} per token "
+        "for the anchor's shape, {anchor_mqa_gib_native} at {anchor_context} tokens."
+    ),
+    "timeline.mqa.stuck": (
+        "Quality can drop and training can become unstable: in Table 1 of the GQA paper "
+        "(T5-XXL, averaged over its tasks) MHA scores {gqa_t5xxl_mha_avg} and MQA "
+        "{gqa_t5xxl_mqa_avg}."
+    ),
+    "timeline.gqa.chip": "GQA",
+    "timeline.gqa.name": "GQA: K and V shared within groups",
+    "timeline.gqa.solved": (
+        "The anchor's {anchor_q_heads} query heads form {anchor_kv_groups} groups of "
+        "{heads_per_group}, each group sharing one KV head (groups = KV heads): "
+        "{anchor_gqa_kib_per_token} per token, {anchor_gqa_gib_native} at {anchor_context} "
+        "tokens. On T5-XXL, GQA-8 averages {gqa_t5xxl_gqa8_avg} at {gqa_t5xxl_gqa8_time} "
+        "per sample: quality close to MHA ({gqa_t5xxl_mha_avg}, {gqa_t5xxl_mha_time}), "
+        "speed close to MQA ({gqa_t5xxl_mqa_time})."
+    ),
+    "timeline.gqa.stuck": (
+        "Fewer KV heads than that is MQA again. {ds67b_name} already uses "
+        "{ds67b_kv_heads} KV heads and still needs {dsllm67b_bytes_per_token} per token "
+        "(one KV head per query head would be {dsllm67b_mha_bytes_per_token}); one request "
+        "of {long_context} tokens takes {dsllm67b_gib_1m}."
+    ),
+    "timeline.mla.chip": "MLA",
+    "timeline.mla.name": "MLA: store one low-rank latent",
+    "timeline.mla.solved": (
+        "Instead of K and V, each layer stores per token a latent of {kv_lora_rank} numbers "
+        "plus {qk_rope_head_dim} RoPE numbers, {mla_numbers_per_layer} in all, and expands "
+        "it when needed: {dsv2_name} ({dsv2_layers} layers) {dsv2_bytes_per_token} per "
+        "token, {dsv3_name} ({dsv3_layers} layers) {dsv3_bytes_per_token}. That is "
+        "{dsv2_vs_67b_reduction_pct} less than {ds67b_name} in BF16; the official "
+        "{dsv2_kv_reduction_vs_67b} also counts KV quantization."
+    ),
+    "timeline.mla.stuck": (
+        "Still linear in the length, and scoring is still T × T: {glm53_name} stores the "
+        "same {mla_numbers_per_layer} numbers in {glm53_layers} layers, "
+        "{glm53_bytes_per_token} per token, so one request at its native {glm53_context} "
+        "tokens needs {glm53_gib_native} for the latents alone."
+    ),
+    "timeline.linear.chip": "Linear / sparse",
+    "timeline.linear.name": "Linear and sparse attention",
+    "timeline.linear.solved": (
+        "Stop storing by length: {anchor_linear_layers} of the anchor's {anchor_layers} "
+        "layers keep no KV at all, only a fixed-size state ({anchor_linear_state_mib} in "
+        "FP32 in total) whatever the context length; chapter C11 opens them up. "
+        "DeepSeek-V4.1 combines compression, sparsity and low precision and reports "
+        "{dsv41_global_kv_per_token} of global KV per token."
+    ),
+    "timeline.linear.stuck": (
+        "A fixed state cannot hold arbitrarily many key–value pairs, so the anchor keeps "
+        "{anchor_full_layers} full-attention layers. Sparse attention reads only a chosen "
+        "part at each step, and choosing costs something too."
+    ),
+    "timeline.live.none": "Nothing to show live before attention: move on with →.",
+    "timeline.live.scorer": "The other views now score with: {scorer}.",
+    "timeline.weights.caption": "Row of “{query}”: softmax(q·k / √{d})",
+    "timeline.weights.caption_causal": "Row of “{query}”: softmax(q·k / √{d}), causal mask",
+    "timeline.weights.masked": "masked",
+    "timeline.heads.caption": "Row of “{query}” in {count} heads (causal, ÷√{d})",
+    "timeline.heads.head": "Head {name} · dims {first}–{last}",
+    "timeline.need_teaching": "Switch to the 4-D teaching world to see this row.",
+    "timeline.heads.none": "Two heads need the 4-D teaching world.",
+    "timeline.rope.caption": "2-D sample, RoPE {state}: q and every key turn by their position",
+    "timeline.rope.position_tip": "Position of “{token}”",
+    "timeline.rope.shift": "Shift every position by +1",
+    "timeline.rope.col_key": "key",
+    "timeline.rope.col_position": "position",
+    "timeline.rope.col_before": "q·k before",
+    "timeline.rope.col_after": "q·k now",
+    "timeline.rope.unchanged": "Every score is unchanged: only the distances matter.",
+    "timeline.rope.changed": "Some scores changed: the distances between positions changed.",
+    "timeline.rope.need_dialogue": "RoPE is shown in the 2-D dialogue sample.",
+    "timeline.sink.caption": "Row of “{query}”, causal mask",
+    "timeline.sink.enable": "Add a sink logit",
+    "timeline.sink.value": "sink logit = {value}",
+    "timeline.sink.sink": "sink",
+    "timeline.sink.share": "The sink takes {share}; the real keys share the rest.",
+    "timeline.sink.no_share": "No sink: the row must hand out all of its weight.",
+    "timeline.kv.caption": "KV memory per sequence (log scale)",
+    "timeline.kv.per_token": "per token",
+    "timeline.kv.whole": "whole context",
+    "timeline.kv.context": "Context: {tokens} tokens",
+    "timeline.kv.anchor": "anchor",
+    "timeline.kv.state": "state",
+    "timeline.kv.model.dsllm67b": "DS 67B",
+    "timeline.kv.model.dsv2": "DS-V2",
+    "timeline.kv.model.dsv3": "DS-V3",
+    "timeline.kv.model.glm53": "GLM-5.3",
+    "timeline.kv.tip": "{model} · {scheme}: {per_token} per token, {total} at {tokens} tokens",
+    "timeline.kv.tip_state": "{model} · fixed state: {total} at any length",
     # --- guide ---
+    "guide.title": "Lesson guide",
+    "guide.question": "How do q and k decide how well they match, and why the dot product?",
+    "guide.intro": (
+        "After the previous lesson every token has its own q and k. Now we need a function "
+        "f(q, k) that takes two vectors and returns one number: the larger it is, the better "
+        "this k fits what q is looking for. For “{query}” that is one score per token; for "
+        "the whole sentence, {sentence_pairs} scores; for one head of the anchor at full "
+        "context, {anchor_pairs_per_head}. So f must be right, but also fast and small."
+    ),
+    "guide.step1.title": "① A naive scorer: additive attention",
+    "guide.step1.body": (
+        "Let a small network judge each pair: score = vᵀ·tanh(W₁q + W₂k). It is as flexible "
+        "as it gets, since any notion of match can be learned, and it is where attention "
+        "began (Bahdanau, {additive_year})."
+    ),
+    "guide.step2.title": "② Where it fails",
+    "guide.step2.body": (
+        "Each pair (q, k) needs its own tanh over d<sub>a</sub> numbers, so nothing "
+        "factors into a single matrix multiply. Written the direct way, it first "
+        "materialises a T × T × d<sub>a</sub> tensor: at T = {example_t} and "
+        "d<sub>a</sub> = {example_d_a} that is {additive_intermediate_gib} for one head of "
+        "one layer, against {dot_scores_mib} for the T × T scores a dot product leaves."
+    ),
+    "guide.step3.title": "③ The improved scorer: the dot product",
+    "guide.step3.body": (
+        "q·k = q₁k₁ + q₂k₂ + … + q<sub>d</sub>k<sub>d</sub>: multiply dimension by "
+        "dimension, then add. It equals |q| × |k| × cos θ: how well the directions line "
+        "up, times both lengths. Stack every q into Q and every k into K, and one matrix "
+        "multiply QKᵀ gives all T × T scores at once, with nothing else to hold. In the 2-D "
+        "sample the three keys score {dialogue_scores}."
+    ),
+    "guide.measure.title": "Measure it here",
+    "guide.measure.intro": (
+        "Run both scorers on this computer for one random sequence ({dtype}, d = "
+        "d<sub>a</sub>) and compare time and peak memory."
+    ),
+    "guide.measure.t": "T (tokens)",
+    "guide.measure.d_a": "d_a",
+    "guide.measure.run": "Run",
+    "guide.measure.cancel": "Cancel",
+    "guide.measure.running": "Measuring…",
+    "guide.measure.cancelled": "Cancelled: nothing was measured.",
+    "guide.measure.failed": "Could not measure: {reason}",
+    "guide.measure.col_scorer": "scorer",
+    "guide.measure.col_time": "time",
+    "guide.measure.col_memory": "peak memory",
+    "guide.measure.additive": "additive",
+    "guide.measure.dot": "dot product",
+    "guide.measure.ratio": "additive ÷ dot",
+    "guide.measure.note": (
+        "The additive scorer here works in blocks of at most {chunk}; holding every pair "
+        "at once would take {naive}."
+    ),
+    "guide.myth.title": "⚠ A common misconception",
+    "guide.myth.claim": "“The dot product is the only correct choice.”",
+    "guide.myth.body": (
+        "No. Distance, cosine and small networks can all score a pair, and no theorem says "
+        "it has to be the dot product. It won on three things together: a clear geometric "
+        "meaning, one matrix multiply, and results that hold up. Modern models even bring "
+        "back what cosine is good at: {anchor_name} applies an RMSNorm to every head's q and "
+        "k (q_norm and k_norm, {anchor_head_dim} dims each) to pin their length, so the dot "
+        "product behaves like cosine times a learned scale (QK-Norm)."
+    ),
+    "guide.evidence.title": "Three layers of evidence",
+    "guide.evidence.math": (
+        "<b>Mathematics:</b> q·k = |q||k| cos θ grows as the directions align, and all "
+        "pairs together are one matrix multiply QKᵀ."
+    ),
+    "guide.evidence.efficiency": (
+        "<b>Efficiency:</b> on paper about as complex as additive attention, in practice "
+        "much faster and far leaner in memory (measure it above)."
+    ),
+    "guide.evidence.results": (
+        "<b>Results:</b> the comparison the Transformer paper cites finds the two about "
+        "equal when d<sub>k</sub> is small, while the unscaled dot product falls behind "
+        "additive attention when d<sub>k</sub> is large: the reason for ÷√d in the next "
+        "lesson."
+    ),
+    "guide.summary.title": "In one sentence",
+    "guide.summary.body": (
+        "Dot product = alignment of directions × lengths, and one matrix multiply scores "
+        "every pair of T tokens."
+    ),
+    "guide.next.title": "The next gap",
+    "guide.next.body": (
+        "The row of “{query}” scores {given_row_scaled} (teaching world, after ÷√{d}). "
+        "Positive and negative, with no upper bound: they cannot be read as “how much "
+        "attention” yet. How do we turn them into proper weights? That is lesson 3."
+    ),
+    "guide.try.title": "Try three things",
+    "guide.try.done": "✓ done",
+    "guide.try.todo": "○ not yet",
+    "guide.try.one": (
+        "In the 2-D sample select “{match}” and check {q_vec}·{k_vec} = {expansion} = "
+        "{top_score}; then select “{car}” and see why it scores {car_score}: it points "
+        "almost the opposite way."
+    ),
+    "guide.try.two": (
+        "In the 4-D teaching world select “{query}” against “{object}”: which one of the "
+        "per-dimension products contributes most?"
+    ),
+    "guide.try.three": (
+        "Find keys that the dot product and cosine rank in opposite order (the match table "
+        "marks them), select one, and work out which |k| causes it."
+    ),
+    "guide.ask.title": "Ask a question",
+    "guide.ask.placeholder": "Type your question, then press Record…",
+    "guide.ask.button": "Record",
+    "guide.ask.saved": "Saved at {time}.",
+    "guide.ask.failed": "Not saved: {reason}",
+    "guide.ask.empty": "Type a question first.",
+    "guide.ask.too_long": "The question is too long (at most {limit} characters).",
+    "guide.ask.none": "No questions recorded yet; yours will be kept in {path}.",
+    "guide.ask.recorded": "Questions recorded so far ({count}), kept in {path}:",
+    "guide.faq.title": "You may ask",
+    "guide.faq.cosine.q": "Cosine only looks at direction. Isn't that fairer? Why not use it?",
+    "guide.faq.cosine.a": (
+        "Being “fair” is not the goal. The length inside the dot product is a freedom the "
+        "model can use: a longer q raises every score in its row and sharpens the softmax, "
+        "so a token can decide to look firmly at one place. Pure cosine takes that freedom "
+        "away; its scores stay within [−1, 1] and need an extra temperature to get sharp. "
+        "QK-Norm takes the middle road: normalise so lengths cannot run away, then give a "
+        "learnable scale back to the model."
+    ),
+    "guide.faq.additive.q": "Does anyone still use additive attention?",
+    "guide.faq.additive.a": (
+        "The full-attention layers of the models in this course ({anchor_name}, "
+        "{glm53_name}, {dsv3_name}) all use the scaled dot product; MLA does too, only its "
+        "K is expanded from a latent. Additive attention belongs to the era of RNN "
+        "translators, but its idea (at every step, search softly back for the relevant "
+        "positions) lives on in every one of them."
+    ),
+    "guide.faq.sum.q": "Why not simply divide each score by the row's sum?",
+    "guide.faq.sum.a": (
+        "Because scores can be negative. In the 2-D sample the scores {dialogue_scores} "
+        "would give “{car}” a share of {dialogue_car_share_proportional}, which means "
+        "nothing as “how much attention”. Lesson 3 shows what softmax does instead."
+    ),
     # --- classroom ---
     "classroom.menu.recent": "Recent files",
     "classroom.menu.export": "Export",

@@ -95,21 +95,20 @@ STRINGS: dict[str, str] = {
     "heatmap.readout": "{formula} = {value}",
     "heatmap.masked_note": "(未来位置的键:softmax 之前就被遮掉)",
     "heatmap.undefined_note": "(没有值:零长度向量没有方向)",
-    "heatmap.lesson_info": "{rows} 个查询 × {cols} 个键 = {pairs} 个分数。点一个格子即选中这一对。",
+    "heatmap.lesson_info": "查询 × 键:{rows} × {cols} = {pairs} 个分数。点一个格子即选中这一对。",
     "heatmap.computing": "正在后台计算 T = {T}……",
     "heatmap.scale_info": (
         "T = {T},d = {d}:共 {pairs} 对(T²)。BF16 分数矩阵 {bytes};"
         "加性打分朴素实现的 T×T×d_a 中间张量 {additive}。"
         "画成 {pixels}×{pixels} 像素,每个像素代表 {factor}×{factor} 对。"
     ),
-    "heatmap.scale_readout": "随机 Q、K(种子 {seed});每个像素显示它那一块里离 0 最远的值。",
-    "heatmap.scale_hover": "查询 {queries} × 键 {keys}:{value}",
+    "heatmap.scale_readout": "随机 Q、K(种子 {seed});每个像素显示它那一块里绝对值最大的值。",
     "heatmap.scale_failed": "规模模式算不了这一组:{reason}",
     # --- expansion ---
     "expansion.title": "逐项展开",
     "expansion.heading": "q_{q_name} · k_{k_name}:逐维相乘再相加",
-    "expansion.product_axis": "乘积 qᵢ×kᵢ",
-    "expansion.dominant": "最大的一项 {term} = {value},占 Σ|qᵢkᵢ| 的 {share}",
+    "expansion.product_axis": "每根柱子是求和里的一项",
+    "expansion.dominant": "最大的一项 {term} = {value},占所有项绝对值之和的 {share}",
     "expansion.polar": "|q| × |k| × cos θ = {nq} × {nk} × {cos} = {total}  (θ = {angle}°)",
     "expansion.polar_undefined": "|q| 或 |k| 为 0,θ 没有定义;q·k = {total}",
     "expansion.active_scorer": "当前打分函数:{formula} = {value}",
@@ -153,16 +152,16 @@ STRINGS: dict[str, str] = {
     ),
     # --- shapes ---
     "shapes.title": "形状与规模",
-    "shapes.head_title": "一个头的打分 S = Qₕ·Kₕᵀ",
+    "shapes.head_title": "一个头的打分 S = Q·Kᵀ",
     "shapes.flow_title": "解码层数据流 · {model}(点一个环节)",
-    "shapes.lesson_scale": "课上小规模(T = {T},dₕ = {d})",
-    "shapes.anchor_scale": "锚点模型(dₕ = {d})",
+    "shapes.lesson_scale": "课上:T = {T},每头 {d} 维",
+    "shapes.anchor_scale": "锚点模型:每头 {d} 维",
     "shapes.tip.slider": "序列长度 T(对数刻度):方向键走一档,PgUp / PgDn 翻倍或减半",
     "shapes.pairs": "每个头的配对数 T²",
     "shapes.score_bytes": "分数矩阵 T × T",
-    "shapes.additive_bytes": "朴素加性的中间张量 T × T × dₐ",
-    "shapes.bytes_note": "每个数 {bytes} 字节;dₐ = {d_a},即锚点模型的 head_dim。",
-    "shapes.caption": "边长按对数比例画,边上标的是真实大小;同一个符号的边在整张图里一样长。",
+    "shapes.additive_bytes": "朴素加性的中间张量 T × T × d<sub>a</sub>",
+    "shapes.bytes_note": "每个数 {bytes} 字节;d<sub>a</sub> = {d_a},即锚点模型的 head_dim。",
+    "shapes.caption": "边长取对数比例,边上标真实大小;同一个符号,边长处处相同。",
     "shapes.detail.in": "输入:{tensors}",
     "shapes.detail.out": "输出:{tensors}",
     "shapes.detail.params": "可学习参数:{count}",
@@ -182,7 +181,8 @@ STRINGS: dict[str, str] = {
     "shapes.note.qk_norm": "每个头的 q、k 各做一次 {head_dim} 维的 RMSNorm,把长度钉在固定尺度上。",
     "shapes.note.rope": "按位置旋转 q、k 每头 {head_dim} 维中的 {rotary} 维;V 不转,也没有参数。",
     "shapes.note.scores": (
-        "每个头一次矩阵乘 Sₕ = Qₕ·Kₕᵀ / √{head_dim};每 {group} 个查询头共用一个 K 头。"
+        "每个头一次矩阵乘 S<sub>h</sub> = Q<sub>h</sub>·K<sub>h</sub>ᵀ / √{head_dim};每 {group}"
+        " 个查询头共用一个 K 头。"
     ),
     "shapes.note.softmax": "把每一行变成和为 1 的权重(因果掩码先把未来的位置置为 −∞)。",
     "shapes.note.weighted_v": "用权重对 V 加权求和,取回信息:每个头得到 {head_dim} 维。",
@@ -191,7 +191,313 @@ STRINGS: dict[str, str] = {
     ),
     "shapes.note.o_proj": "把 {heads} 个头拼起来,投影回隐藏维度。",
     # --- timeline ---
+    "timeline.title": "注意力的演进",
+    "timeline.track.training": "训练时:一个 token 怎样从其他 token 那里拿信息",
+    "timeline.track.generation": "生成时:怎样让要存的 K、V 越来越少",
+    "timeline.track.training_short": "训练时",
+    "timeline.track.generation_short": "生成时",
+    "timeline.hint": "点一张卡片,或用 ←/→ 换阶段(↑/↓ 换轨道)、回车展开。选中一个阶段,其他视图会切到它要展示的样子。",
+    "timeline.here": "你在这里",
+    "timeline.solved": "解决了什么",
+    "timeline.stuck": "卡在哪里",
+    "timeline.sep": "、",
+    "timeline.on": "打开",
+    "timeline.off": "关闭",
+    "timeline.rnn.chip": "RNN",
+    "timeline.rnn.name": "起点:RNN 一个词接一个词地读",
+    "timeline.rnn.solved": "参数个数和序列长度无关,多长的序列都能读;每一步只把一个固定大小的状态 h 传给下一步。",
+    "timeline.rnn.stuck": (
+        "第 t 步必须等第 t − 1 步算完:{rnn_serial_steps} 个 token 就是每层 {rnn_serial_steps} "
+        "步串行,无法并行;第一个 token 的信息要经过 {rnn_hops_first_to_last} 次更新才传到最后一个。"
+        "做翻译时,整句原文还得压进这一个向量里,这正是 Bahdanau 想打破的瓶颈。"
+    ),
+    "timeline.additive.chip": "加性注意力",
+    "timeline.additive.name": "Bahdanau 加性注意力",
+    "timeline.additive.solved": (
+        "解码器每输出一步,就回头看原句的每个位置,用一个小网络给它打分:"
+        "score = vᵀ·tanh(W₁q + W₂k),再按分数加权取回。从此不必把整句塞进一个定长向量。"
+    ),
+    "timeline.additive.stuck": (
+        "每一对 (q, k) 都要单独过一次 tanh,没法交给一次矩阵乘。照公式直接写,要先造出 "
+        "T × T × d<sub>a</sub> 的中间张量:T = {example_t}、d<sub>a</sub> = {example_d_a} 时,"
+        "一个头一层就是 {additive_intermediate_gib}(BF16);点积只需留下 T × T 个分数,{dot_scores_mib}。"
+        "而且它仍然挂在串行的 RNN 上。"
+    ),
+    "timeline.self_attention.chip": "自注意力",
+    "timeline.self_attention.name": "自注意力:Q、K、V 三个投影 + 点积",
+    "timeline.self_attention.solved": (
+        "直接比较 embedding,「{query}」最像的是它自己(余弦 {embed_cos_self}),"
+        "{embed_rank_last3} 垫底。先投影成 Q 和 K 再点积,「{query}」把自己排到最后,"
+        "前三名成了 {qk_rank_top3};所有配对由一次矩阵乘 QKᵀ 得出。取回的内容另用 V:"
+        "两个人名的 K 余弦高达 {names_k_cos},只靠 K 分不清谁是谁。"
+    ),
+    "timeline.self_attention.stuck": (
+        "没有缩放:每头 {anchor_head_dim} 维时,两个方差为 1 的随机向量的点积标准差是 "
+        "{unscaled_dot_std},同一行里分差很大是常事。分差 {exp_gap} 就意味着 "
+        "e<sup>{exp_gap}</sup> ≈ {exp_20} 倍:softmax 几乎把权重全给一个键,"
+        "梯度很难传回 W<sub>Q</sub>、W<sub>K</sub>。"
+    ),
+    "timeline.scaled_softmax.chip": "softmax ÷√d",
+    "timeline.scaled_softmax.name": "softmax 与 ÷√d:缩放点积",
+    "timeline.scaled_softmax.solved": (
+        "softmax 把分数变成正的、加起来为 1 的权重,只看分数之间的差。简单地除以总和行不通:"
+        "二维样本的分数 {dialogue_scores} 会让「{car}」分到 {dialogue_car_share_proportional}。"
+        "除以 √{anchor_head_dim} = {unscaled_dot_std},点积的方差回到 1。"
+    ),
+    "timeline.scaled_softmax.stuck": (
+        "训练时整句一起送进去。不加掩码,「{query}」这一行有 {unmasked_weight_on_answer} "
+        "的注意力落在「{answer}」上,而它恰恰是要预测的那个词,loss 因此好看得不真实。"
+    ),
+    "timeline.causal.chip": "因果掩码",
+    "timeline.causal.name": "因果掩码",
+    "timeline.causal.solved": (
+        "在 softmax 之前把右上三角设成 −∞,未来位置的权重正好是 0;一次前向就同时练到所有前缀。"
+        "若把前缀一个个送进去,要 {causal_prefix_forwards} 次前向、共 {causal_prefix_positions} 个位置。"
+    ),
+    "timeline.causal.stuck": (
+        "一行 softmax 的权重加起来只能是 1。「{query}」既要找「谁给的」又要找「给了什么」,"
+        "只好在「{object}」({masked_weight_apple})和「{giver}」({masked_weight_xiaoming})"
+        "之间分摊,取回的是两个 V 的混合。"
+    ),
+    "timeline.rope.chip": "RoPE",
+    "timeline.rope.name": "RoPE 只旋转 Q 和 K",
+    "timeline.rope.solved": (
+        "按位置把 q、k 各自转一个角度之后,q·k 只取决于距离 j − i。V 不参与打分,所以不转"
+        "(转了会把绝对位置混进取回的内容)。锚点模型每头 {anchor_head_dim} 维里只转 "
+        "{anchor_rope_dims} 维。"
+    ),
+    "timeline.rope.stuck": (
+        "旋转随位置变化,如果缓存和打分之间还隔着一次升维投影,就没法事先把它并进 Q。"
+        "所以 MLA 单独留出 {qk_rope_head_dim} 维的 RoPE 部分另外存。"
+    ),
+    "timeline.multi_head.chip": "多头",
+    "timeline.multi_head.name": "多头注意力",
+    "timeline.multi_head.solved": (
+        "同一组投影按列切成几个头,每个头各做各的 softmax,参数和乘法都不增加:"
+        "头 A 把 {head_a_weight_xiaoming} 给了「{giver}」,头 B 把 {head_b_weight_apple} "
+        "给了「{object}」。锚点模型有 {anchor_q_heads} 个头,每头 {anchor_head_dim} 维。"
+    ),
+    "timeline.multi_head.stuck": (
+        "生成时每步只出一个 token。若每一步都把全文重新送进去,提示 {prompt} 个 token、"
+        "再生成 {generate} 个,就要算 {nocache_kv_computations} 份 K/V,其中 "
+        "{nocache_kv_repeated} 份上一步刚算过;次数随长度的平方增长。"
+    ),
+    "timeline.sink.chip": "sink 与出口",
+    "timeline.sink.name": "旁支:attention sink 和它的出口",
+    "timeline.sink.solved": (
+        "标准 softmax 逼每一行把权重全部分出去。「{object}」这一行的分数只差零点几"
+        "({apple_row_scaled}),照样被分成 {apple_row_weights}。在分母里加一个可学习的 "
+        "sink logit,或者在输出上乘一个门,这个头就可以「这次什么都不取」;锚点模型的输出门:{gate}。"
+    ),
+    "timeline.sink.stuck": (
+        "这些出口管不管用,目前只有实验证据:Gated Attention 论文说门控「缓解」sink 而不是消除它,"
+        "DeepSeek-V4 也没有单独给出 sink logit 的消融实验。"
+    ),
+    "timeline.kv_cache.chip": "KV cache",
+    "timeline.kv_cache.name": "KV cache",
+    "timeline.kv_cache.solved": (
+        "因果掩码保证旧 token 的 K、V 以后不会再变,存起来反复用就行:同一个例子只要算 "
+        "{cache_kv_computations} 份 K/V,输出完全一样。"
+    ),
+    "timeline.kv_cache.stuck": (
+        "缓存随上下文线性增长。如果 {anchor_q_heads} 个查询头各存一份 K、V(MHA),"
+        "锚点模型的形状每个 token 要 {anchor_full_layers} 层 × 2 × {anchor_q_heads} × "
+        "{anchor_head_dim} × {dtype_bytes} B = {anchor_mha_kib_per_token},"
+        "原生 {anchor_context} 上下文就是 {anchor_mha_gib_native}:只是一条请求,还没算权重。"
+    ),
+    "timeline.mqa.chip": "MQA",
+    "timeline.mqa.name": "MQA:所有头共用一份 K、V",
+    "timeline.mqa.solved": (
+        "缓存直接除以头数:锚点形状下每 token {anchor_mqa_kib_per_token},"
+        "{anchor_context} 上下文 {anchor_mqa_gib_native}。"
+    ),
+    "timeline.mqa.stuck": (
+        "质量可能下降,训练也可能不稳:GQA 论文表 1(T5-XXL,各任务平均分)里 MHA 是 "
+        "{gqa_t5xxl_mha_avg},MQA 是 {gqa_t5xxl_mqa_avg}。"
+    ),
+    "timeline.gqa.chip": "GQA",
+    "timeline.gqa.name": "GQA:分组共用 K、V",
+    "timeline.gqa.solved": (
+        "锚点模型的 {anchor_q_heads} 个查询头分成 {anchor_kv_groups} 组,每组 {heads_per_group} "
+        "个头共用一个 KV 头(组数 = KV 头数):每 token {anchor_gqa_kib_per_token},"
+        "{anchor_context} 上下文 {anchor_gqa_gib_native}。T5-XXL 上 GQA-8 平均 "
+        "{gqa_t5xxl_gqa8_avg}、每样本 {gqa_t5xxl_gqa8_time}:质量接近 MHA"
+        "({gqa_t5xxl_mha_avg}、{gqa_t5xxl_mha_time}),速度接近 MQA({gqa_t5xxl_mqa_time})。"
+    ),
+    "timeline.gqa.stuck": (
+        "KV 头再少就又回到 MQA。{ds67b_name} 已经只用 {ds67b_kv_heads} 个 KV 头,每 token 仍要 "
+        "{dsllm67b_bytes_per_token}(每个查询头一份的话是 {dsllm67b_mha_bytes_per_token});"
+        "一条 {long_context} token 的请求就是 {dsllm67b_gib_1m}。"
+    ),
+    "timeline.mla.chip": "MLA",
+    "timeline.mla.name": "MLA:只存一个低秩潜向量",
+    "timeline.mla.solved": (
+        "不再存 K、V:每层每个 token 只存 {kv_lora_rank} 维潜向量加 {qk_rope_head_dim} 维 "
+        "RoPE,共 {mla_numbers_per_layer} 个数,用到时再展开。{dsv2_name}({dsv2_layers} 层)"
+        "每 token {dsv2_bytes_per_token},{dsv3_name}({dsv3_layers} 层){dsv3_bytes_per_token}。"
+        "同按 BF16 比 {ds67b_name} 少 {dsv2_vs_67b_reduction_pct};官方说的 "
+        "{dsv2_kv_reduction_vs_67b} 还算上了 KV 量化。"
+    ),
+    "timeline.mla.stuck": (
+        "仍然随长度线性增长,打分也仍是 T × T:{glm53_name} 同样每层存 {mla_numbers_per_layer} "
+        "个数、共 {glm53_layers} 层,每 token {glm53_bytes_per_token};原生 {glm53_context} "
+        "上下文的一条请求,光潜向量就要 {glm53_gib_native}。"
+    ),
+    "timeline.linear.chip": "线性 / 稀疏",
+    "timeline.linear.name": "线性注意力与稀疏注意力",
+    "timeline.linear.solved": (
+        "干脆不按长度存:锚点模型 {anchor_layers} 层里有 {anchor_linear_layers} 层根本不存 KV,"
+        "只存固定大小的状态(FP32 合计 {anchor_linear_state_mib}),与上下文长度无关,"
+        "C11 章会拆开讲。DeepSeek-V4.1 把压缩、稀疏和低精度叠在一起,官方报告全局 KV 每 token "
+        "{dsv41_global_kv_per_token}。"
+    ),
+    "timeline.linear.stuck": (
+        "固定大小的状态装不下任意多对键值,所以锚点模型仍保留 {anchor_full_layers} 层全注意力;"
+        "稀疏注意力每步只读挑出来的一部分,而挑选本身也有代价。"
+    ),
+    "timeline.live.none": "注意力出现之前,这里没有可以实时演示的东西:按 → 往下走。",
+    "timeline.live.scorer": "其他视图现在使用的打分函数:{scorer}。",
+    "timeline.weights.caption": "「{query}」这一行:softmax(q·k / √{d})",
+    "timeline.weights.caption_causal": "「{query}」这一行:softmax(q·k / √{d}),加因果掩码",
+    "timeline.weights.masked": "已遮住",
+    "timeline.heads.caption": "「{query}」这一行,分成 {count} 个头(因果,÷√{d})",
+    "timeline.heads.head": "头 {name} · 第 {first}–{last} 维",
+    "timeline.need_teaching": "切换到四维教学世界才能看到这一行。",
+    "timeline.heads.none": "两个头要在四维教学世界里看。",
+    "timeline.rope.caption": "二维样本,RoPE {state}:q 和每个键按自己的位置旋转",
+    "timeline.rope.position_tip": "「{token}」的位置",
+    "timeline.rope.shift": "所有位置一起 +1",
+    "timeline.rope.col_key": "键",
+    "timeline.rope.col_position": "位置",
+    "timeline.rope.col_before": "之前的 q·k",
+    "timeline.rope.col_after": "现在的 q·k",
+    "timeline.rope.unchanged": "每个分数都没变:起作用的只有位置之间的距离。",
+    "timeline.rope.changed": "有分数变了:位置之间的距离变了。",
+    "timeline.rope.need_dialogue": "RoPE 在二维对话样本里演示。",
+    "timeline.sink.caption": "「{query}」这一行,加因果掩码",
+    "timeline.sink.enable": "加一个 sink logit",
+    "timeline.sink.value": "sink logit = {value}",
+    "timeline.sink.sink": "sink",
+    "timeline.sink.share": "sink 拿走 {share},其余由真正的键分。",
+    "timeline.sink.no_share": "没有 sink:这一行必须把权重全部分出去。",
+    "timeline.kv.caption": "每条序列的 KV 内存(对数刻度)",
+    "timeline.kv.per_token": "每 token",
+    "timeline.kv.whole": "整段上下文",
+    "timeline.kv.context": "上下文:{tokens} token",
+    "timeline.kv.anchor": "锚点",
+    "timeline.kv.state": "状态",
+    "timeline.kv.model.dsllm67b": "DS 67B",
+    "timeline.kv.model.dsv2": "DS-V2",
+    "timeline.kv.model.dsv3": "DS-V3",
+    "timeline.kv.model.glm53": "GLM-5.3",
+    "timeline.kv.tip": "{model} · {scheme}:每 token {per_token},{tokens} token 时 {total}",
+    "timeline.kv.tip_state": "{model} · 固定状态:任意长度都是 {total}",
     # --- guide ---
+    "guide.title": "本课导读",
+    "guide.question": "q 和 k 怎样判断匹不匹配?为什么偏偏是点积?",
+    "guide.intro": (
+        "上一课结束时,每个 token 都有了自己的 q 和 k。现在需要一个函数 f(q, k):输入两个向量,"
+        "输出一个数,数越大,说明这个 k 越符合 q 要找的东西。对「{query}」来说,每个 token 要算一次;"
+        "整句就是 {sentence_pairs} 次;锚点模型一个头在满上下文下是 {anchor_pairs_per_head} 次。"
+        "所以 f 不仅要算得对,还要算得快、占地小。"
+    ),
+    "guide.step1.title": "① 朴素方案:加性注意力",
+    "guide.step1.body": (
+        "让一个小网络给每一对打分:score = vᵀ·tanh(W₁q + W₂k)。它非常灵活,"
+        "怎样才算「匹配」都可以学出来;注意力机制正是从它开始的(Bahdanau,{additive_year})。"
+    ),
+    "guide.step2.title": "② 它在哪里失败",
+    "guide.step2.body": (
+        "每一对 (q, k) 都要对 d<sub>a</sub> 个数单独做一次 tanh,拆不成一次矩阵乘。"
+        "照公式直接写,要先造出 T × T × d<sub>a</sub> 的中间张量:T = {example_t}、"
+        "d<sub>a</sub> = {example_d_a} 时,一个头一层就是 {additive_intermediate_gib};"
+        "点积最后只留下 T × T 个分数,{dot_scores_mib}。"
+    ),
+    "guide.step3.title": "③ 改进方案:点积",
+    "guide.step3.body": (
+        "q·k = q₁k₁ + q₂k₂ + … + q<sub>d</sub>k<sub>d</sub>:逐维相乘,再加起来。"
+        "它等于 |q| × |k| × cos θ,也就是方向对得有多齐,再乘上两者的长度。把所有 q 摞成 Q、"
+        "所有 k 摞成 K,一次矩阵乘 QKᵀ 就得到全部 T × T 个分数,不需要额外存别的东西。"
+        "二维样本里三个键的分数是 {dialogue_scores}。"
+    ),
+    "guide.measure.title": "在这台电脑上量一量",
+    "guide.measure.intro": (
+        "用一段随机序列({dtype},d = d<sub>a</sub>)在本机分别跑两种打分,比较耗时和内存峰值。"
+    ),
+    "guide.measure.t": "T(token 数)",
+    "guide.measure.d_a": "d_a",
+    "guide.measure.run": "开始",
+    "guide.measure.cancel": "取消",
+    "guide.measure.running": "正在测量…",
+    "guide.measure.cancelled": "已取消,没有得到测量结果。",
+    "guide.measure.failed": "无法测量:{reason}",
+    "guide.measure.col_scorer": "打分方式",
+    "guide.measure.col_time": "耗时",
+    "guide.measure.col_memory": "内存峰值",
+    "guide.measure.additive": "加性",
+    "guide.measure.dot": "点积",
+    "guide.measure.ratio": "加性 ÷ 点积",
+    "guide.measure.note": "这里的加性打分按块计算,每块最多 {chunk};如果一次性存下所有配对,需要 {naive}。",
+    "guide.myth.title": "⚠ 常见误解",
+    "guide.myth.claim": "「点积是唯一正确的选择。」",
+    "guide.myth.body": (
+        "不是。距离、余弦、小网络都能给一对向量打分,没有哪条定理规定必须用点积。"
+        "点积胜出靠的是三点同时成立:几何意义清楚、一次矩阵乘算完、实验效果站得住。"
+        "现代模型甚至在把余弦的长处找回来:{anchor_name} 对每个头的 q、k 先做 RMSNorm"
+        "(q_norm、k_norm,各 {anchor_head_dim} 维),把长度固定住,点积就近似于「余弦 × 一个学出来的尺度」"
+        "(QK-Norm)。"
+    ),
+    "guide.evidence.title": "三层证据",
+    "guide.evidence.math": "<b>数学:</b>q·k = |q||k| cos θ,方向越一致越大;所有配对合起来就是一次矩阵乘 QKᵀ。",
+    "guide.evidence.efficiency": "<b>效率:</b>纸面上和加性注意力复杂度相当,实际跑起来快得多,也省内存得多(上面可以亲手量)。",
+    "guide.evidence.results": (
+        "<b>效果:</b>Transformer 论文引用的对比实验发现,d<sub>k</sub> 小时两者差不多;"
+        "d<sub>k</sub> 大时,不缩放的点积不如加性注意力,这就是下一课「除以 √d」的来历。"
+    ),
+    "guide.summary.title": "一句话",
+    "guide.summary.body": "点积 = 方向对齐程度 × 长度;T 个 token 的所有配对,一次矩阵乘全部算完。",
+    "guide.next.title": "下一个缺口",
+    "guide.next.body": (
+        "「{query}」这一行的分数是 {given_row_scaled}(教学世界,除以 √{d} 之后)。"
+        "有正有负,也没有上限,还不能直接当作「关注多少」。怎样把它们变成像样的权重?这是第 3 课的问题。"
+    ),
+    "guide.try.title": "试三件事",
+    "guide.try.done": "✓ 已完成",
+    "guide.try.todo": "○ 还没做",
+    "guide.try.one": (
+        "在二维样本里选中「{match}」,核对 {q_vec}·{k_vec} = {expansion} = {top_score};"
+        "再选中「{car}」,看看它为什么是 {car_score}:它的方向几乎和 q 相反。"
+    ),
+    "guide.try.two": "到四维教学世界里选「{query}」对「{object}」:逐维乘积里哪一项贡献最大?",
+    "guide.try.three": "找出点积和余弦排序相反的键(匹配度表里会标出来),选中其中一个,想一想是哪个 |k| 造成的。",
+    "guide.ask.title": "提一个问题",
+    "guide.ask.placeholder": "在这里输入你的问题,然后点「记录」…",
+    "guide.ask.button": "记录",
+    "guide.ask.saved": "已于 {time} 保存。",
+    "guide.ask.failed": "没有保存:{reason}",
+    "guide.ask.empty": "请先输入问题。",
+    "guide.ask.too_long": "问题太长了(最多 {limit} 个字符)。",
+    "guide.ask.none": "还没有记录任何问题;你的提问会保存在 {path}。",
+    "guide.ask.recorded": "已记录的问题({count} 条),保存在 {path}:",
+    "guide.faq.title": "你可能会问",
+    "guide.faq.cosine.q": "余弦只看方向,不是更「公平」吗?为什么不用它?",
+    "guide.faq.cosine.a": (
+        "这里并不追求「公平」。点积里的长度是模型可以利用的自由度:q 越长,这一行的分数整体越大,"
+        "softmax 就越尖,相当于 token 自己决定「这次要不要只盯着一个看」。纯余弦把这个自由度拿掉了,"
+        "分数被限制在 [−1, 1] 内,要变尖只能再乘一个温度。QK-Norm 走中间路线:先归一化,"
+        "防止长度失控,再用一个可学习的尺度把这份自由还给模型。"
+    ),
+    "guide.faq.additive.q": "现在还有人用加性注意力吗?",
+    "guide.faq.additive.a": (
+        "本课程里的模型({anchor_name}、{glm53_name}、{dsv3_name})的全注意力层用的都是缩放点积;"
+        "MLA 也是,只不过 K 是从潜向量展开的。加性注意力属于 RNN 翻译模型的年代,"
+        "但它的想法,即每一步都回头「软搜索」相关位置,被这些模型完整地继承了下来。"
+    ),
+    "guide.faq.sum.q": "为什么不直接拿每个分数除以这一行的总和?",
+    "guide.faq.sum.a": (
+        "因为分数可以是负的。二维样本的分数 {dialogue_scores} 会让「{car}」分到 "
+        "{dialogue_car_share_proportional},这当不了「关注多少」。第 3 课会讲 softmax 怎样解决这个问题。"
+    ),
     # --- classroom ---
     "classroom.menu.recent": "最近的文件",
     "classroom.menu.export": "导出",

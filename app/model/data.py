@@ -264,7 +264,8 @@ def load_dialogue(data_dir: Path | str | None = None) -> DialogueWorld:
     positions = [f.check_integer(p, join("positions", i), 0) for i, p in enumerate(positions_node)]
     for i, position in enumerate(positions):
         if position > POSITION_LIMIT:
-            raise f.fail(join("positions", i), f"must be at most {POSITION_LIMIT}, found {position}")
+            raise f.fail(join("positions", i),
+                         f"must be at most {POSITION_LIMIT}, found {position}")
     additive, qk_norm = _scorer_params(f, root, 2)
     return DialogueWorld(
         path=f.path,

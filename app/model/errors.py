@@ -26,7 +26,7 @@ class DataError(AttentionLabError):
         super().__init__(f"{self.path.name}: {field}: {problem}")
 
     def __reduce__(self) -> tuple[type, tuple[Path, str, str]]:
-        # Exceptions pickle via their args; ours has three, so say so (multiprocessing, pytest-xdist).
+        # Exceptions pickle via their args; ours has three, so say so (e.g. multiprocessing).
         return (type(self), (self.path, self.field, self.problem))
 
 

@@ -16,7 +16,9 @@ from typing import Literal
 import numpy as np
 
 from app.model.attention import attention_weights, split_heads
-from app.model.data import LessonData, load_lesson_data
+from app.model.data import LessonData, ModelConfig, load_lesson_data
+from app.model.errors import DataError
+from app.model.jsonfile import join
 from app.model.memory import (
     GIB,
     KIB,
@@ -31,7 +33,7 @@ from app.model.memory import (
     nocache_kv_repeated,
     score_matrix_bytes,
 )
-from app.model.scoring import score_matrix, score_pair
+from app.model.scoring import Undefined, score_matrix, score_pair
 
 __all__ = [
     "EXAMPLE",
@@ -173,14 +175,42 @@ class Figure:
         return rounds_to(float(self.value), self.published)  # type: ignore[arg-type]
 
 
+LESSON_MODELS = {
+    "deepseek-llm-67b": ("num_attention_heads", "num_key_value_heads", "head_dim"),
+    "deepseek-v2": ("kv_lora_rank", "qk_rope_head_dim"),
+    "deepseek-v3": ("kv_lora_rank", "qk_rope_head_dim"),
+    "glm-5.3": ("kv_lora_rank", "qk_rope_head_dim", "max_position_embeddings"),
+}
+"""Frontier models the lesson cites, and the config fields their figures are computed from."""
+
+
+def _lesson_models(data: LessonData) -> dict[str, ModelConfig]:
+    """The cited models, or a DataError naming the entry a teacher removed from the file."""
+    frontier = data.frontier
+    for key, fields in LESSON_MODELS.items():
+        where = join("models", key)
+        if key not in frontier.models:
+            raise DataError(frontier.path, where, "is required: the lesson cites this model")
+        for name in fields:
+            if getattr(frontier.models[key], name) is None:
+                raise DataError(frontier.path, join(where, name), "is required by the lesson")
+    return dict(frontier.models)
+
+
+def _number(x: float | Undefined) -> float:
+    """An undefined cosine (a zero vector someone typed in) shows as NaN, which never matches."""
+    return math.nan if isinstance(x, Undefined) else float(x)
+
+
 def _dialogue(data: LessonData) -> dict[str, Value]:
     world = data.dialogue
     scores = np.asarray(score_matrix("dot", world.q[None, :], world.keys))[0]
     car = world.key_index("opposite")
+    total = float(scores.sum())
     return {
         "dialogue_scores": tuple(float(s) for s in scores),
-        "dialogue_car_cos_max": float(score_pair("cosine", world.q, world.keys[car])),
-        "dialogue_car_share_proportional": 100 * float(scores[car] / scores.sum()),
+        "dialogue_car_cos_max": _number(score_pair("cosine", world.q, world.keys[car])),
+        "dialogue_car_share_proportional": 100 * float(scores[car]) / total if total else math.nan,
     }
 
 
@@ -189,7 +219,7 @@ def _teaching(data: LessonData) -> dict[str, Value]:
     names, Q, K = world.tokens, world.Q, world.K
     qi, obj = world.index("query"), world.index("object")
     giver, answer = world.index("giver"), world.index("answer")
-    embed = np.asarray(score_matrix("cosine", world.E, world.E))[qi]
+    embed = np.ma.filled(score_matrix("cosine", world.E, world.E).astype(float), np.nan)[qi]
     others = [j for j in np.argsort(embed, kind="stable") if j != qi]
     dots = np.asarray(score_matrix("dot", Q, K))[qi]
     scaled = np.asarray(score_matrix("scaled_dot", Q, K))
@@ -203,7 +233,7 @@ def _teaching(data: LessonData) -> dict[str, Value]:
         "embed_rank_last3": tuple(names[j] for j in sorted(others[:3])),
         "qk_rank_top3": tuple(names[j] for j in np.argsort(-dots, kind="stable")[:3]),
         "given_row_scaled": tuple(float(s) for s in scaled[qi]),
-        "names_k_cos": float(score_pair("cosine", K[giver], K[answer])),
+        "names_k_cos": _number(score_pair("cosine", K[giver], K[answer])),
         "unmasked_weight_on_answer": 100 * float(plain[qi, answer]),
         "masked_weight_apple": 100 * float(causal[qi, obj]),
         "masked_weight_xiaoming": 100 * float(causal[qi, giver]),
@@ -241,7 +271,7 @@ def _shapes(data: LessonData) -> dict[str, Value]:
 
 
 def _memory(data: LessonData) -> dict[str, Value]:
-    anchor, models = data.anchor, data.frontier.models
+    anchor, models = data.anchor, _lesson_models(data)
     native = anchor.max_position_embeddings
     out: dict[str, Value] = {}
     for scheme in ("MHA", "MQA", "GQA"):

@@ -118,9 +118,8 @@ class JsonFile:
             raise self.fail(ROOT, f"must be a JSON object, found {_describe(root)}")
         version = self.get(root, "", "schema_version")
         if type(version) is not int or version != SCHEMA_VERSION:
-            raise self.fail(
-                "schema_version", f"this app reads version {SCHEMA_VERSION}, found {_describe(version)}"
-            )
+            found = _describe(version)
+            raise self.fail("schema_version", f"this app reads {SCHEMA_VERSION}, found {found}")
         self.text(root, "", "about")
         return root
 

@@ -117,7 +117,8 @@ def linear_state_bytes(cfg: ModelConfig) -> int:
 
 def additive_intermediate_bytes(T: int, d_a: int, dtype_bytes: int) -> int:
     """T×T×d_a tensor that naive additive attention materialises before tanh (one head)."""
-    return naive_intermediate_bytes(_count("T", T), T, _count("d_a", d_a), _count("dtype", dtype_bytes))
+    _count("dtype_bytes", dtype_bytes)
+    return naive_intermediate_bytes(_count("T", T), T, _count("d_a", d_a), dtype_bytes)
 
 
 def score_matrix_bytes(T: int, dtype_bytes: int) -> int:

@@ -11,7 +11,14 @@ from typing import Any
 
 from app.model.jsonfile import JsonFile, join
 
-__all__ = ["FULL_ATTENTION", "LINEAR_ATTENTION", "Claim", "ModelConfig", "read_claims", "read_model"]
+__all__ = [
+    "FULL_ATTENTION",
+    "LINEAR_ATTENTION",
+    "Claim",
+    "ModelConfig",
+    "read_claims",
+    "read_model",
+]
 
 FULL_ATTENTION = "full_attention"
 LINEAR_ATTENTION = "linear_attention"

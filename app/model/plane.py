@@ -57,7 +57,8 @@ class Plane:
 
 
 def nice_levels(low: float, high: float, target: int = TARGET_LINES) -> tuple[np.ndarray, int]:
-    """Round values (1, 2, 2.5, 5 × 10ⁿ apart) strictly inside (low, high), and their decimals.
+    """Round values (1, 2, 2.5 or 5 times a power of ten apart) strictly inside (low, high),
+    and the decimals needed to write them.
 
     The field's own extremes are left out: a contour at the maximum is a single point.
     """
@@ -76,36 +77,35 @@ def nice_levels(low: float, high: float, target: int = TARGET_LINES) -> tuple[np
 
 
 def _crossings(values: np.ndarray, xs: np.ndarray, level: float) -> list[np.ndarray]:
-    """Segments of one contour by marching squares, vectorised over all grid cells."""
+    """Segments of one contour by marching squares, vectorised over the cells it crosses
+    (a few hundred of the grid's 14 400, so a drag step stays cheap)."""
     above = values >= level
-    with np.errstate(divide="ignore", invalid="ignore"):
-        th = (level - values[:, :-1]) / (values[:, 1:] - values[:, :-1])
-        tv = (level - values[:-1, :]) / (values[1:, :] - values[:-1, :])
-    hx = xs[:-1] + th * np.diff(xs)
-    hy = np.broadcast_to(xs[:, None], th.shape)
-    vx = np.broadcast_to(xs[None, :], tv.shape)
-    vy = xs[:-1, None] + tv * np.diff(xs)[:, None]
     h_cut = above[:, :-1] != above[:, 1:]
     v_cut = above[:-1, :] != above[1:, :]
-    # cell edges in order bottom, right, top, left
-    cut = np.stack([h_cut[:-1], v_cut[:, 1:], h_cut[1:], v_cut[:, :-1]], axis=-1)
-    px = np.stack([hx[:-1], vx[:, 1:], hx[1:], vx[:, :-1]], axis=-1)
-    py = np.stack([hy[:-1], vy[:, 1:], hy[1:], vy[:, :-1]], axis=-1)
-    points = np.stack([px, py], axis=-1).reshape(-1, 4, 2)
-    cut = cut.reshape(-1, 4)
+    iy, ix = np.nonzero(h_cut[:-1] | h_cut[1:] | v_cut[:, :-1] | v_cut[:, 1:])
+    if iy.size == 0:
+        return []
+    # corners counter-clockwise from bottom-left; edge e runs from corner e to corner e+1
+    corners = np.stack([values[iy, ix], values[iy, ix + 1],
+                        values[iy + 1, ix + 1], values[iy + 1, ix]], axis=1)
+    cx = np.stack([xs[ix], xs[ix + 1], xs[ix + 1], xs[ix]], axis=1)
+    cy = np.stack([xs[iy], xs[iy], xs[iy + 1], xs[iy + 1]], axis=1)
+    start, stop = corners, np.roll(corners, -1, axis=1)
+    cut = (start >= level) != (stop >= level)
+    t = np.divide(level - start, stop - start, out=np.zeros_like(start), where=cut)
+    points = np.stack([cx + t * (np.roll(cx, -1, axis=1) - cx),
+                       cy + t * (np.roll(cy, -1, axis=1) - cy)], axis=-1)
     count = cut.sum(axis=1)
     out = []
     two = count == 2
     if two.any():
         order = np.argsort(~cut[two], axis=1, kind="stable")[:, :2]
         out.append(np.take_along_axis(points[two], order[:, :, None], axis=1))
-    four = np.flatnonzero(count == 4)
-    if four.size:
+    four = count == 4
+    if four.any():
         # a saddle: cut off the two corners whose side differs from the cell centre's
-        corners = np.stack([values[:-1, :-1], values[:-1, 1:], values[1:, 1:], values[1:, :-1]],
-                           axis=-1).reshape(-1, 4)[four]
-        centre_above = corners.mean(axis=1) >= level
-        cut_bl = (corners[:, 0] >= level) != centre_above
+        centre_above = corners[four].mean(axis=1) >= level
+        cut_bl = (corners[four, 0] >= level) != centre_above
         p = points[four]
         first = np.where(cut_bl[:, None, None], p[:, [0, 3]], p[:, [0, 1]])
         second = np.where(cut_bl[:, None, None], p[:, [2, 1]], p[:, [2, 3]])

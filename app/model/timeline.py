@@ -11,12 +11,18 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
+from app.model.data import LessonData
+from app.model.memory import Scheme, kv_cache, linear_state_bytes
+from app.model.modelconfig import ModelConfig
+
 __all__ = [
     "BASE_OPTIONS",
     "STAGES",
     "TRACKS",
+    "KVBar",
     "Stage",
     "Track",
+    "kv_bars",
     "stage",
     "stage_changes",
     "stages_of",
@@ -53,6 +59,7 @@ class Stage:
     scorer: str | None = None
     panel: Panel = "none"
     here: bool = False  # the stages this lesson covers: "you are here"
+    split_heads: bool = False  # use the teaching world's own head count
 
 
 def _options(**changes: object) -> MappingProxyType[str, object]:
@@ -63,16 +70,15 @@ STAGES: tuple[Stage, ...] = (
     Stage("rnn", "training", None, "Elman 1990; Sutskever et al. 2014",
           ("rnn_serial_steps", "rnn_hops_first_to_last")),
     Stage("additive", "training", 2014, "Bahdanau, Cho & Bengio 2014",
-          ("additive_intermediate_gib", "dot_scores_mib", "rnn_serial_steps",
-           "anchor_head_dim"),
+          ("additive_intermediate_gib", "dot_scores_mib"),
           world="teaching", scorer="additive", here=True),
     Stage("self_attention", "training", 2017, "Vaswani et al. 2017, §3.2",
           ("embed_cos_self", "embed_rank_last3", "qk_rank_top3", "names_k_cos",
            "anchor_head_dim", "unscaled_dot_std", "exp_20"),
           world="teaching", scorer="dot", here=True),
     Stage("scaled_softmax", "training", 2017, "Vaswani et al. 2017, eq. (1)",
-          ("dialogue_scores", "dialogue_car_share_proportional", "unscaled_dot_std",
-           "unmasked_weight_on_answer"),
+          ("dialogue_scores", "dialogue_car_share_proportional", "anchor_head_dim",
+           "unscaled_dot_std", "unmasked_weight_on_answer"),
           options=_options(heatmap_mode="weights"), world="teaching", scorer="scaled_dot",
           panel="weights"),
     Stage("causal", "training", 2017, "Vaswani et al. 2017, §3.2.3",
@@ -86,8 +92,8 @@ STAGES: tuple[Stage, ...] = (
     Stage("multi_head", "training", 2017, "Vaswani et al. 2017, §3.2.2",
           ("head_a_weight_xiaoming", "head_b_weight_apple", "anchor_q_heads",
            "anchor_head_dim", "nocache_kv_computations", "nocache_kv_repeated"),
-          options=_options(heatmap_mode="weights", causal=True, heads=2), world="teaching",
-          scorer="scaled_dot", panel="heads"),
+          options=_options(heatmap_mode="weights", causal=True), world="teaching",
+          scorer="scaled_dot", panel="heads", split_heads=True),
     Stage("sink", "training", 2023, "Xiao et al. 2023 → Gated Attention 2025",
           ("apple_row_scaled", "apple_row_weights"),
           options=_options(heatmap_mode="weights", causal=True), world="teaching",
@@ -131,7 +137,47 @@ def stages_of(track: Track) -> tuple[Stage, ...]:
     return tuple(s for s in STAGES if s.track == track)
 
 
-def stage_changes(stage_id: str) -> dict[str, object]:
-    """The full option set a stage installs: the base options, its own, and its id."""
+def stage_changes(stage_id: str, n_heads: int) -> dict[str, object]:
+    """The full option set a stage installs: the base options, its own, and its id.
+
+    `n_heads` is the teaching world's head count, used by the stage that splits heads.
+    """
     chosen = stage(stage_id)
-    return {**BASE_OPTIONS, **chosen.options, "stage": chosen.id}
+    heads = {"heads": n_heads} if chosen.split_heads else {}
+    return {**BASE_OPTIONS, **chosen.options, **heads, "stage": chosen.id}
+
+
+@dataclass(frozen=True)
+class KVBar:
+    """One bar pair of the KV chart: what a scheme stores per token, and what never grows."""
+
+    id: str  # "anchor_mha", "dsv2_mla", …: the UI's label keys are chosen by it
+    model: str  # the model's key in the data ("anchor" for the anchor)
+    scheme: str  # "MHA", "MQA", "GQA", "MLA" or "state"
+    per_token: int  # bytes each token adds (0 for a fixed state)
+    fixed: int  # bytes held whatever the length (the linear layers' state)
+    stages: tuple[str, ...]  # the stages that highlight this bar
+
+    def bytes_for(self, tokens: int) -> int:
+        """Memory for one sequence of `tokens` tokens."""
+        return self.per_token * tokens + self.fixed
+
+
+def kv_bars(data: LessonData) -> tuple[KVBar, ...]:
+    """The chart's bars, each computed from a model config by app.model.memory."""
+    anchor, models = data.anchor, data.frontier.models
+
+    def cache(key: str, model: ModelConfig, scheme: Scheme, stages: tuple[str, ...]) -> KVBar:
+        return KVBar(f"{key}_{scheme.lower()}", key, scheme,
+                     kv_cache(model, scheme).bytes_per_token, 0, stages)
+
+    return (
+        cache("anchor", anchor, "MHA", ("kv_cache",)),
+        cache("anchor", anchor, "MQA", ("mqa",)),
+        cache("anchor", anchor, "GQA", ("gqa",)),
+        KVBar("anchor_state", "anchor", "state", 0, linear_state_bytes(anchor), ("linear",)),
+        cache("deepseek-llm-67b", models["deepseek-llm-67b"], "GQA", ("gqa", "mla")),
+        cache("deepseek-v2", models["deepseek-v2"], "MLA", ("mla",)),
+        cache("deepseek-v3", models["deepseek-v3"], "MLA", ("mla",)),
+        cache("glm-5.3", models["glm-5.3"], "MLA", ("mla",)),
+    )

@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QSettings
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QFileDialog,
+    QMenu,
+    QMessageBox,
+    QSizePolicy,
+    QWidget,
+)
 
 from app.i18n import tr
 from app.model.errors import ScenarioError
@@ -24,7 +32,12 @@ from app.state.autosave import Autosaver, restore
 from app.ui.export import copy_image, save_image, save_scores_csv
 from app.ui.look import Look
 from app.ui.panels.base import Panel
-from app.ui.presentation import PRESENTATION_SCALE, PROJECTOR, THEME_CHOICES, Presentation
+from app.ui.presentation import (
+    PRESENTATION_SCALE,
+    PRESENTATION_THEME,
+    THEME_CHOICES,
+    Presentation,
+)
 
 if TYPE_CHECKING:
     from app.ui.main_window import MainWindow
@@ -50,15 +63,16 @@ def _settings() -> QSettings:
     return settings()
 
 
-def _stored_presentation_look() -> Look:
+def _stored_presentation() -> tuple[Look, str]:
     """The projector look the teacher chose last time (scale and theme), else the default."""
     store = _settings()
-    theme = THEME_CHOICES.get(str(store.value("presentation/theme", "")), PROJECTOR)
+    name = str(store.value("presentation/theme", PRESENTATION_THEME))
+    name = name if name in THEME_CHOICES else PRESENTATION_THEME
     try:
         scale = float(store.value("presentation/scale", PRESENTATION_SCALE))
     except (TypeError, ValueError):
         scale = PRESENTATION_SCALE
-    return Look(theme=theme).scaled(scale)
+    return Look(theme=THEME_CHOICES[name]).scaled(scale), name
 
 
 class ClassroomActions(QObject):
@@ -68,7 +82,7 @@ class ClassroomActions(QObject):
         super().__init__(window)
         self.window = window
         self.document = window.document
-        self.presentation = Presentation(window, _stored_presentation_look())
+        self.presentation = Presentation(window, _stored_presentation())
         self.current_path: Path | None = None
         self.autosave: Autosaver | None = None
         self.message: QMessageBox | None = None
@@ -95,9 +109,9 @@ class ClassroomActions(QObject):
         return action
 
     def _build_actions(self) -> None:
-        p, key = self.presentation, QKeySequence.StandardKey
-        self._add("open", [key.Open], self.open_dialog)
-        self._add("save", [key.Save], self.save)
+        p = self.presentation
+        self._add("open", ["Ctrl+O"], self.open_dialog)
+        self._add("save", ["Ctrl+S"], self.save)
         self._add("save_as", ["Ctrl+Shift+S"], self.save_as)
         self.recent_actions = [
             self._add(f"recent_{n}", [f"Ctrl+Alt+{n}"],
@@ -110,8 +124,8 @@ class ClassroomActions(QObject):
         self._add("copy_window", ["Ctrl+Alt+Shift+C"], lambda: self.copy(whole=True))
         self._add("copy_panel", ["Ctrl+Alt+C"], lambda: self.copy(whole=False))
         self._add("presentation", ["F5"], p.set_presenting, checkable=True)
-        self._add("zoom_in", ["Ctrl+=", "Ctrl++", key.ZoomIn], p.zoom_in)
-        self._add("zoom_out", ["Ctrl+-", key.ZoomOut], p.zoom_out)
+        self._add("zoom_in", ["Ctrl+=", "Ctrl++"], p.zoom_in)
+        self._add("zoom_out", ["Ctrl+-"], p.zoom_out)
         self._add("zoom_reset", ["Ctrl+0"], p.zoom_reset)
         self._add("full_screen", ["F11"], p.set_full_screen, checkable=True)
         self._add("spotlight", ["F6"], p.set_spotlight, checkable=True)
@@ -146,8 +160,12 @@ class ClassroomActions(QObject):
         self.theme_menu.addActions(self._theme_group.actions())
         for name in ("full_screen", "spotlight"):
             w.view_menu.addAction(acts[name])
-        w.toolbar.addSeparator()
-        w.toolbar.addAction(acts["presentation"])
+        first = w.toolbar.actions()[0] if w.toolbar.actions() else None
+        w.toolbar.insertAction(first, acts["presentation"])  # first: never folded away at 250 %
+        w.toolbar.insertSeparator(first)
+        for combo in w.toolbar.findChildren(QComboBox):
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+            combo.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         self._update_recent()
         self._sync_checks()
 
@@ -354,7 +372,7 @@ class ClassroomActions(QObject):
         if self.presentation.presenting:
             store = _settings()
             store.setValue("presentation/scale", look.scale)
-            store.setValue("presentation/theme", look.theme.name)
+            store.setValue("presentation/theme", self.presentation.theme_name)
         self._sync_checks()
         self.window.statusBar().showMessage(
             tr("classroom.scale", percent=round(look.scale * 100)), 3000)
@@ -364,7 +382,7 @@ class ClassroomActions(QObject):
         for name, checked in (("presentation", self.presentation.presenting),
                               ("spotlight", look.spotlight),
                               ("full_screen", self.window.isFullScreen()),
-                              (f"theme_{look.theme.name}", True)):
+                              (f"theme_{self.presentation.theme_name}", True)):
             acts[name].blockSignals(True)
             acts[name].setChecked(checked)
             acts[name].blockSignals(False)
@@ -372,6 +390,8 @@ class ClassroomActions(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.window and event.type() == QEvent.Type.WindowStateChange:
             self._sync_checks()
+        elif watched is self.window and event.type() == QEvent.Type.Close:
+            self.presentation.set_presenting(False)  # the window saves the desk layout
         return False
 
     def _warn(self, headline: str, detail: str) -> None:

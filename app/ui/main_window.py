@@ -69,7 +69,7 @@ class MainWindow(QMainWindow):
         self._default_layout = self.saveState(LAYOUT_VERSION)
         document.changed.connect(self._on_document_changed)
         document.notice.connect(self._on_notice)
-        document.undo_stack.cleanChanged.connect(lambda _clean: self._update_title())
+        document.undo_stack.cleanChanged.connect(self._update_title)
         i18n.on_language_changed(self._on_language_changed)
         self.retranslate()
         self._on_document_changed()
@@ -118,7 +118,7 @@ class MainWindow(QMainWindow):
         undo.setEnabled(stack.canUndo())
         redo.setEnabled(stack.canRedo())
         self._action("reset_lesson", "Ctrl+R", self.document.reset_to_lesson)
-        self._action("quit", QKeySequence.StandardKey.Quit, self.close)
+        self._action("quit", "Ctrl+Q", self.close)
         self._action("reset_layout", "Ctrl+Shift+L", self.reset_layout)
         self._action("shortcuts", "F1", self.show_shortcuts)
         self._action("about", "Shift+F1", self.show_about)
@@ -225,8 +225,10 @@ class MainWindow(QMainWindow):
         combo.setCurrentIndex(max(index, 0))
         combo.blockSignals(False)
 
-    def _update_title(self) -> None:
-        modified = "" if self.document.undo_stack.isClean() else " *"
+    def _update_title(self, clean: bool | None = None) -> None:
+        """Title with " *" while unsaved; `clean` comes with the signal (the stack may be dying)."""
+        clean = self.document.undo_stack.isClean() if clean is None else clean
+        modified = "" if clean else " *"
         self.setWindowTitle(f"{tr('app.title')}{modified}")
 
     def _on_document_changed(self) -> None:
@@ -284,7 +286,7 @@ class MainWindow(QMainWindow):
         """Delete now, while Qt is whole: left to interpreter exit, plot items can crash it."""
         i18n.remove_listener(self._on_language_changed)
         self.deleteLater()
-        QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        QApplication.sendPostedEvents(self, QEvent.Type.DeferredDelete)
 
     def shortcut_rows(self) -> list[tuple[str, str]]:
         """(action, key) for every action that has a shortcut, as the help lists them."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QByteArray, QObject, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import QApplication
 
@@ -20,12 +20,14 @@ from app.ui.look import DARK, LIGHT, MAX_SCALE, MIN_SCALE, Look, Theme
 if TYPE_CHECKING:
     from app.ui.main_window import MainWindow
 
-PROJECTOR = Theme("projector", background="#FFFFFF", foreground="#000000", muted="#1A1A1A",
-                  grid="#707070")
-"""Light and high contrast: black on white with darker greys, which survive a dim projector."""
-THEME_CHOICES: dict[str, Theme] = {"light": LIGHT, "projector": PROJECTOR, "dark": DARK}
+THEME_CHOICES: dict[str, Theme] = {"light": LIGHT, "projector": LIGHT, "dark": DARK}
+"""Menu theme → the data theme panels draw with. "projector" is the light data theme (black on
+white) with high-contrast chrome: pure white, pure black and a strong highlight."""
+PRESENTATION_THEME = "projector"
 PRESENTATION_SCALE = 1.5
 ZOOM_STEP = 0.25
+DESK_LAYOUT = 7
+"""Version tag of the dock layout saved on entering presentation mode (restoreState checks it)."""
 MIN_POINT_SIZE = 11.0
 """The interface font is never below 11 pt, so even 100 % is legible in a classroom."""
 
@@ -55,13 +57,13 @@ _CHROME: dict[str, dict[QPalette.ColorRole, str]] = {
 }
 
 
-def palette_for(theme: Theme, base: QPalette) -> QPalette:
-    """The widget palette for a theme; the light theme keeps the system's own palette."""
+def palette_for(theme_name: str, base: QPalette) -> QPalette:
+    """The widget palette for a menu theme; "light" keeps the system's own palette."""
     palette = QPalette(base)
-    for role, colour in _CHROME.get(theme.name, {}).items():
+    for role, colour in _CHROME.get(theme_name, {}).items():
         palette.setColor(QPalette.ColorGroup.All, role, QColor(colour))
-    if theme.name in _CHROME:
-        muted = QColor(theme.muted if theme is DARK else "#6E6E6E")
+    if theme_name in _CHROME:
+        muted = QColor(DARK.muted if theme_name == "dark" else "#6E6E6E")
         for role in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text,
                      QPalette.ColorRole.ButtonText):
             palette.setColor(QPalette.ColorGroup.Disabled, role, muted)
@@ -98,19 +100,25 @@ class Presentation(QObject):
     look_changed = Signal(object)
     presenting_changed = Signal(bool)
 
-    def __init__(self, window: MainWindow, presentation_look: Look | None = None) -> None:
+    def __init__(self, window: MainWindow, presentation: tuple[Look, str] | None = None) -> None:
         super().__init__(window)
         self._window = window
         self._base_font, self._base_palette = base_style()
-        self._look = Look()
-        self._other = presentation_look or Look(scale=PRESENTATION_SCALE, theme=PROJECTOR)
-        """The look of the mode we are not in: leaving presentation mode restores it."""
+        self._look, self._theme_name = Look(), "light"
+        self._other = presentation or (Look(scale=PRESENTATION_SCALE), PRESENTATION_THEME)
+        """(look, theme name) of the mode we are not in: switching back restores it."""
         self._presenting = False
+        self._desk_layout = QByteArray()
         self._apply()
 
     @property
     def look(self) -> Look:
         return self._look
+
+    @property
+    def theme_name(self) -> str:
+        """The menu theme: light, projector or dark (two of them share the light Look theme)."""
+        return self._theme_name
 
     @property
     def presenting(self) -> bool:
@@ -121,9 +129,37 @@ class Presentation(QObject):
         if on == self._presenting:
             return
         self._presenting = on
-        previous, self._other = self._other, self._look
-        self.set_look(replace(previous, spotlight=self._look.spotlight))
+        if on:
+            self._desk_layout = self._window.saveState(DESK_LAYOUT)
+            self._arrange_for_projector()
+        (look, name), self._other = self._other, (self._look, self._theme_name)
+        self.set_look(replace(look, spotlight=self._look.spotlight), name)
+        if not on:
+            self._window.restoreState(self._desk_layout, DESK_LAYOUT)
         self.presenting_changed.emit(on)
+
+    def _arrange_for_projector(self) -> None:
+        """Two columns of tabbed docks: at 200 % a stack of five panels cannot fit 720 lines,
+        but one panel per column, chosen by its tab, can. The desk layout comes back after."""
+        window = self._window
+        shown = [d for d in window.docks.values() if not d.isHidden() and not d.isFloating()]
+        on_top = [d for d in shown if d.isVisible()] or shown
+        right = Qt.DockWidgetArea.RightDockWidgetArea
+        columns = ([d for d in shown if window.dockWidgetArea(d) != right],
+                   [d for d in shown if window.dockWidgetArea(d) == right])
+        for area, column in zip((Qt.DockWidgetArea.LeftDockWidgetArea, right), columns,
+                                strict=True):
+            for dock in column:
+                window.addDockWidget(area, dock)
+            for dock in column[1:]:
+                window.tabifyDockWidget(column[0], dock)
+            if column:
+                next((d for d in on_top if d in column), column[0]).raise_()
+        window.restoreState(window.saveState(DESK_LAYOUT), DESK_LAYOUT)  # drops stale tab bars
+        firsts = [column[0] for column in columns if column]
+        if len(firsts) == 2:
+            half = max(1, window.width() // 2)
+            window.resizeDocks(firsts, [half, half], Qt.Orientation.Horizontal)
 
     def set_scale(self, scale: float) -> None:
         self.set_look(self._look.scaled(scale))
@@ -138,7 +174,7 @@ class Presentation(QObject):
         self.set_scale(MIN_SCALE)
 
     def set_theme(self, name: str) -> None:
-        self.set_look(replace(self._look, theme=THEME_CHOICES[name]))
+        self.set_look(replace(self._look, theme=THEME_CHOICES[name]), name)
 
     def set_spotlight(self, on: bool) -> None:
         self.set_look(replace(self._look, spotlight=bool(on)))
@@ -150,10 +186,11 @@ class Presentation(QObject):
         elif not on and window.isFullScreen():
             window.showNormal()
 
-    def set_look(self, look: Look) -> None:
-        if look == self._look:
+    def set_look(self, look: Look, theme_name: str | None = None) -> None:
+        theme_name = theme_name or self._theme_name
+        if (look, theme_name) == (self._look, self._theme_name):
             return
-        self._look = look
+        self._look, self._theme_name = look, theme_name
         self._apply()
         self.look_changed.emit(look)
 
@@ -167,6 +204,10 @@ class Presentation(QObject):
         font = QFont(self._base_font)
         font.setPointSizeF(self.app_point_size())
         app.setFont(font)
-        app.setPalette(palette_for(self._look.theme, self._base_palette))
+        title = QFont(font)
+        title.setStyleStrategy(QFont.StyleStrategy.PreferAntialias)
+        for dock in self._window.docks.values():
+            dock.setFont(title)  # a font unlike the app's, else Qt titles docks in its small one
+        app.setPalette(palette_for(self._theme_name, self._base_palette))
         for panel in self._window.panels.values():
             panel.set_look(self._look)

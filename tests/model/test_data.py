@@ -117,7 +117,7 @@ BAD_EDITS = [
     (TEACHING_FILE, _set(["qk_norm", "eps"], 0), "qk_norm.eps", "greater than 0"),
     (TEACHING_FILE, _set(["additive", "v"], [1.0]), "additive.v", "3 numbers"),
     (TEACHING_FILE, lambda d: [row.__setitem__(3, 0) for row in d["E"]], "E", "column rank"),
-    (TEACHING_FILE, _set(["schema_version"], 2), "schema_version", "version 1"),
+    (TEACHING_FILE, _set(["schema_version"], 2), "schema_version", "reads 1"),
     (TEACHING_FILE, _delete(["about"]), "about", "missing"),
     (DIALOGUE_FILE, _set(["keys", 1, "vector"], [1, 2, 3]), "keys[1].vector", "2 numbers"),
     (DIALOGUE_FILE, _set(["positions"], [0, 1]), "positions", "4 positions"),

@@ -1,5 +1,9 @@
-"""Reliability tests start the app through `app.main.main`, which installs the global error
-hook; put back whatever hooks were there so no test leaks one into the next."""
+"""Shared set-up of the reliability tests.
+
+Building the whole window takes seconds, so one window per module is shared and reset to the
+lesson before each test. Tests that start the app through `app.main.main` install the global
+error hook; whatever hooks were there before are put back so no test leaks one into the next.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +12,46 @@ import threading
 
 import pytest
 
+from app import i18n
+from app.model.view import initial_state
+
 
 @pytest.fixture(autouse=True)
 def _restore_exception_hooks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "excepthook", sys.excepthook)
     monkeypatch.setattr(threading, "excepthook", threading.excepthook)
+
+
+@pytest.fixture(scope="module")
+def shared_window(qapp):
+    """One English main window, on screen, with every dock shown."""
+    from app.startup import build_window, make_application
+
+    make_application()
+    language = i18n.language()
+    window = build_window("en")
+    window.resize(1400, 900)
+    window.show()
+    for dock in window.docks.values():
+        dock.show()
+    yield window
+    window.close()
+    window.deleteLater()
+    i18n.set_language(language)
+
+
+@pytest.fixture
+def window(qtbot, shared_window):
+    """The shared window back at the lesson's start: state, undo history, messages."""
+    i18n.set_language("en")
+    document = shared_window.document
+    document.apply_state(initial_state(document.data))
+    document.flush()
+    document.undo_stack.clear()
+    shared_window.retranslate()  # panels drop transient notes (e.g. a refused entry)
+    shared_window.statusBar().clearMessage()
+    message = getattr(shared_window.classroom, "message", None)
+    if message is not None:
+        message.done(0)
+    qtbot.waitExposed(shared_window)
+    return shared_window

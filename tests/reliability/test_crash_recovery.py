@@ -114,8 +114,8 @@ class App:
         self.selector = selectors.DefaultSelector()
         self.selector.register(self.process.stdout, selectors.EVENT_READ)
 
-    def read_until(self, word: str) -> list[str]:
-        """Fields of the first stdout line starting with `word`; fails if the app died."""
+    def read_until(self, word: str) -> str:
+        """The rest of the first stdout line starting with `word`; fails if the app died."""
         deadline = time.monotonic() + STARTUP_LIMIT_S
         while time.monotonic() < deadline:
             if not self.selector.select(timeout=1.0):
@@ -124,7 +124,7 @@ class App:
             if not line:
                 break
             if line.startswith(word):
-                return line.rstrip("\n").split(" ", 2)
+                return line.rstrip("\n")[len(word) + 1:]
         self.process.kill()
         raise AssertionError(f"app never printed {word}: {self.process.stderr.read()[-3000:]}")
 
@@ -147,7 +147,7 @@ def _start(home: Path, tmp: Path, stages: list[dict]) -> App:
 def _restart(home: Path, tmp: Path) -> dict:
     """Start again with no edits: what the window shows right after start-up."""
     app = _start(home, tmp, [])
-    started = json.loads(app.read_until("STARTED")[1])
+    started = json.loads(app.read_until("STARTED"))
     app.finish()
     return started
 
@@ -162,7 +162,7 @@ def home(tmp_path: Path) -> Path:
 def _saved_states(app: App, names: list[str]) -> dict[str, str]:
     states = {}
     for name in names:
-        _, saved_name, text = app.read_until("SAVED")
+        saved_name, text = app.read_until("SAVED").split(" ", 1)
         assert saved_name == name
         states[name] = json.loads(text)
     return states

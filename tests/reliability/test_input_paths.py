@@ -16,13 +16,11 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from app import i18n
 from app.model import data as lesson_data
 from app.model.errors import DataError, ScenarioError
 from app.model.scenario import MAX_BYTES, dumps, read_scenario
 from app.model.state import EDIT_LIMIT
-from app.model.view import initial_state
-from app.startup import build_window, make_application
+from app.model.view import compute_view, initial_state
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
@@ -31,17 +29,6 @@ TEMPLATE = initial_state(DATA)
 VALID = json.loads(dumps(TEMPLATE))
 
 
-@pytest.fixture
-def window(qtbot):
-    make_application()
-    language = i18n.language()
-    built = build_window("en")
-    qtbot.addWidget(built)
-    built.resize(1280, 800)
-    built.show()
-    qtbot.waitExposed(built)
-    yield built
-    i18n.set_language(language)
 
 
 # ---- typed vector entries ---------------------------------------------------------------------
@@ -327,7 +314,8 @@ def test_window_open_refuses_special_files(qtbot, window, tmp_path, monkeypatch)
 
 def test_window_open_accepts_a_good_file_as_a_positive_control(qtbot, window, tmp_path):
     path = tmp_path / "good.attnlab.json"
-    path.write_text(_text(_doc(world="dialogue", scorer="cosine")), encoding="utf-8")
+    good = _doc(world="dialogue", scorer="cosine", selection={"query": 0, "key": 1})
+    path.write_text(_text(good), encoding="utf-8")
     assert window.classroom.open_path(path) is True
     assert window.document.state.scorer == "cosine"
 
@@ -387,7 +375,8 @@ def _data_cases() -> list[tuple[str, str, object, str]]:
         (d, "text_number", {**dialogue, "query": {**dialogue["query"], "vector": ["2", 3]}},
          "query.vector[0]"),
         (t, "zero_tokens", {**teaching, "tokens": []}, "tokens"),
-        (t, "wrong_shape", {**teaching, "E": [row[:-1] for row in teaching["E"]]}, "E"),
+        (t, "wrong_shape", {**teaching, "E": [teaching["E"][0], teaching["E"][1][:-1],
+                                              *teaching["E"][2:]]}, "E[1]"),
         (t, "missing_wq", {k: v for k, v in teaching.items() if k != "W_Q"}, "W_Q"),
         (t, "thousands_of_tokens",
          {**teaching, "tokens": [{"token": f"t{i}", "gloss": "g"} for i in range(3000)],
@@ -398,6 +387,15 @@ def _data_cases() -> list[tuple[str, str, object, str]]:
          "num_hidden_layers"),
         (a, "negative_heads", {**anchor, "num_attention_heads": -24}, "num_attention_heads"),
         (a, "text_heads", {**anchor, "num_key_value_heads": "four"}, "num_key_value_heads"),
+        (a, "absurd_layer_count", {**anchor, "num_hidden_layers": 10**12}, "num_hidden_layers"),
+        (d, "absurd_position", {**dialogue, "positions": [3, 0, 10**400, 2]}, "positions[2]"),
+        (d, "beyond_edit_limit", {**dialogue, "query": {**dialogue["query"],
+                                                        "vector": [2, 1e6]}}, "query.vector[1]"),
+        (t, "beyond_edit_limit", {**teaching, "E": [[x * 1e4 for x in row]
+                                                    for row in teaching["E"]]}, "E[0][0]"),
+        (t, "non_finite_gain", _text({**teaching, "qk_norm": {**teaching["qk_norm"],
+                                                              "gain": [math.nan] * 4}}),
+         "qk_norm.gain[0]"),
     ]
     return cases
 
@@ -424,6 +422,27 @@ def test_bad_data_file_raises_a_data_error_naming_file_and_field(data_dir, name,
     with pytest.raises(DataError) as caught:
         LOADERS[name](data_dir)
     _assert_names_what_and_where(caught.value, path, where)
+
+
+def test_a_smaller_teaching_world_still_starts(data_dir):
+    """Three tokens are valid data; the app must start on them (or refuse them by name)."""
+    doc = _original(lesson_data.TEACHING_FILE)
+    width = len(doc["E"][0])
+    doc["tokens"] = doc["tokens"][:3]
+    doc["E"] = [[1.0 if i == j else 0.0 for j in range(width)] for i in range(3)]
+    doc["E"][2][width - 1] = 1.0
+    doc["roles"] = {"giver": 0, "object": 1, "query": 2, "answer": 1}
+    _write_data(data_dir, lesson_data.TEACHING_FILE, doc)
+    try:
+        data = lesson_data.load_lesson_data(data_dir)
+    except DataError as error:
+        assert error.path.name == lesson_data.TEACHING_FILE
+        return
+    state = initial_state(data)
+    for world in ("teaching", "dialogue", "teaching"):
+        state = state.with_world(world)
+        view = compute_view(state, data)
+        assert view.query_names[state.query] and view.key_names[state.key]
 
 
 @pytest.mark.parametrize("name", list(LOADERS))

@@ -20,6 +20,7 @@ from app.ui import actions_classroom
 from app.ui.export import CSV_ENCODING, save_image, scores_csv
 from app.ui.presentation import restore_base_style
 
+pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
 @pytest.fixture
 def window(qtbot):
@@ -56,11 +57,12 @@ def test_window_to_png_and_svg(window, tmp_path) -> None:
     png, svg = tmp_path / "w.png", tmp_path / "w.svg"
     assert window.classroom.export_image(window, png)
     ratio = window.devicePixelRatioF()
-    assert _png_size(png) == (round(1280 * ratio), round(720 * ratio))
+    size = (round(window.width() * ratio), round(window.height() * ratio))
+    assert _png_size(png) == size
     assert window.classroom.export_image(window, svg)
     root = ET.parse(svg).getroot()
     assert root.tag.endswith("svg")
-    assert root.get("viewBox") == "0 0 1280 720"
+    assert root.get("viewBox") == f"0 0 {window.width()} {window.height()}"
     texts = "".join("".join(n.itertext()) for n in root.iter() if n.tag.endswith("text"))
     assert "File" in texts and "Edit" in texts, "the menu bar is painted as real text"
 
@@ -75,7 +77,7 @@ def test_current_panel_is_the_focused_one(window, tmp_path) -> None:
     assert window.classroom.export_image(window.classroom.current_panel(), path)
     ratio = window.devicePixelRatioF()
     assert _png_size(path) == (round(panel.width() * ratio), round(panel.height() * ratio))
-    assert panel.width() < 1280
+    assert panel.width() < window.width()
 
 
 def test_export_menu_actions_use_the_file_dialog(qtbot, window, tmp_path, monkeypatch) -> None:
@@ -132,7 +134,7 @@ def test_copy_puts_the_panel_picture_on_the_clipboard(qtbot, window) -> None:
     assert (image.width(), image.height()) == (round(panel.width() * ratio),
                                                round(panel.height() * ratio))
     window.actions["copy_window"].trigger()
-    assert QGuiApplication.clipboard().image().width() == round(1280 * ratio)
+    assert QGuiApplication.clipboard().image().width() == round(window.width() * ratio)
     assert "clipboard" in window.statusBar().currentMessage()
 
 

@@ -58,7 +58,7 @@ def test_clicking_a_cell_selects_that_pair_in_the_document(qtbot, panel):
         qtbot.mouseClick(panel.graphics.viewport(), Qt.MouseButton.LeftButton,
                          pos=cell_viewport_pos(panel, 1, 4))
     assert (document.state.query, document.state.key) == (1, 4)
-    assert panel.cell_box.rect().center() == QPointF(4, 1)
+    assert panel.cell_box.path().boundingRect().center() == QPointF(4, 1)
 
 
 def test_rows_are_queries_and_columns_keys_with_titled_axes(panel):

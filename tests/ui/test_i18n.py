@@ -38,6 +38,7 @@ from app.startup import build_window, make_application
 from app.ui.export import svg_bytes
 from app.ui.presentation import restore_base_style
 
+pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "app"
 TABLE_FILES = {APP / "i18n" / "en.py", APP / "i18n" / "zh.py"}

@@ -145,6 +145,7 @@ def test_undefined_cosine_shows_a_dash_with_a_reason_and_sorts_last(qtbot, panel
     index = panel.model.index(1, COLUMNS.index("cosine"))
     assert index.data() == "—"
     assert "direction" in index.data(Qt.ItemDataRole.ToolTipRole)
+    assert panel.model.index(1, COLUMNS.index("cosine_rank")).data() == "—"
     click_header(qtbot, panel, "cosine")
     assert shown_keys(panel)[-1] == 1
     click_header(qtbot, panel, "cosine")

@@ -4,6 +4,7 @@ readouts follow, clicks and keys select and nudge, the landscape follows the sco
 from __future__ import annotations
 
 import numpy as np
+import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
@@ -11,6 +12,7 @@ from PySide6.QtWidgets import QApplication
 
 from app import i18n
 from app.model.data import load_lesson_data
+from app.model.state import LabState
 from app.startup import build_window, make_application
 from app.state.document import Document
 from app.ui.format import UNDEFINED_TEXT, format_score
@@ -23,6 +25,16 @@ SHIFT = Qt.KeyboardModifier.ShiftModifier
 PLAIN = Qt.KeyboardModifier.NoModifier
 
 
+@pytest.fixture(autouse=True)
+def every_move_counts():
+    """pyqtgraph drops moves closer than 1/mouseRateLimit s apart; tests send them faster
+    than any hand, and the drag must be seen passing through every point."""
+    limit = pg.getConfigOption("mouseRateLimit")
+    pg.setConfigOption("mouseRateLimit", -1)
+    yield
+    pg.setConfigOption("mouseRateLimit", limit)
+
+
 @pytest.fixture
 def panel(qtbot):
     make_application()
@@ -32,7 +44,6 @@ def panel(qtbot):
     document.flush()
     panel = PlaygroundPanel(document)
     qtbot.addWidget(panel)
-    panel.setMinimumSize(1, 1)  # a top-level layout would resize the window: offscreen warns
     panel.resize(640, 760)
     panel.show()
     qtbot.waitExposed(panel)
@@ -51,16 +62,20 @@ def send(widget, kind: QEvent.Type, pos: QPointF, button, buttons, modifiers) ->
 
 
 def drag(panel: PlaygroundPanel, start: tuple[float, float], end: tuple[float, float],
-         modifiers=PLAIN) -> None:
+         modifiers=PLAIN) -> list[LabState]:
     """Press on `start`, move with the button held (first past pyqtgraph's drag threshold),
-    release on `end`: the gesture a teacher makes on the projector."""
+    release on `end`: the gesture a teacher makes on the projector. Returns the document's
+    state after every move, to show the drag really went through the points between."""
     viewport = panel.canvas.viewport()
     a, b = QPointF(to_viewport(panel, *start)), QPointF(to_viewport(panel, *end))
     step = (b - a) / max(1.0, (b - a).manhattanLength()) * 12
     send(viewport, QEvent.Type.MouseButtonPress, a, LEFT, LEFT, modifiers)
-    for point in (a + step, (a + b) / 2, b):
+    seen = []
+    for point in (a + step, *(a + (b - a) * t / 6 for t in range(1, 6)), b):
         send(viewport, QEvent.Type.MouseMove, point, NONE, LEFT, modifiers)
+        seen.append(panel.document.state)
     send(viewport, QEvent.Type.MouseButtonRelease, b, LEFT, NONE, modifiers)
+    return seen
 
 
 def settle(panel: PlaygroundPanel) -> None:
@@ -69,7 +84,7 @@ def settle(panel: PlaygroundPanel) -> None:
 
 
 def cell(panel: PlaygroundPanel, name: str, j: int) -> str:
-    return panel.cells[j][name].text()
+    return panel.readouts.cells[j][name].text()
 
 
 def test_dragging_a_key_tip_snaps_and_every_readout_follows(qtbot, panel):
@@ -77,8 +92,11 @@ def test_dragging_a_key_tip_snaps_and_every_readout_follows(qtbot, panel):
     before = document.state
     steps = document.undo_stack.count()
     start = tuple(before.dialogue_keys[1])
-    drag(panel, start, (1.12, 2.91))
+    seen = drag(panel, start, (1.12, 2.91))
     settle(panel)
+    passed = {tuple(state.dialogue_keys[1]) for state in seen}
+    assert len(passed) >= 4
+    assert all(np.array_equal(np.array(p) * 2, np.round(np.array(p) * 2)) for p in passed)
     assert np.array_equal(document.state.dialogue_keys[1], [1.0, 3.0])
     assert np.array_equal(document.state.dialogue_keys[[0, 2]], before.dialogue_keys[[0, 2]])
     assert panel.arrows[("k", 1)].tip == (1.0, 3.0)
@@ -111,7 +129,7 @@ def test_dragging_q_updates_the_identity_with_real_numbers(qtbot, panel):
     assert np.array_equal(document.state.dialogue_q, [3.0, 1.0])
     pair = document.view.pair
     assert pair.total == pytest.approx(float(np.dot([3.0, 1.0], document.state.dialogue_keys[0])))
-    text = panel.identity.text()
+    text = panel.readouts.identity.text()
     projection = pair.total / pair.norm_q
     for number in (pair.total, pair.norm_q, projection):
         assert format_score(number) in text
@@ -120,6 +138,9 @@ def test_dragging_q_updates_the_identity_with_real_numbers(qtbot, panel):
     assert np.allclose([foot[0][0], foot[1][0]], np.array([3.0, 1.0]) * pair.total / 10.0)
 
 
+# Other docks may still change the window's minimum size after it is shown, which only the
+# offscreen platform reports; that belongs to the main window's own test, not to this one.
+@pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 def test_one_drag_is_one_undo_step_and_ctrl_z_restores_it(qtbot):
     make_application()
     window = build_window("en")
@@ -149,7 +170,7 @@ def test_clicking_a_key_arrow_selects_it_everywhere(qtbot, panel):
         qtbot.mouseClick(panel.canvas.viewport(), LEFT,
                          pos=to_viewport(panel, *document.state.dialogue_keys[2]))
     assert document.state.key == 2
-    assert document.view.key_names[2] in panel.identity.text()
+    assert document.view.key_names[2] in panel.readouts.identity.text()
     assert cell(panel, "key", 2).startswith("▶")
 
 
@@ -179,18 +200,18 @@ def test_keys_pick_a_vector_and_nudge_it(qtbot, panel):
 def test_the_landscape_follows_the_scoring_function(qtbot, panel):
     document = panel.document
     shown = {}
-    for scorer in ("dot", "cosine", "neg_euclidean", "additive"):
+    for scorer in ("cosine", "neg_euclidean", "additive", "dot"):
         with qtbot.waitSignal(document.changed, timeout=2000):
             document.set_scorer(scorer)
         land = document.view.landscape
-        assert np.array_equal(panel.image.image, land.values)
-        assert panel.colorbar.levels() == (-land.limit, land.limit)
-        labels = [item.toPlainText() for item in panel.iso_labels if item.isVisible()]
+        assert np.array_equal(panel.landscape.image.image, land.values)
+        assert panel.landscape.colorbar.levels() == (-land.limit, land.limit)
+        labels = [item.toPlainText() for item in panel.landscape.labels if item.isVisible()]
         assert labels, scorer
         shown[scorer] = labels
-        assert panel.headers["active"].isVisible() == (scorer != "dot")
-        assert document.view.scorer in ("dot",) or cell(panel, "active", 0) == format_score(
-            float(document.view.active[0, 0]))
+        assert panel.readouts.headers["active"].isVisible() == (scorer != "dot")
+        if scorer != "dot":
+            assert cell(panel, "active", 0) == format_score(float(document.view.active[0, 0]))
     assert "10" in shown["dot"]
     assert all(abs(float(text.replace("−", "-"))) < 1 for text in shown["cosine"])
     assert all(text.startswith("−") for text in shown["neg_euclidean"])
@@ -201,10 +222,10 @@ def test_zero_length_q_shows_a_dash_and_says_why(qtbot, panel):
     document = panel.document
     with qtbot.waitSignal(document.changed, timeout=2000):
         document.set_vector("q", 0, [0.0, 0.0])
-    for j in range(len(panel.cells)):
+    for j in range(len(panel.readouts.cells)):
         assert cell(panel, "cos", j) == UNDEFINED_TEXT
-        assert panel.cells[j]["cos"].toolTip()
-    assert UNDEFINED_TEXT in panel.identity.text()
+        assert panel.readouts.cells[j]["cos"].toolTip()
+    assert UNDEFINED_TEXT in panel.readouts.identity.text()
     assert not panel.arrows[("q", 0)].head.isVisible()
     assert not panel.arc.isVisible()
 
@@ -222,9 +243,32 @@ def test_teaching_world_shows_a_hint_and_a_way_back(qtbot, panel):
 
 def test_presentation_scale_enlarges_text_and_arrows(qtbot, panel):
     arrow = panel.arrows[("k", 0)]
-    small_font = panel.cells[0]["dot"].font().pointSizeF()
+    small_font = panel.readouts.cells[0]["dot"].font().pointSizeF()
     small_pen = arrow.shaft.opts["pen"].widthF()
     panel.set_look(Look().scaled(2.0))
-    assert panel.cells[0]["dot"].font().pointSizeF() == pytest.approx(2 * small_font)
+    assert panel.readouts.cells[0]["dot"].font().pointSizeF() == pytest.approx(2 * small_font)
     assert arrow.shaft.opts["pen"].widthF() == pytest.approx(2 * small_pen)
     assert arrow.label.textItem.font().pointSizeF() >= 2 * 11
+
+
+def test_arrow_keys_move_the_vector_just_dragged(qtbot, panel):
+    document = panel.document
+    drag(panel, tuple(document.state.dialogue_keys[2]), (-1.5, -2.0))
+    settle(panel)
+    qtbot.keyClick(panel.canvas, Qt.Key.Key_Right)
+    settle(panel)
+    assert np.allclose(document.state.dialogue_keys[2], [-1.0, -2.0])
+    assert document.state.key == 0  # dragging is an edit, not a selection
+
+
+def test_with_rope_on_the_drawn_arrow_lands_under_the_pointer(qtbot, panel):
+    document = panel.document
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.set_options(rope=True)
+    shown = tuple(document.view.k[1])
+    assert not np.allclose(shown, document.state.dialogue_keys[1])  # rotated by its position
+    drag(panel, shown, (-1.0, 2.0))
+    settle(panel)
+    assert np.allclose(document.view.k[1], [-1.0, 2.0])
+    assert not np.allclose(document.state.dialogue_keys[1], [-1.0, 2.0])
+    assert panel.arrows[("k", 1)].tip == pytest.approx((-1.0, 2.0))

@@ -15,8 +15,9 @@ from app.ui import main_window as main_window_module
 from app.ui.look import DARK, LIGHT, MAX_SCALE, MIN_SCALE, Look, diverging_map
 from app.ui.panels.base import Panel
 from app.ui.panels.registry import RIGHT, PanelSpec
-from app.ui.presentation import MIN_POINT_SIZE, PROJECTOR, base_style, restore_base_style
+from app.ui.presentation import MIN_POINT_SIZE, base_style, restore_base_style
 
+pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 F = Qt.Key
 CTRL = Qt.KeyboardModifier.ControlModifier
 
@@ -59,7 +60,9 @@ def test_f5_and_the_toolbar_button_switch_every_panel_and_the_app_font(qtbot, wi
     probe = window.panels["probe"]
     qtbot.keyClick(window, F.Key_F5)
     assert presentation.presenting
-    assert looks(window) == {Look(scale=1.5, theme=PROJECTOR)}
+    assert looks(window) == {Look(scale=1.5, theme=LIGHT)}
+    assert presentation.theme_name == "projector"
+    assert QApplication.palette().color(QPalette.ColorRole.WindowText) == QColor("#000000")
     assert probe.looks[-1] == presentation.look
     assert QApplication.font().pointSizeF() == pytest.approx(1.5 * MIN_POINT_SIZE)
     assert window.actions["presentation"].isChecked()
@@ -95,7 +98,9 @@ def test_themes_reach_panels_and_the_palette(window) -> None:
     assert palette.color(QPalette.ColorRole.Window) == QColor(DARK.background)
     assert palette.color(QPalette.ColorRole.WindowText) == QColor(DARK.foreground)
     window.actions["theme_projector"].trigger()
+    assert looks(window) == {Look(theme=LIGHT)}, "projector draws data with the light theme"
     assert QApplication.palette().color(QPalette.ColorRole.Window) == QColor("#FFFFFF")
+    assert QApplication.palette() != base_style()[1]
     window.actions["theme_light"].trigger()
     assert looks(window) == {Look(theme=LIGHT)}
     assert QApplication.palette() == base_style()[1]
@@ -122,7 +127,8 @@ def test_the_projector_zoom_is_remembered_for_next_time(qtbot, window) -> None:
     again = build_window("en")
     qtbot.addWidget(again)
     again.classroom.presentation.set_presenting(True)
-    assert again.classroom.presentation.look == Look(scale=2.0, theme=PROJECTOR)
+    assert again.classroom.presentation.look == Look(scale=2.0, theme=LIGHT)
+    assert again.classroom.presentation.theme_name == "projector"
 
 
 # ---- keyboard --------------------------------------------------------------------------------

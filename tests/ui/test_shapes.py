@@ -92,7 +92,7 @@ def test_scale_toggle_switches_head_dim_and_keeps_equal_edges(qtbot, panel):
     assert panel.diagram.d_h == panel.anchor.head_dim
     assert panel.anchor.max_position_embeddings == panel.diagram.T
     blocks = dict(panel.diagram.blocks())
-    q, k, s = blocks["Qₕ"], blocks["Kₕᵀ"], blocks["S"]
+    q, k, s = blocks["Q"], blocks["K"], blocks["S"]
     t_edges = {round(q.height(), 6), round(k.width(), 6), round(s.width(), 6),
                round(s.height(), 6)}
     d_edges = {round(q.width(), 6), round(k.height(), 6)}
@@ -108,18 +108,18 @@ def test_scale_toggle_switches_head_dim_and_keeps_equal_edges(qtbot, panel):
 def test_clicking_a_stage_shows_its_shapes_and_parameters(qtbot, panel):
     stages = decoder_stages(panel.anchor)
     qkv = STAGE_KEYS.index("qkv")
-    rect = panel.flow.visualItemRect(panel.flow.item(qkv))
+    rect = panel.flow.item_rect(qkv)
     qtbot.mouseClick(panel.flow.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     text = panel.detail.text()
     for name, shape in stages[qkv].outputs:
-        assert f"{name} <b>{format_shape(shape)}</b>" in text
+        assert f"{name} <b>({format_shape(shape)})</b>" in text
     assert "T × 24 × 256" in text  # published: 24 query heads of head_dim 256
     assert group_digits(stages[qkv].params) in text
     qtbot.keyClick(panel.flow, Qt.Key.Key_Right)
-    assert panel.flow.currentRow() == qkv + 1
+    assert panel.flow.current_row() == qkv + 1
     assert group_digits(stages[qkv + 1].params) in panel.detail.text()
     rope = STAGE_KEYS.index("rope")
-    rect = panel.flow.visualItemRect(panel.flow.item(rope))
+    rect = panel.flow.item_rect(rope)
     qtbot.mouseClick(panel.flow.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     assert "64 of each head's 256" in panel.detail.text()
 
@@ -127,7 +127,7 @@ def test_clicking_a_stage_shows_its_shapes_and_parameters(qtbot, panel):
 def test_language_and_presentation_scale(qtbot, panel):
     i18n.set_language("zh")
     panel.retranslate()
-    assert panel.flow.item(0).text().startswith("词嵌入")
+    assert panel.flow.items.item(0).text().startswith("词嵌入")
     base = panel.numbers["scores"][1].font().pointSizeF()
     panel.set_look(Look(scale=2.0))
     assert panel.numbers["scores"][1].font().pointSizeF() == pytest.approx(2 * base)

@@ -19,6 +19,8 @@ from app.ui.look import SELECTION_COLOUR, Look
 
 VectorId = tuple[str, int]
 LABEL_GAP_PX = 16
+LABEL_TURNS = tuple(math.radians(a) for a in (0, 55, -55, 110, -110, 180))
+"""Sides of the tip tried for a label, outward first, until it covers no other label."""
 
 
 class TipHandle(pg.GraphicsObject):
@@ -144,12 +146,14 @@ class VectorArrow:
         self.label.update()
 
     def set_tip(self, x: float, y: float, text: str, pixel: tuple[float, float],
-                bounds: tuple[tuple[float, float], tuple[float, float]]) -> None:
+                bounds: tuple[tuple[float, float], tuple[float, float]],
+                avoid: list[QRectF]) -> QRectF:
         """Move shaft, head, label and handle to a new tip; a zero vector shows no head.
 
-        The label starts a few pixels beyond the tip, clear of the grab circle; `pixel` is the
-        plot's size of one screen pixel and `bounds` its visible range, so the label slides
-        back inside instead of being cut off at the plot's edge.
+        The label goes a few pixels beyond the tip, clear of the grab circle, turning to
+        another side of the tip when the outward place would cover a label in `avoid`, and
+        sliding back inside `bounds` (the visible range) rather than being cut off. `pixel` is
+        the plot's size of one screen pixel. Returns the label's rectangle in plot units.
         """
         self._tip = (x, y)
         self.halo.setData([0, x], [0, y])
@@ -160,19 +164,30 @@ class VectorArrow:
             self.head.setStyle(angle=180.0 - math.degrees(math.atan2(y, x)))
         self.head.setPos(x, y)
         self.handle.setPos(x, y)
-        ux, uy = (x / length, y / length) if length > 0 else (1.0, 1.0)
         self.label.setText(text)
         box = self.label.textItem.boundingRect()
         size = (box.width() * pixel[0], box.height() * pixel[1])
         gap = LABEL_GAP_PX * pixel[0] * self._scale
-        # the corner of the label nearest the tip, on the far side of the tip from the origin
+        outward = math.atan2(y, x) if length > 0 else math.pi / 4
+        places = [self._label_rect(x, y, outward + turn, size, gap, bounds)
+                  for turn in LABEL_TURNS]
+        rect = next((r for r in places if not any(r.intersects(o) for o in avoid)), places[0])
+        self.label.setAnchor((0, 1))
+        self.label.setPos(rect.left(), rect.top())
+        return rect
+
+    @staticmethod
+    def _label_rect(x: float, y: float, direction: float, size: tuple[float, float], gap: float,
+                    bounds: tuple[tuple[float, float], tuple[float, float]]) -> QRectF:
+        """The label's rectangle (plot units; top() is its lower edge, as y points up) when it
+        sits `gap` from the tip in `direction`, with the side nearest the tip facing it."""
+        ux, uy = math.cos(direction), math.sin(direction)
         anchor = (0.5 - 0.5 * ux, 0.5 + 0.5 * uy)
         corner = [x + gap * ux - anchor[0] * size[0], y + gap * uy - (1 - anchor[1]) * size[1]]
         for axis in (0, 1):
             low, high = bounds[axis]
             corner[axis] = min(max(corner[axis], low), max(low, high - size[axis]))
-        self.label.setAnchor((0, 1))
-        self.label.setPos(corner[0], corner[1])
+        return QRectF(corner[0], corner[1], size[0], size[1])
 
     @property
     def tip(self) -> tuple[float, float]:

@@ -32,6 +32,7 @@ from app.ui.panels.base import Panel
 ROLES = ("q", "k")
 SNAP = 0.1
 MIN_REACH = 1.0
+MINIMUM_SIZE = (240, 220)
 
 
 def snapped(value: float, free: bool) -> float:
@@ -113,6 +114,9 @@ class EditorPanel(Panel):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.stack)
+        # a fixed floor instead of the content's (which scrolls), so a small dock never
+        # forces the main window to grow
+        self.setMinimumSize(MINIMUM_SIZE[0], MINIMUM_SIZE[1])
         self.apply_look()
         self.retranslate()
 

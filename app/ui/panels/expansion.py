@@ -9,7 +9,7 @@ import html
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from app.i18n import tr
 from app.model.breakdown import Breakdown
@@ -62,11 +62,11 @@ class ExpansionPanel(Panel):
         self.bars = pg.BarGraphItem(x=[], height=[], width=0.6)
         plot.addItem(self.bars)
         plot.addItem(pg.InfiniteLine(pos=0, angle=0, pen=pg.mkPen("#888888", width=1)))
-        self.value_texts: list[pg.TextItem] = []
         self.dominant = QLabel(objectName="expansion_dominant")
         self.polar = QLabel(objectName="expansion_polar")
         self.scorer_line = QLabel(objectName="expansion_scorer")
-        layout = QVBoxLayout(self)
+        content = QWidget()
+        layout = QVBoxLayout(content)
         layout.setContentsMargins(6, 4, 6, 4)
         layout.addWidget(self.heading)
         layout.addWidget(self.equation)
@@ -77,6 +77,14 @@ class ExpansionPanel(Panel):
         for label in (self.heading, self.equation, self.dominant, self.polar, self.scorer_line):
             label.setWordWrap(True)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # a short dock scrolls instead of forcing the whole window taller than the screen
+        self.scroll = QScrollArea(objectName="expansion_scroll", widgetResizable=True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll.setWidget(content)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.scroll)
         self.apply_look()
         self.retranslate()
 
@@ -97,12 +105,10 @@ class ExpansionPanel(Panel):
             axis.setStyle(tickFont=ui_font(look.pt(12)))
             axis.setTextPen(theme.foreground)
             axis.setPen(theme.foreground)
-        for item in self.value_texts:
-            item.setFont(ui_font(look.pt(12), bold=True))
         self.bars_plot.getPlotItem().getAxis("bottom").setHeight(look.px(34))
 
     def retranslate(self) -> None:
-        self.bars_plot.getPlotItem().getAxis("left").setLabel(tr("expansion.product_axis"))
+        self.bars_plot.setToolTip(tr("expansion.product_axis"))
         self.refresh()
 
     def refresh(self) -> None:
@@ -113,11 +119,10 @@ class ExpansionPanel(Panel):
         self.equation.setText(self._equation_html(q, k, pair))
         self._update_bars(pair)
         self.polar.setText(self._polar_text(pair))
-        self.scorer_line.setVisible(state.scorer != "dot")
-        if state.scorer != "dot":
-            formula = pair_formula(SCORERS[state.scorer].formula, query, key)
-            self.scorer_line.setText(tr("expansion.active_scorer", formula=formula,
-                                        value=format_score(view.selected_score)))
+        formula = pair_formula(SCORERS[state.scorer].formula, query, key)
+        self.scorer_line.setVisible(state.scorer != "dot")  # for q·k the sum above says it all
+        self.scorer_line.setText("" if state.scorer == "dot" else tr(
+            "expansion.active_scorer", formula=formula, value=format_score(view.selected_score)))
 
     def _equation_html(self, q: np.ndarray, k: np.ndarray, pair: Breakdown) -> str:
         """q·k written out, then its products and sum; the dominant term in the mark colour."""
@@ -137,30 +142,17 @@ class ExpansionPanel(Panel):
         xs = np.arange(1, d + 1)
         cmap = diverging_map()
         brushes = [cmap.map(0.88 if p >= 0 else 0.12, mode=pg.ColorMap.QCOLOR) for p in products]
-        pens = [pg.mkPen("#000000", width=self.look.px(4 if i == pair.dominant else 1))
+        pens = [pg.mkPen(self.look.theme.foreground,
+                         width=self.look.px(4 if i == pair.dominant else 1))
                 for i in range(d)]
         self.bars.setOpts(x=xs, height=products, width=0.6, brushes=brushes, pens=pens)
         plot = self.bars_plot.getPlotItem()
         labels = [(int(x), f"q{x}k{x}".translate(SUBSCRIPTS)) for x in xs]
         plot.getAxis("bottom").setTicks([labels, []])
-        while len(self.value_texts) < d:
-            item = pg.TextItem(anchor=(0.5, 0.0))
-            item.setFont(ui_font(self.look.pt(12), bold=True))
-            plot.addItem(item)
-            self.value_texts.append(item)
-        for i, item in enumerate(self.value_texts):
-            item.setVisible(i < d)
-            if i < d:
-                p = float(products[i])
-                item.setAnchor((0.5, 1.0) if p >= 0 else (0.5, 0.0))
-                colour = SELECTION_COLOUR if i == pair.dominant else self.look.theme.foreground
-                item.setText(number(p), color=colour)
-                item.setPos(float(xs[i]), p)
         reach = float(np.max(np.abs(products))) or 1.0
         low, high = min(0.0, products.min()), max(0.0, products.max())
-        below = 0.45 * reach if low < 0 else 0.05 * reach
-        above = 0.35 * reach if high > 0 else 0.05 * reach
-        plot.setRange(xRange=(0.4, d + 0.6), yRange=(low - below, high + above), padding=0)
+        plot.setRange(xRange=(0.4, d + 0.6), yRange=(low - 0.1 * reach, high + 0.1 * reach),
+                      padding=0)
         share = pair.dominant_share
         self.dominant.setText("" if isinstance(share, Undefined) else tr(
             "expansion.dominant", term=labels[pair.dominant][1],

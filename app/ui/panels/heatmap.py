@@ -53,10 +53,10 @@ class HeatmapPanel(Panel):
         super().__init__(document, parent)
         self.worker = ScaleWorker(self)
         self.worker.finished.connect(self._on_scale_finished)
-        self.worker.failed.connect(
-            lambda reason: self.info.setText(tr("heatmap.scale_failed", reason=reason)))
+        self.worker.failed.connect(lambda why: self.info.setText(tr("heatmap.scale_failed",
+                                                                       reason=why)))
         self.scale_result: ScaleResult | None = None
-        self._requested: ScaleRequest | None = None
+        self._requested: ScaleRequest | None = None  # the newest request sent to the worker
         self._hover: tuple[int, int] | None = None
         self._shape: tuple[int, int] = (0, 0)
         self._values = np.zeros((0, 0))
@@ -108,7 +108,6 @@ class HeatmapPanel(Panel):
         self.graphics.installEventFilter(self)
         self.plot = self.graphics.addPlot()
         self.plot.invertY(True)
-        self.plot.setDefaultPadding(0.0)
         self.plot.setMouseEnabled(False, False)
         self.plot.setMenuEnabled(False)
         self.plot.hideButtons()
@@ -118,11 +117,11 @@ class HeatmapPanel(Panel):
         self.colorbar = pg.ColorBarItem(values=(-1.0, 1.0), colorMap=diverging_map(),
                                         interactive=False, colorMapMenu=False, width=18)
         self.colorbar.setImageItem(self.image, insert_in=self.plot)
-        # under the image: grey for cells without a number; over it: hatching, then outlines
+        # below the image: grey for cells with no number; above: hatching, row/column, cell
         self.backdrop, self.mask_item = QtWidgets.QGraphicsRectItem(), QtWidgets.QGraphicsPathItem()
-        self.row_box, self.col_box, self.cell_box, self.cell_inner = (
-            QtWidgets.QGraphicsRectItem() for _ in range(4))
-        self._outlines = (self.row_box, self.col_box, self.cell_box, self.cell_inner)
+        self.band_under, self.band_over, self.cell_box, self.cell_inner = (
+            QtWidgets.QGraphicsPathItem() for _ in range(4))
+        self._outlines = (self.band_under, self.band_over, self.cell_box, self.cell_inner)
         for z, item in ((-10, self.backdrop), (5, self.mask_item), *enumerate(self._outlines, 20)):
             item.setZValue(z)
             self.plot.addItem(item)
@@ -137,10 +136,11 @@ class HeatmapPanel(Panel):
         self.readout.setFont(ui_font(look.pt(14), bold=True))
         self.info.setFont(ui_font(look.pt(11)))
         self.graphics.setBackground(theme.background)
-        self.graphics.setMinimumHeight(int(look.px(200)))
+        self.graphics.setMinimumHeight(int(look.px(120)))
         self.backdrop.setBrush(QtGui.QColor(NO_VALUE.get(theme.name, NO_VALUE["light"])))
         for side in ("left", "top"):
             axis = self.plot.getAxis(side)
+            axis.enableAutoSIPrefix(False)  # token indices, never "×0.001"
             axis.setStyle(tickFont=ui_font(look.pt(12), bold=True))
             axis.setTextPen(theme.foreground)
             axis.setPen(theme.foreground)
@@ -151,8 +151,8 @@ class HeatmapPanel(Panel):
         for item in (self.backdrop, self.mask_item):
             item.setPen(QtGui.QPen(Qt.PenStyle.NoPen))
         for item, colour, width, style in (
-            (self.row_box, theme.foreground, 2, Qt.PenStyle.DashLine),
-            (self.col_box, theme.foreground, 2, Qt.PenStyle.DashLine),
+            (self.band_under, "#FFFFFF", 3, Qt.PenStyle.SolidLine),
+            (self.band_over, "#000000", 3, Qt.PenStyle.DashLine),
             (self.cell_box, "#000000", 6, Qt.PenStyle.SolidLine),
             (self.cell_inner, "#FFFFFF", 2.5, Qt.PenStyle.SolidLine),
         ):
@@ -213,11 +213,12 @@ class HeatmapPanel(Panel):
             path.addRect(QRectF(col - 0.5, row - 0.5, 1.0, 1.0))
         self.mask_item.setPath(path)
         self._update_cell_texts(values, levels, cmap)
-        self.row_box.setRect(QRectF(-0.5, state.query - 0.5, cols, 1))
-        self.col_box.setRect(QRectF(state.key - 0.5, -0.5, 1, rows))
-        for item in (self.cell_box, self.cell_inner):
-            item.setRect(QRectF(state.key - 0.5, state.query - 0.5, 1, 1))
-        for item in self._outlines:
+        bands, cell = QtGui.QPainterPath(), QtGui.QPainterPath()
+        bands.addRect(QRectF(-0.5, state.query - 0.5, cols, 1))
+        bands.addRect(QRectF(state.key - 0.5, -0.5, 1, rows))
+        cell.addRect(QRectF(state.key - 0.5, state.query - 0.5, 1, 1))
+        for item, outline in zip(self._outlines, (bands, bands, cell, cell), strict=True):
+            item.setPath(outline)
             item.setVisible(True)
         self.info.setText(tr("heatmap.lesson_info", rows=rows, cols=cols, pairs=rows * cols))
         self._update_readout()
@@ -264,8 +265,8 @@ class HeatmapPanel(Panel):
         """As large as the presentation scale asks, but never wider or taller than a cell."""
         rows, cols = self._shape
         cell_w, cell_h = self.plot.vb.width() / max(cols, 1), self.plot.vb.height() / max(rows, 1)
-        size = max(7.0, min(self.look.pt(14), 0.75 * min(cell_h * 0.45, cell_w / 3.4)))
-        font = ui_font(round(size * 2) / 2, bold=True)
+        size = max(7.0, min(self.look.pt(14), 0.75 * min(cell_h * 0.6, cell_w / 3.4)))
+        font = ui_font(round(size * 2) / 2, bold=True)  # pt: 0.75 px; "−3.76" ≈ 3.4 em wide
         for item in (item for line in self.cell_texts for item in line):
             item.setFont(font)
 
@@ -357,11 +358,9 @@ class HeatmapPanel(Panel):
             self._fit_cell_fonts()
 
     def _cell_at(self, scene_pos: QPointF) -> tuple[int, int] | None:
-        vb = self.plot.vb
-        if self.document.state.options.scale_mode or not vb.sceneBoundingRect().contains(
-                scene_pos):
+        if self.document.state.options.scale_mode:
             return None
-        point = vb.mapSceneToView(scene_pos)
+        point = self.plot.vb.mapSceneToView(scene_pos)  # the view range is exactly the matrix
         row, col = round(point.y()), round(point.x())
         rows, cols = self._values.shape
         return (row, col) if 0 <= row < rows and 0 <= col < cols else None

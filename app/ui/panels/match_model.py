@@ -99,9 +99,10 @@ class MatchModel(QAbstractTableModel):
         if column == "norm":
             return float(rows.norms[row]), format_score(float(rows.norms[row]))
         if column.endswith("_rank"):
-            ranks = rows.ranks.get(column.removesuffix("_rank"))
-            if ranks is None:
-                return None, UNDEFINED_TEXT
+            name = column.removesuffix("_rank")
+            ranks, scores = rows.ranks.get(name), rows.scores.get(name)
+            if ranks is None or scores is None or scores[row] is np.ma.masked:
+                return None, UNDEFINED_TEXT  # no score, no place in the order
             return float(ranks[row]), str(int(ranks[row]))
         scores = rows.scores.get(column)
         if scores is None or scores[row] is np.ma.masked:

@@ -8,10 +8,8 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QBoxLayout,
     QCheckBox,
-    QFrame,
     QHeaderView,
     QLabel,
-    QScrollArea,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -30,6 +28,7 @@ from app.ui.panels.match_model import (
     MatchRows,
     NumericSortProxy,
 )
+from app.ui.panels.scroll import FittedScrollArea
 
 SIDE_MIN_WIDTH = 320
 """Pixels (before presentation scaling) the reasons need to stay readable beside the table."""
@@ -117,10 +116,7 @@ class MatchTablePanel(Panel):
         inner = QVBoxLayout(content)
         inner.addWidget(self.caption)
         inner.addLayout(self.body, 1)
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setWidget(content)
+        self.scroll = FittedScrollArea(content)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.scroll)
@@ -135,9 +131,8 @@ class MatchTablePanel(Panel):
         self.table.setFont(numbers)
         self.table.horizontalHeader().setFont(ui_font(look.pt(12), bold=True))
         self.table.verticalHeader().setDefaultSectionSize(int(look.px(30)))
-        text = ui_font(look.pt(11))
-        for widget in (self.additive_box, self.reasons):
-            widget.setFont(text)
+        self.additive_box.setFont(ui_font(look.pt(11)))
+        self.reasons.setFont(ui_font(look.pt(12)))  # it quotes the numbers: ≥ 12 pt
         box = round(look.px(16))
         self.additive_box.setStyleSheet(
             f"QCheckBox::indicator {{ width: {box}px; height: {box}px; }}")
@@ -190,6 +185,7 @@ class MatchTablePanel(Panel):
         frame = 2 * table.frameWidth()
         table.setFixedSize(header.length() + frame, header.sizeHint().height() + rows + frame)
         self._arrange()
+        self.scroll.relayout()
 
     def _arrange(self) -> None:
         """Reasons beside the table when they get a readable width, else below it."""

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QObject, QRectF, Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QBoxLayout,
-    QGridLayout,
+    QFrame,
     QLabel,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QStackedWidget,
     QVBoxLayout,
@@ -24,18 +25,19 @@ from app.model.scoring import SCORERS, Undefined
 from app.model.view import View
 from app.state.document import Document
 from app.ui.fonts import ui_font
-from app.ui.format import UNDEFINED_TEXT, format_score
-from app.ui.look import OKABE_ITO, QUERY_COLOUR, SELECTION_COLOUR, diverging_map
+from app.ui.format import format_score
+from app.ui.look import OKABE_ITO, QUERY_COLOUR, SELECTION_COLOUR
 from app.ui.panels.arrows import LABEL_GAP_PX, VectorArrow, VectorId
 from app.ui.panels.base import Panel
+from app.ui.panels.landscape import LandscapeLayer
+from app.ui.panels.plane_readouts import PlaneReadouts
 
 SNAP = 0.5
 NUDGE, FINE_NUDGE = 0.5, 0.1
-ISO_LABELS = 16
-"""Label items kept for iso-score lines; nice_levels yields about eight, so this never runs out."""
-LANDSCAPE_OPACITY = 0.6
-"""The landscape is washed out so the arrows and their labels stay the strongest marks."""
-COLUMNS = ("key", "vector", "dot", "norm", "cos", "angle", "active")
+QWIDGETSIZE_MAX = (1 << 24) - 1
+READOUT_SHARE = 0.45
+"""Below the plane, the readouts take at most this share of the panel's height."""
+MINIMUM_SIZE = (240, 220)
 NUMBER_KEYS = {getattr(Qt.Key, f"Key_{n}"): n for n in range(10)}
 ARROW_STEPS = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0),
                Qt.Key.Key_Up: (0, 1), Qt.Key.Key_Down: (0, -1)}
@@ -44,12 +46,6 @@ ARROW_STEPS = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0),
 def snapped(value: float, free: bool) -> float:
     """Dragged coordinates land on the 0.5 grid; with Shift they keep two decimals."""
     return round(value, 2) if free else round(value / SNAP) * SNAP
-
-
-def short_number(value: float) -> str:
-    """A coordinate without trailing zeros: 2, −0.5, 1.25."""
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text.replace("-", "−")
 
 
 class PlaygroundPanel(Panel):
@@ -63,7 +59,10 @@ class PlaygroundPanel(Panel):
         self._dragging = False
         self._extent = 0.0
         self._key_count = len(document.state.dialogue_keys)
-        self._active: VectorId = ("k", 0)
+        self._key_colours = [OKABE_ITO[j % len(OKABE_ITO)] for j in range(self._key_count)]
+        self._active: VectorId = ("k", document.state.key)
+        """The vector the arrow keys move: the last one picked, dragged or selected."""
+        self._seen_key = document.state.key
         self._build_plot()
         self._build_readouts()
         self._build_hint()
@@ -73,6 +72,9 @@ class PlaygroundPanel(Panel):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.stack)
+        # a fixed floor instead of the content's: the readouts scroll in a small dock, and the
+        # main window's minimum size does not jump when the layout turns sideways
+        self.setMinimumSize(MINIMUM_SIZE[0], MINIMUM_SIZE[1])
         self.apply_look()
         self.retranslate()
 
@@ -91,21 +93,10 @@ class PlaygroundPanel(Panel):
         self.plot.showGrid(x=True, y=True, alpha=0.25)
         # labels are placed in screen pixels, so a new size re-places them
         self.plot.vb.sigResized.connect(lambda _vb: self.refresh())
-        self.image = pg.ImageItem(axisOrder="row-major")
-        self.image.setOpacity(LANDSCAPE_OPACITY)
-        self.image.setZValue(-20)
-        self.plot.addItem(self.image)
-        self.colorbar = pg.ColorBarItem(values=(-1, 1), colorMap=diverging_map(),
-                                        interactive=False, width=18)
-        self.colorbar.bar.setOpacity(LANDSCAPE_OPACITY)
-        self.colorbar.setImageItem(self.image, insert_in=self.plot)
+        self.landscape = LandscapeLayer(self.plot)
         for angle in (0, 90):
             self.plot.addItem(pg.InfiniteLine(pos=0, angle=angle,
                                               pen=pg.mkPen("#444444", width=1)))
-        self.iso = pg.PlotDataItem(connect="pairs")
-        self.iso.setZValue(-10)
-        self.plot.addItem(self.iso)
-        self.iso_labels = [self._text_item(anchor=(0.5, 0.5)) for _ in range(ISO_LABELS)]
         self.projection_line = pg.PlotDataItem()
         self.projection_span = pg.PlotDataItem()
         self.foot = pg.ScatterPlotItem(symbol="o")
@@ -116,8 +107,8 @@ class PlaygroundPanel(Panel):
         self.theta_label = self._text_item(anchor=(0.5, 0.5))
         self.projection_label = self._text_item(anchor=(0.5, 0.5))
         self.arrows: dict[VectorId, VectorArrow] = {}
-        specs = [("q", 0, QUERY_COLOUR)] + [
-            ("k", j, OKABE_ITO[j % len(OKABE_ITO)]) for j in range(self._key_count)]
+        specs = [("q", 0, QUERY_COLOUR)] + [("k", j, colour)
+                                            for j, colour in enumerate(self._key_colours)]
         for role, index, colour in specs:
             arrow = VectorArrow(self.plot, role, index, colour)
             arrow.handle.started.connect(self._on_drag_started)
@@ -149,38 +140,13 @@ class PlaygroundPanel(Panel):
         plane.addWidget(self.caption)
         plane.addWidget(self.canvas, 1)
         self._body.addLayout(plane, 1)
-        self._readouts = QWidget()
-        self._body.addWidget(self._readouts)
-        layout = QVBoxLayout(self._readouts)
-        layout.setContentsMargins(0, 0, 0, 0)
-        self.query_line = QLabel(objectName="playground_query")
-        layout.addWidget(self.query_line)
-        grid = QGridLayout()
-        grid.setHorizontalSpacing(14)
-        grid.setVerticalSpacing(2)
-        self.headers = {name: QLabel() for name in COLUMNS}
-        for column, name in enumerate(COLUMNS):
-            grid.addWidget(self.headers[name], 0, column)
-        self.cells: list[dict[str, QLabel]] = []
-        for j in range(self._key_count):
-            row = {name: QLabel(objectName=f"playground_{name}_{j}") for name in COLUMNS}
-            for column, name in enumerate(COLUMNS):
-                side = Qt.AlignmentFlag.AlignLeft if column < 2 else Qt.AlignmentFlag.AlignRight
-                row[name].setAlignment(side | Qt.AlignmentFlag.AlignVCenter)
-                grid.addWidget(row[name], j + 1, column)
-            self.cells.append(row)
-        grid.setColumnStretch(len(COLUMNS), 1)
-        layout.addLayout(grid)
-        self.identity = QLabel(objectName="playground_identity")
-        self.identity.setWordWrap(True)
-        self.help_line = QLabel(objectName="playground_help")
-        self.help_line.setWordWrap(True)
-        for label in (self.identity, self.help_line):
-            # wrapped prose takes the width the table leaves; it must not widen the column
-            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        layout.addWidget(self.identity)
-        layout.addWidget(self.help_line)
-        layout.addStretch(1)
+        self.readouts = PlaneReadouts(self._key_count, self._key_colours)
+        self.readouts.relaid.connect(self._fit_readouts)
+        self._scroll = QScrollArea()
+        self._scroll.setWidgetResizable(True)
+        self._scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self._scroll.setWidget(self.readouts)
+        self._body.addWidget(self._scroll)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         """Readouts go beside the plane in a wide dock and below it in a tall one, so the
@@ -191,6 +157,19 @@ class PlaygroundPanel(Panel):
         if self._body.direction() != direction:
             self._body.setDirection(direction)
         super().resizeEvent(event)
+        self._fit_readouts()
+
+    def _fit_readouts(self) -> None:
+        """Below the plane the readouts get the height they need (scrolling only past a share
+        of the panel); beside it they scroll within the full height."""
+        if self._body.direction() == QBoxLayout.Direction.LeftToRight:
+            self._scroll.setMinimumHeight(0)
+            self._scroll.setMaximumHeight(QWIDGETSIZE_MAX)
+            return
+        margins = self.layout().contentsMargins()
+        needed = self.readouts.needed_height(
+            max(1, self.width() - margins.left() - margins.right()))
+        self._scroll.setFixedHeight(min(needed + 2, int(READOUT_SHARE * self.height())))
 
     def _build_hint(self) -> None:
         self._hint_page = QWidget()
@@ -217,13 +196,9 @@ class PlaygroundPanel(Panel):
             axis.setTickFont(tick_font)
             axis.setPen(pg.mkPen(theme.foreground))
             axis.setTextPen(pg.mkPen(theme.foreground))
-        self.colorbar.axis.setTickFont(tick_font)
-        self.colorbar.axis.setTextPen(pg.mkPen(theme.foreground))
+        self.landscape.apply_look(look)
         for arrow in self.arrows.values():
             arrow.set_look(look)
-        self.iso.setPen(pg.mkPen("#333333", width=look.px(1)))
-        for item in self.iso_labels:
-            item.setFont(ui_font(look.pt(11)))
         for item in (self.theta_label, self.projection_label):
             item.setFont(ui_font(look.pt(12), bold=True))
         self.projection_line.setPen(pg.mkPen("#333333", width=look.px(2),
@@ -232,21 +207,12 @@ class PlaygroundPanel(Panel):
         self.foot.setSize(look.px(11))
         self.foot.setBrush(pg.mkBrush("white"))
         self.foot.setPen(pg.mkPen("#333333", width=look.px(2)))
-        for widget in (self.query_line, self.identity):
-            widget.setFont(ui_font(look.pt(13), bold=True))
-        for label in self.headers.values():
-            label.setFont(ui_font(look.pt(11)))
-            label.setStyleSheet(f"color: {theme.muted};")
-        for row in self.cells:
-            for name, label in row.items():
-                label.setFont(ui_font(look.pt(13 if name in ("key", "dot") else 12),
-                                      bold=name in ("key", "dot", "active")))
+        self.readouts.apply_look(look)
         self.caption.setFont(ui_font(look.pt(12)))
-        self.help_line.setFont(ui_font(look.pt(11)))
-        self.help_line.setStyleSheet(f"color: {theme.muted};")
         self.hint.setFont(ui_font(look.pt(14)))
         self.switch_button.setFont(ui_font(look.pt(13), bold=True))
         self._set_axis_labels()
+        self._fit_readouts()
 
     def _set_axis_labels(self) -> None:
         style = {"font-size": f"{self.look.pt(12):g}pt", "color": self.look.theme.foreground}
@@ -254,17 +220,13 @@ class PlaygroundPanel(Panel):
         self.plot.setLabel("left", tr("playground.axis_y"), **style)
 
     def retranslate(self) -> None:
-        headers = {"key": "playground.col_key", "vector": "playground.col_vector",
-                   "dot": "playground.col_dot", "norm": "playground.col_norm",
-                   "cos": "playground.col_cos", "angle": "playground.col_angle"}
-        for name, key in headers.items():
-            self.headers[name].setText(tr(key))
-        self.help_line.setText(tr("playground.help"))
+        self.readouts.retranslate()
         self.hint.setText(tr("playground.teaching_hint"))
         self.switch_button.setText(tr("playground.switch_world"))
         self.canvas.setToolTip(tr("playground.canvas_tip"))
         self._set_axis_labels()
         self.refresh()
+        self._fit_readouts()
 
     # --- repaint from the document -------------------------------------------------------
 
@@ -275,13 +237,16 @@ class PlaygroundPanel(Panel):
             return
         self.stack.setCurrentWidget(self._content)
         state = self.document.state
-        if self._active[0] == "k":
+        if state.key != self._seen_key:  # a new selection, here or in another panel
+            self._seen_key = state.key
             self._active = ("k", state.key)
         self._fit_range(view.landscape.extent)
-        self._paint_landscape(view)
+        self.landscape.paint(view)
+        self.caption.setText(tr("playground.landscape_title",
+                                formula=SCORERS[view.scorer].formula))
         self._paint_arrows(view, state.key)
         self._paint_selected(view, state.key)
-        self._paint_readouts(view, state.key)
+        self.readouts.paint(view, state.key)
 
     def _fit_range(self, extent: float) -> None:
         """Follow the landscape's square, but never while dragging: the plot must not slide
@@ -292,36 +257,21 @@ class PlaygroundPanel(Panel):
         self._extent = extent
         self.plot.setRange(xRange=(-extent, extent), yRange=(-extent, extent), padding=0.06)
 
-    def _paint_landscape(self, view: View) -> None:
-        land, iso = view.landscape, view.plane.iso
-        step = 2 * land.extent / (len(land.xs) - 1)
-        self.image.setImage(land.values, autoLevels=False)
-        self.image.setRect(QRectF(-land.extent - step / 2, -land.extent - step / 2,
-                                  2 * land.extent + step, 2 * land.extent + step))
-        self.colorbar.setLevels((-land.limit, land.limit))
-        points = iso.segments.reshape(-1, 2)
-        self.iso.setData(points[:, 0], points[:, 1], connect="pairs")
-        for index, item in enumerate(self.iso_labels):
-            visible = index < len(iso.levels) and bool(np.all(np.isfinite(iso.label_points[index])))
-            item.setVisible(visible)
-            if visible:
-                item.setText(format_score(float(iso.levels[index]), iso.decimals))
-                item.setPos(*iso.label_points[index])
-        self.caption.setText(tr("playground.landscape_title",
-                                formula=SCORERS[view.scorer].formula))
-
     def _paint_arrows(self, view: View, key: int) -> None:
         pixel = self.plot.vb.viewPixelSize()
         bounds = self.plot.vb.viewRange()
         q = view.q[0]
-        self.arrows[("q", 0)].set_tip(float(q[0]), float(q[1]),
-                                      tr("playground.q_label", name=view.query_names[0]),
-                                      pixel, bounds)
-        for j, k in enumerate(view.k):
+        placed = [self.arrows[("q", 0)].set_tip(
+            float(q[0]), float(q[1]), tr("playground.q_label", name=view.query_names[0]),
+            pixel, bounds, [])]
+        # the selected key labels next, so it gets the best place after q
+        for j in sorted(range(len(view.k)), key=lambda j: j != key):
             arrow = self.arrows[("k", j)]
-            arrow.set_tip(float(k[0]), float(k[1]),
-                          tr("playground.k_label", number=j + 1, name=view.key_names[j]),
-                          pixel, bounds)
+            k = view.k[j]
+            placed.append(arrow.set_tip(
+                float(k[0]), float(k[1]),
+                tr("playground.k_label", number=j + 1, name=view.key_names[j]),
+                pixel, bounds, placed))
             arrow.set_selected(j == key)
         for vector_id, arrow in self.arrows.items():
             arrow.handle.set_active(vector_id == self._active)
@@ -363,54 +313,6 @@ class PlaygroundPanel(Panel):
         gap = LABEL_GAP_PX * self.look.scale * max(self.plot.vb.viewPixelSize())
         self.projection_label.setAnchor((0.5 - 0.5 * normal[0], 0.5 + 0.5 * normal[1]))
         self.projection_label.setPos(*(foot + gap * normal))
-
-    def _paint_readouts(self, view: View, key: int) -> None:
-        plane, pair = view.plane, view.pair
-        scorer = SCORERS[view.scorer]
-        q = view.q[0]
-        self.query_line.setText(tr("playground.query_line", name=view.query_names[0],
-                                   vector=self._vector_text(q),
-                                   norm=format_score(plane.norm_q)))
-        show_active = view.scorer != "dot"
-        self.headers["active"].setVisible(show_active)
-        self.headers["active"].setText(scorer.formula)
-        dots, cosines, active = view.scores["dot"][0], view.scores["cosine"][0], view.active[0]
-        for j, row in enumerate(self.cells):
-            colour = self.arrows[("k", j)].colour
-            weight = "font-weight: bold;" if j == key else ""
-            mark = "▶ " if j == key else "   "
-            name = tr("playground.k_label", number=j + 1, name=view.key_names[j])
-            row["key"].setText(mark + name)
-            row["key"].setStyleSheet(f"color: {colour}; {weight}")
-            row["vector"].setText(self._vector_text(view.k[j]))
-            row["dot"].setText(format_score(float(dots[j])))
-            row["norm"].setText(format_score(float(plane.norm_k[j])))
-            undefined = cosines[j] is np.ma.masked
-            row["cos"].setText(UNDEFINED_TEXT if undefined else format_score(float(cosines[j])))
-            row["cos"].setToolTip(tr("playground.cos_undefined") if undefined else "")
-            angle = float(plane.angle_deg[j])
-            row["angle"].setText(UNDEFINED_TEXT if np.isnan(angle)
-                                 else f"{format_score(angle, 1)}°")
-            row["angle"].setToolTip(tr("playground.cos_undefined") if np.isnan(angle) else "")
-            row["active"].setVisible(show_active)
-            row["active"].setText(UNDEFINED_TEXT if active[j] is np.ma.masked
-                                  else format_score(float(active[j])))
-            row["active"].setToolTip(tr("playground.cos_undefined")
-                                     if active[j] is np.ma.masked else "")
-        projection = plane.projection
-        self.identity.setText(tr(
-            "playground.identity",
-            token=view.key_names[key],
-            dot=format_score(pair.total),
-            norm_q=format_score(pair.norm_q),
-            projection=format_score(projection),
-        ))
-        self.identity.setToolTip(tr("playground.cos_undefined")
-                                 if isinstance(projection, Undefined) else "")
-
-    @staticmethod
-    def _vector_text(vector: np.ndarray) -> str:
-        return "(" + ", ".join(short_number(float(v)) for v in vector) + ")"
 
     # --- gestures ------------------------------------------------------------------------
 

@@ -44,4 +44,10 @@ def panel_specs() -> list[PanelSpec]:
 
     specs.append(PanelSpec("match", MatchTablePanel, BOTTOM))
     specs.append(PanelSpec("shapes", ShapesPanel, BOTTOM, tab_with="match"))
+    from app.ui.panels.timeline import TimelinePanel
+
+    specs.append(PanelSpec("timeline", TimelinePanel, BOTTOM, tab_with="match"))
+    from app.ui.panels.guide import GuidePanel
+
+    specs.append(PanelSpec("guide", GuidePanel, RIGHT, tab_with="heatmap"))
     return specs

@@ -5,21 +5,16 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtCore import QSignalBlocker, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
+    QBoxLayout,
     QButtonGroup,
-    QFrame,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
-    QListView,
-    QListWidget,
-    QListWidgetItem,
     QRadioButton,
-    QScrollArea,
     QSlider,
     QSpinBox,
     QVBoxLayout,
@@ -32,7 +27,9 @@ from app.model.memory import additive_intermediate_bytes, score_matrix_bytes
 from app.state.document import Document
 from app.ui.fonts import ui_font
 from app.ui.panels.base import Panel
+from app.ui.panels.scroll import FittedScrollArea
 from app.ui.panels.shapes_diagram import ShapesDiagram, group_digits
+from app.ui.panels.shapes_flow import FlowList
 
 BYTE_UNITS = ("B", "KiB", "MiB", "GiB", "TiB", "PiB")
 STEPS_PER_OCTAVE = 4
@@ -89,38 +86,8 @@ def format_shape(shape: Shape) -> str:
     return " × ".join(d if isinstance(d, str) else group_digits(d) for d in shape)
 
 
-class FlowList(QListWidget):
-    """The stages as wrapping boxes, always tall enough to show every one of them."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setViewMode(QListView.ViewMode.ListMode)
-        self.setFlow(QListView.Flow.LeftToRight)
-        self.setWrapping(True)
-        self.setResizeMode(QListView.ResizeMode.Adjust)
-        self.setSpacing(4)
-        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-
-    def fit_height(self) -> None:
-        """Lay the items out for the current width and take exactly the height they need."""
-        if not self.count():
-            return
-        self.doItemsLayout()
-        bottom = max(self.visualItemRect(self.item(i)).bottom() for i in range(self.count()))
-        self.setFixedHeight(bottom + self.verticalOffset() + self.spacing()
-                            + 2 * self.frameWidth() + 2)
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        if event.size().width() != event.oldSize().width():
-            self.fit_height()
-
-
 class ShapesPanel(Panel):
-    """Log-scaled S = Qₕ·Kₕᵀ with a T slider, and a clickable decoder-layer flow."""
+    """Log-scaled S = Q_h·K_hᵀ with a T slider, and a clickable decoder-layer flow."""
 
     name = "shapes"
     title_key = "shapes.title"
@@ -165,31 +132,31 @@ class ShapesPanel(Panel):
         self.caption.setWordWrap(True)
         self.bytes_note = QLabel()
         self.bytes_note.setWordWrap(True)
+        self.bytes_note.setTextFormat(Qt.TextFormat.RichText)
         self.numbers: dict[str, tuple[QLabel, QLabel]] = {
             key: (QLabel(), QLabel()) for key in ("pairs", "scores", "additive")
         }
-        for key, (_, value) in self.numbers.items():
+        for key, (name, value) in self.numbers.items():
             value.setObjectName(f"shapes_{key}")
+            name.setTextFormat(Qt.TextFormat.RichText)
             value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
-        self.flow = FlowList()
+        self.flow = FlowList(len(self.stages))
         self.flow.setObjectName("shapes_flow")
-        for stage in self.stages:
-            item = QListWidgetItem()
-            item.setData(Qt.ItemDataRole.UserRole, stage.key)
-            self.flow.addItem(item)
-        self.flow.currentRowChanged.connect(self._on_stage_picked)
+        self.flow.row_picked.connect(self._on_stage_picked)
         self.detail = QLabel()
         self.detail.setObjectName("shapes_stage_detail")
         self.detail.setWordWrap(True)
+        self.detail.setTextFormat(Qt.TextFormat.RichText)
         self.detail.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
+        self._arrange_pending = False
         self.head_box = QGroupBox()
         self.flow_box = QGroupBox()
         self._build_layout()
-        self.flow.setCurrentRow(STAGE_KEYS.index("scores"))
+        self.flow.set_current_row(STAGE_KEYS.index("scores"))
         self.apply_look()
         self.retranslate()
         self._sync_controls()
@@ -204,34 +171,59 @@ class ShapesPanel(Panel):
             grid.addWidget(name, row, 0)
             grid.addWidget(value, row, 1)
         grid.setColumnStretch(0, 1)
-        controls = QVBoxLayout()
+        controls = self.controls = QVBoxLayout()
         controls.addWidget(self.lesson_button)
         controls.addWidget(self.anchor_button)
         controls.addLayout(slider_row)
         controls.addLayout(grid)
         controls.addWidget(self.bytes_note)
         controls.addStretch(1)
-        head = QGridLayout(self.head_box)
-        head.addWidget(self.diagram, 0, 0)
-        head.addWidget(self.caption, 1, 0)
-        head.addLayout(controls, 0, 1, 2, 1)
-        head.setColumnStretch(0, 3)
-        head.setColumnStretch(1, 2)
+        picture = QVBoxLayout()
+        picture.addWidget(self.diagram)
+        picture.addWidget(self.caption)
+        picture.addStretch(1)
+        self.head_row = QBoxLayout(QBoxLayout.Direction.LeftToRight, self.head_box)
+        self.head_row.addLayout(picture, 3)
+        self.head_row.addLayout(controls, 2)
         flow = QVBoxLayout(self.flow_box)
         flow.addWidget(self.flow)
         flow.addWidget(self.detail, 1)
         content = QWidget()
-        row = QHBoxLayout(content)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.head_box, 3)
-        row.addWidget(self.flow_box, 2)
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setWidget(content)
+        self.main_row = QBoxLayout(QBoxLayout.Direction.LeftToRight, content)
+        self.main_row.setContentsMargins(0, 0, 0, 0)
+        self.main_row.addWidget(self.head_box, 3)
+        self.main_row.addWidget(self.flow_box, 2)
+        self.scroll = FittedScrollArea(content)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.scroll)
+
+    def _schedule_arrange(self) -> None:
+        """Arrange once pending layout requests have run: font changes reach the minimum
+        sizes only after them, and measuring earlier would pick a layout that overflows."""
+        if not self._arrange_pending:
+            self._arrange_pending = True
+            QTimer.singleShot(0, self, self._arrange)
+
+    def _arrange(self) -> None:
+        """The widest arrangement whose minimum width fits: all side by side, the diagram
+        beside its controls above the flow, or everything stacked."""
+        self._arrange_pending = False
+        room = self.width() - self.scroll.verticalScrollBar().sizeHint().width()
+        box = self.head_box.contentsMargins()
+        head = (self.diagram.minimumSizeHint().width() + self.controls.minimumSize().width()
+                + self.head_row.spacing() + box.left() + box.right())
+        flow = self.flow_box.minimumSizeHint().width() + self.main_row.spacing()
+        across, down = QBoxLayout.Direction.LeftToRight, QBoxLayout.Direction.TopToBottom
+        main_dir, head_dir = (across, across) if head + flow <= room else (
+            (down, across) if head <= room else (down, down))
+        for row, direction in ((self.main_row, main_dir), (self.head_row, head_dir)):
+            if row.direction() != direction:
+                row.setDirection(direction)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._arrange()  # sizes are settled unless fonts just changed, which reschedules
 
     # --- T and the scale -------------------------------------------------------------------
 
@@ -280,7 +272,7 @@ class ShapesPanel(Panel):
                   head_dim=config.head_dim, heads=heads, kv=kv, group=heads // kv)
 
         def tensors(items: tuple[tuple[str, Shape], ...]) -> str:
-            return "; ".join(f"{name} <b>{format_shape(shape)}</b>" for name, shape in items)
+            return "; ".join(f"{name} <b>({format_shape(shape)})</b>" for name, shape in items)
 
         lines = [
             f"<b>{tr(STAGE_NAME_KEYS[stage.key])}</b> — {note}",
@@ -298,22 +290,28 @@ class ShapesPanel(Panel):
         look = self.look
         self.diagram.set_look(look.scale, look.theme)
         text, numbers = ui_font(look.pt(11)), ui_font(look.pt(13), bold=True)
-        for widget in (self.lesson_button, self.anchor_button, self.caption, self.detail,
-                       self.flow, self.bytes_note, *(name for name, _ in self.numbers.values())):
+        for widget in (self.lesson_button, self.anchor_button, self.caption, self.flow,
+                       self.bytes_note, *(name for name, _ in self.numbers.values())):
             widget.setFont(text)
+        self.detail.setFont(ui_font(look.pt(12)))  # shapes and parameter counts: ≥ 12 pt
         for _, value in self.numbers.values():
             value.setFont(numbers)
         self.T_label.setFont(numbers)
         self.spin.setFont(ui_font(look.pt(12)))
+        mark = round(look.px(16))
+        for button in (self.lesson_button, self.anchor_button):
+            button.setStyleSheet(
+                f"QRadioButton::indicator {{ width: {mark}px; height: {mark}px; }}")
         for box in (self.head_box, self.flow_box):
             box.setFont(ui_font(look.pt(11), bold=True))  # the title; children set their own
-        line, pad = max(1, round(look.px(1))), round(look.px(4))
+        line, pad = max(1, round(look.px(1))), round(look.px(3))
         self.flow.setStyleSheet(
-            f"QListWidget::item {{ border: {line}px solid palette(mid);"
+            f"QListView::item {{ border: {line}px solid palette(mid);"
             f" border-radius: {pad}px; padding: {pad}px; }}"
-            " QListWidget::item:selected { background: palette(highlight);"
+            " QListView::item:selected { background: palette(highlight);"
             " color: palette(highlighted-text); }")
         self.flow.fit_height()
+        self._schedule_arrange()
 
     def retranslate(self) -> None:
         self.head_box.setTitle(tr("shapes.head_title"))
@@ -334,6 +332,6 @@ class ShapesPanel(Panel):
         self.caption.setText(tr("shapes.caption"))
         for row, stage in enumerate(self.stages):
             arrow = "" if row == len(self.stages) - 1 else "  →"
-            self.flow.item(row).setText(tr(STAGE_NAME_KEYS[stage.key]) + arrow)
-        self._on_stage_picked(self.flow.currentRow())
+            self.flow.items.item(row).setText(tr(STAGE_NAME_KEYS[stage.key]) + arrow)
+        self._on_stage_picked(self.flow.current_row())
         self.flow.fit_height()

@@ -1,18 +1,19 @@
-"""Owns the block diagram of one head's S = Qₕ·Kₕᵀ, drawn with log-scaled side lengths."""
+"""Owns the block diagram of one head's S = Q_h·K_hᵀ, drawn with log-scaled side lengths."""
 
 from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtCore import QPointF, QRectF, QSize, QSizeF, Qt
 from PySide6.QtGui import (
     QColor,
     QFont,
-    QFontMetricsF,
     QLinearGradient,
     QPainter,
     QPaintEvent,
     QPen,
+    QStaticText,
+    QTransform,
 )
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
@@ -23,6 +24,9 @@ Q_FILL = "#56B4E9"  # Okabe–Ito sky blue: the queries
 K_FILL = "#E69F00"  # Okabe–Ito orange: the keys
 SCORE_STOPS = ("#08306B", "#6BAED6", "#FFFFFF", "#FDAE6B", "#A63603")
 """The diverging score colours of look.diverging_map(), as a gradient: S holds signed scores."""
+
+BLOCK_NAMES = {"Q": "Q<sub>h</sub>", "K": "K<sub>h</sub><sup>T</sup>", "S": "S"}
+"""Rich text, so subscripts come from the font's own letters, not rare Unicode subscripts."""
 
 
 def side_length(n: int, unit: float) -> float:
@@ -35,8 +39,16 @@ def group_digits(n: int) -> str:
     return f"{n:,}"
 
 
+def rich_text(html: str, font: QFont) -> QStaticText:
+    """A laid-out rich-text label (sub/superscripts) in `font`."""
+    text = QStaticText(html)
+    text.setTextFormat(Qt.TextFormat.RichText)
+    text.prepare(QTransform(), font)
+    return text
+
+
 class ShapesDiagram(QWidget):
-    """Qₕ (T×dₕ) · Kₕᵀ (dₕ×T) = S (T×T): every T edge one length, every dₕ edge another."""
+    """Q_h (T×d_h) · K_hᵀ (d_h×T) = S (T×T): every T edge one length, every d_h edge another."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -45,7 +57,7 @@ class ShapesDiagram(QWidget):
         self.d_h = 4
         self.scale = 1.0
         self.theme: Theme = LIGHT
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
 
     def set_sizes(self, T: int, d_h: int) -> None:
         if (T, d_h) != (self.T, self.d_h):
@@ -64,29 +76,40 @@ class ShapesDiagram(QWidget):
         return QSize(int(560 * self.scale), int(240 * self.scale))
 
     def edge_labels(self) -> tuple[str, str]:
-        """The two edge texts, real sizes with the dimension symbols (tests read these)."""
-        return f"T = {group_digits(self.T)}", f"dₕ = {group_digits(self.d_h)}"
+        """The two edge texts (rich text), real sizes with the dimension symbols."""
+        return f"T = {group_digits(self.T)}", f"d<sub>h</sub> = {group_digits(self.d_h)}"
 
     def _fonts(self) -> tuple[QFont, QFont]:
         return ui_font(12 * self.scale, bold=True), ui_font(14 * self.scale, bold=True)
 
-    def blocks(self) -> list[tuple[str, QRectF]]:
-        """Qₕ, Kₕᵀ and S as rectangles in widget coordinates, fitted to the current size.
+    def _label_size(self) -> QSizeF:
+        label_font, _ = self._fonts()
+        sizes = [rich_text(text, label_font).size() for text in self.edge_labels()]
+        return QSizeF(max(s.width() for s in sizes), max(s.height() for s in sizes))
 
-        One unit length per log₂ step for every block, so T and dₕ edges match everywhere.
+    def blocks(self) -> list[tuple[str, QRectF]]:
+        """Q, K (drawn as K_hᵀ) and S as rectangles in widget coordinates, fitted to the size.
+
+        One unit length per log₂ step for every block, so T and d_h edges match everywhere.
         """
-        label_font, name_font = self._fonts()
-        label_h = QFontMetricsF(label_font).height() * 1.3
-        op_w = QFontMetricsF(name_font).horizontalAdvance("=") * 3 + label_h
+        _, name_font = self._fonts()
+        label_h = self._label_size().height() * 1.2
+        op_w = rich_text("=", name_font).size().width() * 3 + label_h
         margin = 6 * self.scale
         lt, ld = math.log2(max(self.T, 2)), math.log2(max(self.d_h, 2))
         room_w = self.width() - 2 * margin - label_h - 2 * op_w
         room_h = self.height() - 2 * margin - label_h
         unit = max(1.0, min(room_w / (ld + 2 * lt), room_h / max(lt, ld)))
         L_T, L_d = side_length(self.T, unit), side_length(self.d_h, unit)
-        x, top = margin + label_h, margin
+        # Centre the picture across; keep it at the top, where a scrolled dock shows it, but
+        # low enough that a side label longer than its edge is not cut off above.
+        used_w = label_h + L_d + 2 * L_T + 2 * op_w
+        x = max(margin, (self.width() - used_w) / 2) + label_h
+        label_font, _ = self._fonts()
+        t_len, d_len = (rich_text(text, label_font).size().width() for text in self.edge_labels())
+        top = margin + max(0.0, (t_len - L_T) / 2, (d_len - L_d) / 2)
         rects = []
-        for name, width, height in (("Qₕ", L_d, L_T), ("Kₕᵀ", L_T, L_d), ("S", L_T, L_T)):
+        for name, width, height in (("Q", L_d, L_T), ("K", L_T, L_d), ("S", L_T, L_T)):
             rects.append((name, QRectF(x, top, width, height)))
             x += width + op_w
         return rects
@@ -96,18 +119,16 @@ class ShapesDiagram(QWidget):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.fillRect(self.rect(), QColor(self.theme.background))
         label_font, name_font = self._fonts()
-        metrics = QFontMetricsF(label_font)
         t_text, d_text = self.edge_labels()
-        label_h = metrics.height() * 1.3
-        label_w = max(metrics.horizontalAdvance(t_text), metrics.horizontalAdvance(d_text))
-        labels = {"Qₕ": (d_text, t_text), "Kₕᵀ": (t_text, d_text), "S": (t_text, t_text)}
-        fills = {"Qₕ": QColor(Q_FILL), "Kₕᵀ": QColor(K_FILL)}
+        labels = {"Q": (d_text, t_text), "K": (t_text, d_text), "S": (t_text, t_text)}
+        fills = {"Q": Q_FILL, "K": K_FILL}
+        label_h = self._label_size().height() * 1.2
         pen = QPen(QColor(self.theme.foreground))
         pen.setWidthF(1.5 * self.scale)
         rects = self.blocks()
         for index, (name, rect) in enumerate(rects):
             if name in fills:
-                fill = fills[name]
+                fill = QColor(fills[name])
                 fill.setAlpha(170)
                 painter.setBrush(fill)
             else:
@@ -117,35 +138,39 @@ class ShapesDiagram(QWidget):
                 painter.setBrush(gradient)
             painter.setPen(pen)
             painter.drawRect(rect)
-            painter.setFont(name_font)
-            self._draw_name(painter, rect, name)
-            bottom_text, side_text = labels[name]
-            painter.setFont(label_font)
+            self._draw_name(painter, rect, rich_text(BLOCK_NAMES[name], name_font), name_font)
+            bottom, side = labels[name]
             painter.setPen(QColor(self.theme.foreground))
-            painter.drawText(QRectF(rect.center().x() - label_w, rect.bottom(), 2 * label_w,
-                                    label_h),
-                             Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
-                             bottom_text)
+            painter.setFont(label_font)
+            self._centred(painter, rich_text(bottom, label_font),
+                          QPointF(rect.center().x(), rect.bottom() + label_h / 2))
             painter.save()
-            painter.translate(rect.left() - 2, rect.center().y())
+            painter.translate(rect.left() - label_h / 2, rect.center().y())
             painter.rotate(-90)
-            painter.drawText(QRectF(-label_w, -label_h, 2 * label_w, label_h),
-                             Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom,
-                             side_text)
+            self._centred(painter, rich_text(side, label_font), QPointF(0, 0))
             painter.restore()
             if index + 1 < len(rects):
-                gap = QRectF(rect.right(), rect.top(), rects[index + 1][1].left() - label_h
-                             - rect.right(), max(r.height() for _, r in rects))
+                gap_right = rects[index + 1][1].left() - label_h
+                centre = QPointF((rect.right() + gap_right) / 2,
+                                 rect.top() + max(r.height() for _, r in rects) / 2)
                 painter.setFont(name_font)
-                painter.drawText(gap, Qt.AlignmentFlag.AlignCenter, "·" if index == 0 else "=")
+                self._centred(painter, rich_text("·" if index == 0 else "=", name_font), centre)
         painter.end()
 
-    def _draw_name(self, painter: QPainter, rect: QRectF, name: str) -> None:
-        """The block's name inside it, or just above-left when the block is too small."""
-        metrics = QFontMetricsF(painter.font())
-        fits = metrics.horizontalAdvance(name) < rect.width() and metrics.height() < rect.height()
-        painter.setPen(QColor("#000000") if fits else QColor(self.theme.foreground))
-        if fits:
-            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, name)
+    @staticmethod
+    def _centred(painter: QPainter, text: QStaticText, centre: QPointF) -> None:
+        size = text.size()
+        painter.drawStaticText(QPointF(centre.x() - size.width() / 2,
+                                       centre.y() - size.height() / 2), text)
+
+    def _draw_name(self, painter: QPainter, rect: QRectF, text: QStaticText,
+                   font: QFont) -> None:
+        """The block's name inside it (dark on the light fill), or beside it when too small."""
+        size = text.size()
+        painter.setFont(font)
+        if size.width() < rect.width() and size.height() < rect.height():
+            painter.setPen(QColor("#000000"))
+            self._centred(painter, text, rect.center())
         else:
-            painter.drawText(QPointF(rect.right() + 2, rect.top() + metrics.ascent()), name)
+            painter.setPen(QColor(self.theme.foreground))
+            painter.drawStaticText(QPointF(rect.right() + 2, rect.top()), text)

@@ -1,0 +1,206 @@
+"""Owns the lesson guide panel: the story in large type, measure-it-here, the checklist, Q&A.
+
+Numbers come from `lesson_figures()` and the data through `lesson_values`; the checklist
+ticks from the document's `changed` signal; questions go to an atomic Markdown log in the
+user's data folder.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.i18n import tr
+from app.model.figures import lesson_figures
+from app.model.questions import (
+    LOG_NAME,
+    MAX_QUESTION_CHARS,
+    TIME_FORMAT,
+    Question,
+    append_question,
+    read_questions,
+)
+from app.paths import user_data_dir
+from app.state.document import Document
+from app.ui.fonts import ui_font
+from app.ui.look import Look
+from app.ui.panels.base import Panel
+from app.ui.panels.checklist import Checklist
+from app.ui.panels.guide_sections import AFTER_MEASURE, BEFORE_MEASURE, CLOSING, section_html
+from app.ui.panels.measure import MeasureBox
+from app.ui.panels.timeline_cards import bold_values, lesson_values
+
+
+def rich_label(name: str) -> QLabel:
+    label = QLabel()
+    label.setObjectName(name)
+    label.setWordWrap(True)
+    label.setTextFormat(Qt.TextFormat.RichText)
+    label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
+
+
+class AskBox(QWidget):
+    """A line to type a question, a Record button, and every question recorded so far."""
+
+    recorded = Signal(object)
+    """A `Question` was written to the log."""
+
+    def __init__(self, log: Path, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("guide_ask")
+        self.log = log
+        self.title = QLabel()
+        self.edit = QLineEdit()
+        self.edit.setObjectName("guide_ask_edit")
+        self.edit.setMaxLength(MAX_QUESTION_CHARS)
+        self.edit.returnPressed.connect(self.record)
+        self.button = QPushButton()
+        self.button.setObjectName("guide_ask_record")
+        self.button.clicked.connect(self.record)
+        self.status = QLabel()
+        self.status.setObjectName("guide_ask_status")
+        self.status.setWordWrap(True)
+        self.listing = rich_label("guide_ask_list")
+        row = QHBoxLayout()
+        row.addWidget(self.edit, 1)
+        row.addWidget(self.button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.title)
+        layout.addLayout(row)
+        layout.addWidget(self.status)
+        layout.addWidget(self.listing)
+
+    def record(self) -> None:
+        """Append the typed question; on any problem say why and keep the text."""
+        text = self.edit.text()
+        if not text.strip():
+            self.status.setText(tr("guide.ask.empty"))
+            return
+        try:
+            question = append_question(self.log, text)
+        except ValueError:
+            self.status.setText(tr("guide.ask.too_long", limit=MAX_QUESTION_CHARS))
+            return
+        except OSError as error:
+            self.status.setText(tr("guide.ask.failed", reason=error.strerror or str(error)))
+            return
+        self.edit.clear()
+        self.status.setText(tr("guide.ask.saved",
+                               time=question.asked_at.strftime(TIME_FORMAT)))
+        self.show_questions()
+        self.recorded.emit(question)
+
+    def questions(self) -> list[Question]:
+        try:
+            return read_questions(self.log)
+        except OSError:
+            return []
+
+    def show_questions(self) -> None:
+        questions = self.questions()
+        if not questions:
+            self.listing.setText(html.escape(tr("guide.ask.none", path=str(self.log))))
+            return
+        items = "".join(
+            f"<li><b>{q.asked_at.strftime(TIME_FORMAT)}</b> "
+            f"{html.escape(q.text).replace(chr(10), '<br>')}</li>" for q in questions)
+        heading = html.escape(tr("guide.ask.recorded", count=len(questions), path=str(self.log)))
+        self.listing.setText(f"<p>{heading}</p><ul>{items}</ul>")
+
+    def retranslate(self) -> None:
+        self.title.setText(tr("guide.ask.title"))
+        self.edit.setPlaceholderText(tr("guide.ask.placeholder"))
+        self.button.setText(tr("guide.ask.button"))
+        self.status.setText("")
+        self.show_questions()
+
+    def apply_look(self, look: Look) -> None:
+        self.title.setFont(ui_font(look.pt(15), bold=True))
+        for widget in (self.edit, self.button, self.status, self.listing):
+            widget.setFont(ui_font(look.pt(12)))
+
+
+class GuidePanel(Panel):
+    """The lesson as a scrollable page, with the live parts embedded where the story needs them."""
+
+    name = "guide"
+    title_key = "guide.title"
+
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+        super().__init__(document, parent)
+        self.figures = lesson_figures(document.data.data_dir)
+        self.values: dict[str, str] = {}
+        self.question = rich_label("guide_question")
+        self.labels: dict[str, QLabel] = {}
+        self.measure = MeasureBox()
+        self.checklist_title = QLabel()
+        self.checklist = Checklist(document.data)
+        self.ask = AskBox(user_data_dir() / LOG_NAME)
+        page = QWidget()
+        page.setObjectName("guide_page")
+        column = QVBoxLayout(page)
+        column.setContentsMargins(10, 8, 10, 8)
+        column.addWidget(self.question)
+        self._add_sections(column, BEFORE_MEASURE)
+        column.addWidget(self.measure)
+        self._add_sections(column, AFTER_MEASURE)
+        column.addWidget(self.checklist_title)
+        column.addWidget(self.checklist)
+        self._add_sections(column, CLOSING)
+        column.addWidget(self.ask)
+        column.addStretch(1)
+        self.scroll = QScrollArea()
+        self.scroll.setObjectName("guide_scroll")
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setWidget(page)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.scroll)
+        self.checklist.observe(document.state, document.view)
+        self.apply_look()
+        self.retranslate()
+
+    def _add_sections(self, column: QVBoxLayout, sections: tuple) -> None:
+        for section in sections:
+            label = rich_label(section.name)
+            self.labels[section.name] = label
+            column.addWidget(label)
+
+    def refresh(self) -> None:
+        self.checklist.observe(self.document.state, self.document.view)
+
+    def retranslate(self) -> None:
+        self.values = lesson_values(self.figures, self.document.data)
+        bold = bold_values(self.values)
+        self.question.setText(f"<h2>{html.escape(tr('guide.question'))}</h2>")
+        for section in (*BEFORE_MEASURE, *AFTER_MEASURE, *CLOSING):
+            self.labels[section.name].setText(section_html(section, bold))
+        self.checklist_title.setText(tr("guide.try.title"))
+        self.checklist.set_values(bold)
+        self.measure.retranslate()
+        self.ask.retranslate()
+
+    def apply_look(self) -> None:
+        look = self.look
+        self.question.setFont(ui_font(look.pt(14), bold=True))
+        for label in self.labels.values():
+            label.setFont(ui_font(look.pt(12)))
+        self.checklist_title.setFont(ui_font(look.pt(15), bold=True))
+        self.checklist.apply_look(look)
+        self.measure.apply_look(look)
+        self.ask.apply_look(look)

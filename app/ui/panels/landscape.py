@@ -1,0 +1,74 @@
+"""Owns the playground's background: the active scorer's score landscape as an image with its
+colour bar, and the labelled iso-score lines on top (all geometry comes from the view)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QRectF
+
+from app.model.view import View
+from app.ui.fonts import ui_font
+from app.ui.format import format_score
+from app.ui.look import Look, diverging_map
+
+ISO_LABELS = 16
+"""Label items kept for iso-score lines; nice_levels yields about eight, so this never runs out."""
+WASH = 0.4
+"""The landscape's colours are mixed this much with white, so arrows and labels stay the
+strongest marks on it in every theme (opacity would mix them with a dark background)."""
+
+
+def washed_map() -> pg.ColorMap:
+    """The diverging map of look.py, lightened towards white, for the landscape and its bar."""
+    stops = np.linspace(0.0, 1.0, 256)
+    colours = diverging_map().map(stops, mode="float")[:, :3]
+    return pg.ColorMap(stops, np.round(255 * ((1 - WASH) * colours + WASH)).astype(np.uint8))
+
+
+class LandscapeLayer:
+    """Image, colour bar, iso-lines and their labels, created once and updated with setData."""
+
+    def __init__(self, plot: pg.PlotItem) -> None:
+        self.image = pg.ImageItem(axisOrder="row-major")
+        self.image.setZValue(-20)
+        plot.addItem(self.image)
+        self.colorbar = pg.ColorBarItem(values=(-1, 1), colorMap=washed_map(),
+                                        interactive=False, width=18)
+        self.colorbar.setImageItem(self.image, insert_in=plot)
+        self.iso = pg.PlotDataItem(connect="pairs")
+        self.iso.setZValue(-10)
+        plot.addItem(self.iso)
+        self.labels = []
+        for _ in range(ISO_LABELS):
+            label = pg.TextItem("", color="#222222", anchor=(0.5, 0.5),
+                                fill=pg.mkBrush(255, 255, 255, 150))
+            label.setZValue(25)
+            label.hide()
+            plot.addItem(label)
+            self.labels.append(label)
+
+    def apply_look(self, look: Look) -> None:
+        self.colorbar.axis.setTickFont(ui_font(look.pt(11)))
+        self.colorbar.axis.setTextPen(pg.mkPen(look.theme.foreground))
+        self.iso.setPen(pg.mkPen("#333333", width=look.px(1)))
+        for label in self.labels:
+            label.setFont(ui_font(look.pt(11)))
+
+    def paint(self, view: View) -> None:
+        """Fixed symmetric levels ±limit, so zero is always the middle (white) colour."""
+        land, iso = view.landscape, view.plane.iso
+        step = 2 * land.extent / (len(land.xs) - 1)
+        self.image.setImage(land.values, autoLevels=False)
+        self.image.setRect(QRectF(-land.extent - step / 2, -land.extent - step / 2,
+                                  2 * land.extent + step, 2 * land.extent + step))
+        self.colorbar.setLevels((-land.limit, land.limit))
+        points = iso.segments.reshape(-1, 2)
+        self.iso.setData(points[:, 0], points[:, 1], connect="pairs")
+        for index, label in enumerate(self.labels):
+            visible = (index < len(iso.levels)
+                       and bool(np.all(np.isfinite(iso.label_points[index]))))
+            label.setVisible(visible)
+            if visible:
+                label.setText(format_score(float(iso.levels[index]), iso.decimals))
+                label.setPos(*iso.label_points[index])

@@ -1,0 +1,243 @@
+"""Owns "measure it here": additive against dot on this machine, off the UI thread, cancellable.
+
+The measurement runs in a private one-thread pool; progress and the result come back through
+a relay object living on the UI thread (queued signals), so the window never waits on it.
+"""
+
+from __future__ import annotations
+
+import html
+import threading
+
+import numpy as np
+from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtWidgets import (
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.i18n import tr
+from app.model.measure import (
+    CHUNK_BYTES,
+    DTYPE,
+    MAX_D_A,
+    MAX_T,
+    MIN_T,
+    Cancelled,
+    Comparison,
+    measure,
+)
+from app.ui.fonts import ui_font
+from app.ui.look import Look
+from app.ui.panels.timeline_cards import format_bytes, format_number
+
+DEFAULT_T, DEFAULT_D_A = 1024, 128
+"""A first run that takes about a second on a school laptop."""
+
+
+class _Relay(QObject):
+    """Created on the UI thread; the job emits through it, so delivery is queued there."""
+
+    progressed = Signal(int, int)
+    measured = Signal(object)
+    stopped = Signal()
+    failed = Signal(str)
+
+
+class _Job(QRunnable):
+    def __init__(self, T: int, d_a: int, stop: threading.Event, relay: _Relay) -> None:
+        super().__init__()
+        self._T, self._d_a, self._stop, self._relay = T, d_a, stop, relay
+
+    def run(self) -> None:
+        try:
+            result = measure(self._T, self._d_a, cancelled=self._stop.is_set,
+                             progress=self._relay.progressed.emit)
+        except Cancelled:
+            self._relay.stopped.emit()
+        except (ValueError, MemoryError) as error:
+            self._relay.failed.emit(str(error) or type(error).__name__)
+        else:
+            self._relay.measured.emit(result)
+
+
+def format_seconds(seconds: float) -> str:
+    if seconds < 1:
+        return f"{format_number(seconds * 1000, 1)} ms"
+    return f"{format_number(seconds, 2)} s"
+
+
+def format_ratio(ratio: float) -> str:
+    return f"{format_number(ratio, 1 if ratio >= 10 else 2)}×"
+
+
+class MeasureBox(QWidget):
+    """T and d_a inputs, Run / Cancel, a progress bar and the comparison table."""
+
+    measured = Signal(object)
+    """A `Comparison` arrived."""
+    stopped = Signal()
+    """The run was cancelled."""
+    failed = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("guide_measure")
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(1)
+        self._relay = _Relay(self)
+        self._relay.progressed.connect(self._on_progressed)
+        self._relay.measured.connect(self._on_measured)
+        self._relay.stopped.connect(self._on_stopped)
+        self._relay.failed.connect(self._on_failed)
+        self._stop = threading.Event()
+        self.result: Comparison | None = None
+        self.running = False
+        stop = self._stop
+        self.destroyed.connect(lambda *_: stop.set())
+        app = QCoreApplication.instance()
+        if app is not None:
+            app.aboutToQuit.connect(self.shutdown)
+        self.title = QLabel()
+        self.intro = QLabel()
+        self.intro.setWordWrap(True)
+        self.intro.setTextFormat(Qt.TextFormat.RichText)
+        self.t_label, self.d_label = QLabel(), QLabel()
+        self.t_box = QSpinBox()
+        self.t_box.setObjectName("guide_measure_t")
+        self.t_box.setRange(MIN_T, MAX_T)
+        self.t_box.setValue(DEFAULT_T)
+        self.t_box.setSingleStep(256)
+        self.d_box = QSpinBox()
+        self.d_box.setObjectName("guide_measure_d_a")
+        self.d_box.setRange(1, MAX_D_A)
+        self.d_box.setValue(DEFAULT_D_A)
+        self.d_box.setSingleStep(32)
+        self.run_button = QPushButton()
+        self.run_button.setObjectName("guide_measure_run")
+        self.run_button.clicked.connect(self.start)
+        self.cancel_button = QPushButton()
+        self.cancel_button.setObjectName("guide_measure_cancel")
+        self.cancel_button.clicked.connect(self.cancel)
+        self.cancel_button.setEnabled(False)
+        self.progress = QProgressBar()
+        self.progress.setObjectName("guide_measure_progress")
+        self.progress.setRange(0, 1)
+        self.progress.setValue(0)
+        self.status = QLabel()
+        self.status.setObjectName("guide_measure_status")
+        self.status.setWordWrap(True)
+        self.status.setTextFormat(Qt.TextFormat.RichText)
+        inputs = QGridLayout()
+        inputs.addWidget(self.t_label, 0, 0)
+        inputs.addWidget(self.t_box, 0, 1)
+        inputs.addWidget(self.d_label, 0, 2)
+        inputs.addWidget(self.d_box, 0, 3)
+        inputs.setColumnStretch(4, 1)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.run_button)
+        buttons.addWidget(self.cancel_button)
+        buttons.addWidget(self.progress, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(12, 6, 6, 6)
+        layout.addWidget(self.title)
+        layout.addWidget(self.intro)
+        layout.addLayout(inputs)
+        layout.addLayout(buttons)
+        layout.addWidget(self.status)
+
+    def start(self) -> None:
+        """Run one measurement with the chosen sizes (ignored while one is running)."""
+        if self.running:
+            return
+        self._stop.clear()
+        self.running = True
+        self.result = None
+        self.run_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.progress.setRange(0, 1)
+        self.progress.setValue(0)
+        self.status.setText(html.escape(tr("guide.measure.running")))
+        self._pool.start(_Job(self.t_box.value(), self.d_box.value(), self._stop, self._relay))
+
+    def cancel(self) -> None:
+        self._stop.set()
+
+    def shutdown(self) -> None:
+        """Stop a running measurement and wait for its thread (the app is quitting)."""
+        self._stop.set()
+        self._pool.waitForDone()
+
+    def _finish(self) -> None:
+        self.running = False
+        self.run_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+
+    def _on_progressed(self, done: int, total: int) -> None:
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(done)
+
+    def _on_measured(self, result: Comparison) -> None:
+        self._finish()
+        self.result = result
+        self._show_result()
+        self.measured.emit(result)
+
+    def _on_stopped(self) -> None:
+        self._finish()
+        self.progress.setValue(0)
+        self.status.setText(html.escape(tr("guide.measure.cancelled")))
+        self.stopped.emit()
+
+    def _on_failed(self, reason: str) -> None:
+        self._finish()
+        self.status.setText(html.escape(tr("guide.measure.failed", reason=reason)))
+        self.failed.emit(reason)
+
+    def _show_result(self) -> None:
+        result = self.result
+        if result is None:
+            return
+        head = (tr("guide.measure.col_scorer"), tr("guide.measure.col_time"),
+                tr("guide.measure.col_memory"))
+        rows = [
+            (tr("guide.measure.additive"), format_seconds(result.additive.seconds),
+             format_bytes(result.additive.peak_bytes)),
+            (tr("guide.measure.dot"), format_seconds(result.dot.seconds),
+             format_bytes(result.dot.peak_bytes)),
+            (tr("guide.measure.ratio"), format_ratio(result.time_ratio),
+             format_ratio(result.memory_ratio)),
+        ]
+        cells = "".join(f"<th align=left>{html.escape(h)}&nbsp;&nbsp;</th>" for h in head)
+        body = "".join(
+            "<tr>" + "".join(f"<td>{'<b>' if i else ''}{html.escape(c)}{'</b>' if i else ''}"
+                             "&nbsp;&nbsp;</td>" for i, c in enumerate(row)) + "</tr>"
+            for row in rows)
+        note = tr("guide.measure.note", chunk=format_bytes(CHUNK_BYTES),
+                  naive=format_bytes(result.naive_bytes))
+        self.status.setText(f"<table cellspacing=4><tr>{cells}</tr>{body}</table>"
+                            f"<p>{html.escape(note)}</p>")
+
+    def retranslate(self) -> None:
+        self.title.setText(tr("guide.measure.title"))
+        self.intro.setText(tr("guide.measure.intro", dtype=np.dtype(DTYPE).name))
+        self.t_label.setText(tr("guide.measure.t"))
+        self.d_label.setText(tr("guide.measure.d_a"))
+        self.run_button.setText(tr("guide.measure.run"))
+        self.cancel_button.setText(tr("guide.measure.cancel"))
+        if self.result is not None:
+            self._show_result()
+        elif not self.running:
+            self.status.setText("")
+
+    def apply_look(self, look: Look) -> None:
+        self.title.setFont(ui_font(look.pt(13), bold=True))
+        for widget in (self.intro, self.t_label, self.d_label, self.t_box, self.d_box,
+                       self.run_button, self.cancel_button, self.status, self.progress):
+            widget.setFont(ui_font(look.pt(12)))

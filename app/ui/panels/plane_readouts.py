@@ -1,0 +1,142 @@
+"""Owns the playground's numbers: q and |q|, a row per key (q·k, |k|, cos θ, θ, the active
+score) and the identity q·k = |q| × |k|cos θ for the selected key, all from the view."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
+
+from app.i18n import tr
+from app.model.scoring import SCORERS, Undefined
+from app.model.view import View
+from app.ui.fonts import ui_font
+from app.ui.format import UNDEFINED_TEXT, format_score
+from app.ui.look import Look
+
+COLUMNS = ("key", "vector", "dot", "norm", "cos", "angle", "active")
+HEADER_KEYS = {"key": "playground.col_key", "vector": "playground.col_vector",
+               "dot": "playground.col_dot", "norm": "playground.col_norm",
+               "cos": "playground.col_cos", "angle": "playground.col_angle"}
+
+
+def short_number(value: float) -> str:
+    """A coordinate without trailing zeros: 2, −0.5, 1.25."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text.replace("-", "−")
+
+
+def vector_text(vector: np.ndarray) -> str:
+    return "(" + ", ".join(short_number(float(v)) for v in vector) + ")"
+
+
+class PlaneReadouts(QWidget):
+    """The table under (or beside) the plane.
+
+    `relaid` says when its layout has settled on new texts or fonts (style sheets apply only
+    once shown), so the panel can give it the height it needs.
+    """
+
+    relaid = Signal()
+
+    def __init__(self, key_count: int, colours: list[str],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._colours = colours
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.query_line = QLabel(objectName="playground_query")
+        layout.addWidget(self.query_line)
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(14)
+        grid.setVerticalSpacing(2)
+        self.headers = {name: QLabel() for name in COLUMNS}
+        for column, name in enumerate(COLUMNS):
+            grid.addWidget(self.headers[name], 0, column)
+        self.cells: list[dict[str, QLabel]] = []
+        for j in range(key_count):
+            row = {name: QLabel(objectName=f"playground_{name}_{j}") for name in COLUMNS}
+            for column, name in enumerate(COLUMNS):
+                side = Qt.AlignmentFlag.AlignLeft if column < 2 else Qt.AlignmentFlag.AlignRight
+                row[name].setAlignment(side | Qt.AlignmentFlag.AlignVCenter)
+                grid.addWidget(row[name], j + 1, column)
+            self.cells.append(row)
+        grid.setColumnStretch(len(COLUMNS), 1)
+        layout.addLayout(grid)
+        self.identity = QLabel(objectName="playground_identity")
+        self.help_line = QLabel(objectName="playground_help")
+        for label in (self.identity, self.help_line):
+            label.setWordWrap(True)
+            # wrapped prose takes the width the table leaves; it must not widen the column
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+            layout.addWidget(label)
+        layout.addStretch(1)
+
+    def event(self, event: QEvent) -> bool:
+        handled = super().event(event)
+        if event.type() == QEvent.Type.LayoutRequest:
+            self.relaid.emit()
+        return handled
+
+    def needed_height(self, width: int) -> int:
+        layout = self.layout()
+        if layout.hasHeightForWidth():
+            return layout.totalHeightForWidth(width)
+        return self.sizeHint().height()
+
+    def apply_look(self, look: Look) -> None:
+        muted = f"color: {look.theme.muted};"
+        for widget in (self.query_line, self.identity):
+            widget.setFont(ui_font(look.pt(13), bold=True))
+        for label in self.headers.values():
+            label.setFont(ui_font(look.pt(11)))
+            label.setStyleSheet(muted)
+        for row in self.cells:
+            for name, label in row.items():
+                label.setFont(ui_font(look.pt(13 if name in ("key", "dot") else 12),
+                                      bold=name in ("key", "dot", "active")))
+        self.help_line.setFont(ui_font(look.pt(11)))
+        self.help_line.setStyleSheet(muted)
+
+    def retranslate(self) -> None:
+        for name, key in HEADER_KEYS.items():
+            self.headers[name].setText(tr(key))
+        self.help_line.setText(tr("playground.help"))
+
+    def paint(self, view: View, key: int) -> None:
+        plane, pair = view.plane, view.pair
+        self.query_line.setText(tr("playground.query_line", name=view.query_names[0],
+                                   vector=vector_text(view.q[0]),
+                                   norm=format_score(plane.norm_q)))
+        show_active = view.scorer != "dot"
+        self.headers["active"].setVisible(show_active)
+        self.headers["active"].setText(SCORERS[view.scorer].formula)
+        why = tr("playground.cos_undefined")
+        dots, cosines, active = view.scores["dot"][0], view.scores["cosine"][0], view.active[0]
+        for j, row in enumerate(self.cells):
+            name = tr("playground.k_label", number=j + 1, name=view.key_names[j])
+            row["key"].setText(("▶ " if j == key else "   ") + name)
+            style = f"color: {self._colours[j]};" + (" font-weight: bold;" if j == key else "")
+            if row["key"].styleSheet() != style:  # restyling is costly; most drags keep it
+                row["key"].setStyleSheet(style)
+            row["vector"].setText(vector_text(view.k[j]))
+            row["dot"].setText(format_score(float(dots[j])))
+            row["norm"].setText(format_score(float(plane.norm_k[j])))
+            angle = float(plane.angle_deg[j])
+            values = {
+                "cos": None if cosines[j] is np.ma.masked else format_score(float(cosines[j])),
+                "angle": None if np.isnan(angle) else f"{format_score(angle, 1)}°",
+                "active": None if active[j] is np.ma.masked else format_score(float(active[j])),
+            }
+            for column, text in values.items():
+                row[column].setText(UNDEFINED_TEXT if text is None else text)
+                row[column].setToolTip(why if text is None else "")
+            row["active"].setVisible(show_active)
+        self.identity.setText(tr(
+            "playground.identity",
+            token=view.key_names[key],
+            dot=format_score(pair.total),
+            norm_q=format_score(pair.norm_q),
+            projection=format_score(plane.projection),
+        ))
+        self.identity.setToolTip(why if isinstance(plane.projection, Undefined) else "")

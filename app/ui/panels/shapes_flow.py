@@ -1,0 +1,58 @@
+"""Owns the decoder-flow stage list: wrapping, clickable boxes that never need scrolling."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRect, Qt, Signal
+from PySide6.QtGui import QResizeEvent, QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
+
+
+class FlowList(QListView):
+    """The stages as wrapping boxes, always tall enough to show every one of them."""
+
+    row_picked = Signal(int)
+
+    def __init__(self, count: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.items = QStandardItemModel(self)
+        for _ in range(count):
+            item = QStandardItem()
+            item.setEditable(False)
+            self.items.appendRow(item)
+        self.setModel(self.items)
+        self.setViewMode(QListView.ViewMode.ListMode)
+        self.setFlow(QListView.Flow.LeftToRight)
+        self.setWrapping(True)
+        self.setResizeMode(QListView.ResizeMode.Adjust)
+        self.setSpacing(3)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.selectionModel().currentRowChanged.connect(
+            lambda current, _previous: self.row_picked.emit(current.row()))
+
+    def current_row(self) -> int:
+        return self.currentIndex().row()
+
+    def set_current_row(self, row: int) -> None:
+        self.setCurrentIndex(self.items.index(row, 0))
+
+    def item_rect(self, row: int) -> QRect:
+        """Where stage `row` is drawn, in viewport coordinates (tests click there)."""
+        return self.visualRect(self.items.index(row, 0))
+
+    def fit_height(self) -> None:
+        """Lay the items out for the current width and take exactly the height they need."""
+        count = self.items.rowCount()
+        if not count:
+            return
+        self.doItemsLayout()
+        bottom = max(self.item_rect(i).bottom() for i in range(count))
+        self.setFixedHeight(bottom + self.verticalOffset() + self.spacing()
+                            + 2 * self.frameWidth() + 2)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.fit_height()

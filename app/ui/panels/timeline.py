@@ -1,0 +1,392 @@
+"""Owns the attention-evolution timeline panel: stage cards that set up the live views.
+
+Choosing a stage is one undo step (a macro of document edits: world, scorer, options); the
+panel then shows the stage's card and a live widget read from `document.view`. It never
+touches another panel: the heatmap and friends follow the document's options.
+"""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QSlider,
+    QSpinBox,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.i18n import tr
+from app.model.figures import lesson_figures
+from app.model.timeline import STAGES, Stage, stage, stage_changes
+from app.state.document import Document
+from app.ui.fonts import ui_font
+from app.ui.format import format_score
+from app.ui.look import OKABE_ITO
+from app.ui.panels.base import Panel
+from app.ui.panels.kv_chart import KVChart
+from app.ui.panels.timeline_cards import StageStrip, card_html, format_number, lesson_values
+
+SCORER_KEYS = {
+    "dot": "scorer.dot", "scaled_dot": "scorer.scaled_dot", "cosine": "scorer.cosine",
+    "neg_euclidean": "scorer.neg_euclidean", "additive": "scorer.additive",
+    "qk_norm": "scorer.qk_norm",
+}
+SINK_RANGE = (-40, 60)
+"""Sink-logit slider in tenths: −4.0 … 6.0 spans "takes nothing" to "takes almost all"."""
+POSITION_RANGE = (0, 999)
+BAR_COLOUR = OKABE_ITO[0]
+HEAD_NAMES = "ABCDEFGH"
+
+
+def scrolled(widget: QWidget) -> QScrollArea:
+    """A frameless scroll area around `widget`, so a small dock scrolls instead of clipping."""
+    area = QScrollArea()
+    area.setWidgetResizable(True)
+    area.setFrameShape(QScrollArea.Shape.NoFrame)
+    area.setWidget(widget)
+    return area
+
+
+def percent(weight: float) -> str:
+    return f"{format_number(100 * weight, 1)} %"
+
+
+def weights_table(names: tuple[str, ...], weights: np.ndarray, allowed: np.ndarray,
+                  width: float, extra: tuple[str, float] | None = None) -> str:
+    """Token | bar | percentage rows, the largest weight bold; masked keys say so."""
+    rows = list(zip(names, weights, allowed, strict=True))
+    if extra is not None:
+        rows.append((extra[0], extra[1], True))
+    top = max((w for _, w, ok in rows if ok), default=0.0)
+    out = []
+    for name, weight, ok in rows:
+        if not ok:
+            value, bar = f"<i>{html.escape(tr('timeline.weights.masked'))}</i>", ""
+        else:
+            value = percent(weight)
+            value = f"<b>{value}</b>" if weight == top else value
+            bar = (f"<table cellspacing=0 cellpadding=0><tr><td bgcolor='{BAR_COLOUR}' "
+                   f"width={max(1, round(weight * width))} height=12></td></tr></table>")
+        out.append(f"<tr><td>{html.escape(name)}&nbsp;</td><td>{bar}</td>"
+                   f"<td align=right>&nbsp;{value}</td></tr>")
+    return "<table cellspacing=2>" + "".join(out) + "</table>"
+
+
+class TimelinePanel(Panel):
+    """Two tracks of stages; the chosen stage's card, and a live view of what it changes."""
+
+    name = "timeline"
+    title_key = "timeline.title"
+
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+        super().__init__(document, parent)
+        self.figures = lesson_figures(document.data.data_dir)
+        self.values: dict[str, str] = {}
+        self._shift_from: tuple[np.ndarray, np.ndarray] | None = None
+        self.strip = StageStrip()
+        self.strip.expanded.connect(self.choose_stage)
+        self.card = QLabel()
+        self.card.setObjectName("timeline_card")
+        self.card.setWordWrap(True)
+        self.card.setTextFormat(Qt.TextFormat.RichText)
+        self.card.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.card.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        self.strip_scroll = scrolled(self.strip)
+        self.strip_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.live = QStackedWidget()
+        self.live_label = self._rich_label("timeline_live_text")
+        self.kv = KVChart(document.data)
+        text_page = scrolled(self.live_label)
+        self.pages = {"none": text_page, "weights": text_page, "heads": text_page,
+                      "rope": scrolled(self._build_rope()), "sink": scrolled(self._build_sink()),
+                      "kv": scrolled(self.kv)}
+        for page in dict.fromkeys(self.pages.values()):
+            self.live.addWidget(page)
+        body = QHBoxLayout()
+        body.addWidget(scrolled(self.card), 3)
+        body.addWidget(self.live, 2)
+        content = QWidget()
+        column = QVBoxLayout(content)
+        column.setContentsMargins(4, 4, 4, 4)
+        column.addWidget(self.strip_scroll)
+        column.addLayout(body, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(scrolled(content))
+        self.setFocusProxy(self.strip)
+        self.apply_look()
+        self.retranslate()
+
+    @staticmethod
+    def _rich_label(name: str) -> QLabel:
+        label = QLabel()
+        label.setObjectName(name)
+        label.setWordWrap(True)
+        label.setTextFormat(Qt.TextFormat.RichText)
+        label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        return label
+
+    def _build_rope(self) -> QWidget:
+        page = QWidget()
+        self.rope_caption = self._rich_label("timeline_rope_caption")
+        self.rope_grid = QGridLayout()
+        self.position_boxes: list[QSpinBox] = []
+        self.rope_names: list[QLabel] = []
+        for index in range(len(self.document.state.positions)):
+            name, box = QLabel(), QSpinBox()
+            box.setObjectName(f"timeline_position_{index}")
+            box.setRange(*POSITION_RANGE)
+            box.setKeyboardTracking(False)
+            box.valueChanged.connect(self._on_position_edited)
+            self.rope_names.append(name)
+            self.position_boxes.append(box)
+            self.rope_grid.addWidget(name, 0, index)
+            self.rope_grid.addWidget(box, 1, index)
+        self.shift_button = QPushButton()
+        self.shift_button.setObjectName("timeline_rope_shift")
+        self.shift_button.clicked.connect(self._on_shift)
+        self.rope_scores = self._rich_label("timeline_rope_scores")
+        layout = QVBoxLayout(page)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.rope_caption)
+        layout.addLayout(self.rope_grid)
+        layout.addWidget(self.shift_button, 0, Qt.AlignmentFlag.AlignLeft)
+        layout.addWidget(self.rope_scores, 1)
+        return page
+
+    def _build_sink(self) -> QWidget:
+        page = QWidget()
+        self.sink_box = QCheckBox()
+        self.sink_box.setObjectName("timeline_sink_enable")
+        self.sink_box.toggled.connect(self._on_sink_toggled)
+        self.sink_slider = QSlider(Qt.Orientation.Horizontal)
+        self.sink_slider.setObjectName("timeline_sink_slider")
+        self.sink_slider.setRange(*SINK_RANGE)
+        self.sink_slider.setPageStep(5)
+        self.sink_slider.valueChanged.connect(self._on_sink_moved)
+        self.sink_slider.sliderReleased.connect(self._commit_sink)
+        self.sink_value = QLabel()
+        self.sink_text = self._rich_label("timeline_sink_text")
+        row = QHBoxLayout()
+        row.addWidget(self.sink_box)
+        row.addWidget(self.sink_slider, 1)
+        row.addWidget(self.sink_value)
+        layout = QVBoxLayout(page)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(row)
+        layout.addWidget(self.sink_text, 1)
+        return page
+
+    # ---- choosing a stage ---------------------------------------------------------------
+
+    def choose_stage(self, stage_id: str) -> None:
+        """Set the document up for a stage as one undo step; nothing happens if it already is."""
+        chosen = stage(stage_id)
+        document, state = self.document, self.document.state
+        changes = stage_changes(stage_id, self.document.data.teaching.n_heads)
+        world = chosen.world is not None and chosen.world != state.world
+        scorer = chosen.scorer is not None and chosen.scorer != state.scorer
+        options = any(getattr(state.options, key) != value for key, value in changes.items())
+        if not (world or scorer or options):
+            return
+        stack = document.undo_stack
+        stack.beginMacro("stage")
+        if world:
+            document.set_world(chosen.world)  # type: ignore[arg-type]
+        if scorer:
+            document.set_scorer(chosen.scorer)  # type: ignore[arg-type]
+        if options:
+            document.set_options(**changes)
+        stack.endMacro()
+
+    def current_stage(self) -> Stage | None:
+        stage_id = self.document.state.options.stage
+        return stage(stage_id) if stage_id in {s.id for s in STAGES} else None
+
+    # ---- live widgets -------------------------------------------------------------------
+
+    def _on_position_edited(self, _value: int) -> None:
+        self.document.set_positions([box.value() for box in self.position_boxes])
+
+    def _on_shift(self) -> None:
+        view = self.document.view
+        if view.world != "dialogue":
+            return
+        positions = np.array(self.document.state.positions)
+        self._shift_from = (positions, np.ma.filled(view.scores["dot"][0], np.nan).copy())
+        self.document.set_positions(positions + 1)
+
+    def _sink_logit(self) -> float:
+        return self.sink_slider.value() / 10
+
+    def _on_sink_toggled(self, on: bool) -> None:
+        self.document.set_options(sink_logit=self._sink_logit() if on else None)
+
+    def _show_sink_value(self) -> None:
+        self.sink_value.setText(tr("timeline.sink.value",
+                                   value=format_score(self._sink_logit(), 1)))
+
+    def _on_sink_moved(self, _value: int) -> None:
+        self._show_sink_value()
+        if not self.sink_slider.isSliderDown():
+            self._commit_sink()
+
+    def _commit_sink(self) -> None:
+        self.document.set_options(sink_logit=self._sink_logit())
+
+    # ---- repaint ------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        chosen = self.current_stage()
+        self.strip.show_expanded(chosen.id if chosen else None)
+        shown = chosen or STAGES[self.strip.current]
+        hint = "" if chosen else f"<p>{html.escape(tr('timeline.hint'))}</p>"
+        self.card.setText(hint + card_html(shown, self.values))
+        panel = chosen.panel if chosen else "none"
+        self.live.setCurrentWidget(self.pages[panel])
+        if panel == "kv":
+            self.kv.set_stage(chosen.id if chosen else None)
+        elif panel == "rope":
+            self._refresh_rope()
+        elif panel == "sink":
+            self._refresh_sink()
+        else:
+            self.live_label.setText(self._live_text(chosen))
+
+    def _live_text(self, chosen: Stage | None) -> str:
+        view, teaching = self.document.view, self.document.data.teaching
+        width = self.look.px(140)
+        if chosen is None or chosen.panel == "none":
+            if chosen is None or chosen.scorer is None:
+                return html.escape(tr("timeline.live.none"))
+            return html.escape(tr("timeline.live.scorer", scorer=tr(SCORER_KEYS[chosen.scorer])))
+        if view.world != "teaching":
+            return html.escape(tr("timeline.need_teaching"))
+        row = teaching.index("query")
+        names = view.key_names
+        d = view.q.shape[1]
+        if chosen.panel == "weights":
+            key = "timeline.weights.caption_causal" if self.document.state.options.causal \
+                else "timeline.weights.caption"
+            caption = tr(key, query=names[row], d=format_number(d))
+            return (f"<p><b>{html.escape(caption)}</b></p>"
+                    + weights_table(names, view.weights[row], view.allowed[row], width))
+        if not view.heads:
+            return html.escape(tr("timeline.heads.none"))
+        head_d = view.heads[0].columns[1] - view.heads[0].columns[0] + 1
+        caption = tr("timeline.heads.caption", query=names[row], count=len(view.heads),
+                     d=format_number(head_d))
+        parts = [f"<p><b>{html.escape(caption)}</b></p>"]
+        for index, head in enumerate(view.heads):
+            first, last = head.columns
+            title = tr("timeline.heads.head", name=HEAD_NAMES[index], first=first, last=last)
+            parts.append(f"<p>{html.escape(title)}</p>")
+            parts.append(weights_table(names, head.weights[row], view.allowed[row], width))
+        return "".join(parts)
+
+    def _refresh_rope(self) -> None:
+        state, view, dialogue = self.document.state, self.document.view, self.document.data.dialogue
+        tokens = [dialogue.query_token, *dialogue.key_tokens]
+        for index, (box, label) in enumerate(zip(self.position_boxes, self.rope_names,
+                                                 strict=True)):
+            with QSignalBlocker(box):
+                box.setValue(int(state.positions[index]))
+            label.setText(tokens[index])
+            box.setToolTip(tr("timeline.rope.position_tip", token=tokens[index]))
+        on = state.options.rope and view.world == "dialogue"
+        caption = tr("timeline.rope.caption", state=tr("timeline.on") if on else tr("timeline.off"))
+        self.rope_caption.setText(
+            f"<b>{html.escape(caption)}</b>" if view.world == "dialogue"
+            else html.escape(tr("timeline.rope.need_dialogue")))
+        self.shift_button.setEnabled(view.world == "dialogue")
+        if view.world != "dialogue":
+            self.rope_scores.setText("")
+            return
+        now = np.ma.filled(view.scores["dot"][0], np.nan)
+        before = None
+        if self._shift_from is not None and np.array_equal(self._shift_from[0] + 1,
+                                                           state.positions):
+            before = self._shift_from[1]
+        header = [tr("timeline.rope.col_key"), tr("timeline.rope.col_position")]
+        header += [tr("timeline.rope.col_before")] if before is not None else []
+        header.append(tr("timeline.rope.col_after"))
+        rows = ["<tr>" + "".join(f"<th>{html.escape(h)}&nbsp;</th>" for h in header) + "</tr>"]
+        for j, name in enumerate(view.key_names):
+            cells = [html.escape(name), format_number(state.positions[j + 1])]
+            cells += [format_score(float(before[j]))] if before is not None else []
+            cells.append(f"<b>{format_score(float(now[j]))}</b>")
+            rows.append("<tr>" + "".join(f"<td align=center>{c}</td>" for c in cells) + "</tr>")
+        verdict = ""
+        if before is not None:
+            same = np.allclose(before, now, rtol=0, atol=1e-9)
+            verdict = tr("timeline.rope.unchanged") if same else tr("timeline.rope.changed")
+            verdict = html.escape(verdict)
+        self.rope_scores.setText(f"<table cellspacing=4>{''.join(rows)}</table><p>{verdict}</p>")
+
+    def _refresh_sink(self) -> None:
+        state, view, teaching = self.document.state, self.document.view, self.document.data.teaching
+        logit = state.options.sink_logit
+        with QSignalBlocker(self.sink_box):
+            self.sink_box.setChecked(logit is not None)
+        if logit is not None and not self.sink_slider.isSliderDown():
+            with QSignalBlocker(self.sink_slider):
+                self.sink_slider.setValue(round(logit * 10))
+        self._show_sink_value()
+        if view.world != "teaching":
+            self.sink_text.setText(html.escape(tr("timeline.need_teaching")))
+            return
+        row = teaching.index("object")
+        allowed = view.allowed[row]
+        names = tuple(n for n, ok in zip(view.key_names, allowed, strict=True) if ok)
+        weights = view.weights[row][allowed]
+        extra = None
+        note = tr("timeline.sink.no_share")
+        if view.sink_weight is not None:
+            share = float(view.sink_weight[row])
+            extra = (tr("timeline.sink.sink"), share)
+            note = tr("timeline.sink.share", share=percent(share))
+        caption = tr("timeline.sink.caption", query=view.query_names[row])
+        self.sink_text.setText(
+            f"<p><b>{html.escape(caption)}</b></p>"
+            + weights_table(names, weights, np.ones(len(names), bool), self.look.px(140), extra)
+            + f"<p>{html.escape(note)}</p>")
+
+    # ---- look and language --------------------------------------------------------------
+
+    def apply_look(self) -> None:
+        look = self.look
+        self.strip.apply_look(look)
+        self._fit_strip()
+        self.kv.apply_look(look)
+        for label in (self.card, self.live_label, self.rope_scores, self.sink_text,
+                      self.rope_caption):
+            label.setFont(ui_font(look.pt(12)))
+        for widget in (*self.position_boxes, *self.rope_names, self.shift_button,
+                       self.sink_box, self.sink_value):
+            widget.setFont(ui_font(look.pt(12)))
+
+    def _fit_strip(self) -> None:
+        """The strip scrolls sideways only: its area is exactly as tall as the chips need."""
+        bar = self.strip_scroll.horizontalScrollBar().sizeHint().height()
+        self.strip_scroll.setFixedHeight(self.strip.sizeHint().height() + bar)
+
+    def retranslate(self) -> None:
+        self.values = lesson_values(self.figures, self.document.data)
+        self.strip.setToolTip(tr("timeline.hint"))
+        self.strip.retranslate()
+        self._fit_strip()
+        self.kv.retranslate()
+        self.shift_button.setText(tr("timeline.rope.shift"))
+        self.sink_box.setText(tr("timeline.sink.enable"))
+        self.refresh()

@@ -1,0 +1,206 @@
+"""The 4-D vector editor through real events: bar drags snap and are one undo step, typed
+values reach the document, bad text changes nothing, the q / k buttons select everywhere."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+import pytest
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtWidgets import QApplication
+
+from app import i18n
+from app.model.data import load_lesson_data
+from app.model.state import LabState
+from app.state.document import Document
+from app.ui.look import Look
+from app.ui.panels.editor import EditorPanel, VectorChart
+
+LEFT = Qt.MouseButton.LeftButton
+NONE = Qt.MouseButton.NoButton
+SHIFT = Qt.KeyboardModifier.ShiftModifier
+PLAIN = Qt.KeyboardModifier.NoModifier
+GIVEN, APPLE = 3, 2  # 给了 and 苹果, by index, as the lesson selects them
+
+
+@pytest.fixture(autouse=True)
+def every_move_counts():
+    """pyqtgraph drops moves closer than 1/mouseRateLimit s apart; tests send them faster
+    than any hand, and the drag must be seen passing through every point."""
+    limit = pg.getConfigOption("mouseRateLimit")
+    pg.setConfigOption("mouseRateLimit", -1)
+    yield
+    pg.setConfigOption("mouseRateLimit", limit)
+
+
+@pytest.fixture
+def panel(qtbot):
+    i18n.set_language("en")
+    panel = EditorPanel(Document(load_lesson_data()))
+    qtbot.addWidget(panel)
+    panel.resize(720, 640)
+    panel.show()
+    qtbot.waitExposed(panel)
+    yield panel
+    i18n.set_language("zh")
+
+
+def to_viewport(chart: VectorChart, x: float, y: float) -> QPoint:
+    """Plot coordinates → scene → the chart view's viewport pixels."""
+    return chart.plot.mapFromScene(chart.plot.getViewBox().mapViewToScene(QPointF(x, y)))
+
+
+def send(widget, kind: QEvent.Type, pos: QPointF, button, buttons, modifiers) -> None:
+    event = QMouseEvent(kind, pos, QPointF(widget.mapToGlobal(pos)), button, buttons, modifiers)
+    QApplication.sendEvent(widget, event)
+
+
+def drag_bar(panel: EditorPanel, chart: VectorChart, dim: int, start: float, end: float,
+             modifiers=PLAIN) -> list[LabState]:
+    """Press in column `dim` at height `start`, move with the button held, release at `end`;
+    returns the document's state after every move."""
+    viewport = chart.plot.viewport()
+    a, b = QPointF(to_viewport(chart, dim, start)), QPointF(to_viewport(chart, dim, end))
+    direction = 1.0 if b.y() >= a.y() else -1.0
+    send(viewport, QEvent.Type.MouseButtonPress, a, LEFT, LEFT, modifiers)
+    seen = []
+    for point in (a + QPointF(0, 8 * direction), *(a + (b - a) * t / 4 for t in range(1, 4)), b):
+        send(viewport, QEvent.Type.MouseMove, point, NONE, LEFT, modifiers)
+        seen.append(panel.document.state)
+    send(viewport, QEvent.Type.MouseButtonRelease, b, LEFT, NONE, modifiers)
+    return seen
+
+
+def settle(panel: EditorPanel) -> None:
+    panel.document.flush()
+    QApplication.processEvents()
+
+
+def type_into(qtbot, box, text: str) -> None:
+    box.setFocus()
+    box.lineEdit().selectAll()
+    qtbot.keyClicks(box.lineEdit(), text)
+    qtbot.keyClick(box.lineEdit(), Qt.Key.Key_Return)
+
+
+def test_dragging_a_bar_snaps_to_a_tenth_and_is_one_undo_step(qtbot, panel):
+    document = panel.document
+    before = document.state
+    steps = document.undo_stack.count()
+    chart = panel.charts[("q", GIVEN)]
+    seen = drag_bar(panel, chart, 1, float(before.teaching_q[GIVEN, 1]) / 2, 1.26)
+    settle(panel)
+    passed = {float(state.teaching_q[GIVEN, 1]) for state in seen}
+    assert len(passed) >= 3
+    assert all(round(value, 1) == value for value in passed)
+    expected = np.array(before.teaching_q[GIVEN])
+    expected[1] = 1.3
+    assert np.allclose(document.state.teaching_q[GIVEN], expected)
+    assert np.array_equal(np.delete(document.state.teaching_q, GIVEN, axis=0),
+                          np.delete(before.teaching_q, GIVEN, axis=0))
+    assert chart.bars.values[1] == pytest.approx(1.3)
+    assert chart.boxes[1].value() == pytest.approx(1.3)
+    assert document.view.pair.total == pytest.approx(
+        float(expected @ before.teaching_k[APPLE]))
+    assert document.undo_stack.count() == steps + 1
+    document.undo_stack.undo()
+    settle(panel)
+    assert document.state == before
+    assert chart.boxes[1].value() == pytest.approx(round(float(before.teaching_q[GIVEN, 1]), 2))
+
+
+def test_shift_drag_keeps_two_decimals(qtbot, panel):
+    document = panel.document
+    chart = panel.charts[("k", APPLE)]
+    view_box = chart.plot.getViewBox()
+
+    def under_pixel(y: float) -> float:
+        """The value the pointer really lands on: the viewport has whole pixels only."""
+        pixel = QPointF(to_viewport(chart, 0, y))
+        return view_box.mapSceneToView(chart.plot.mapToScene(pixel.toPoint())).y()
+
+    target = next(y for y in np.arange(-1.23, -2.0, -0.04)
+                  if round(under_pixel(y), 2) != round(under_pixel(y), 1))
+    drag_bar(panel, chart, 0, float(document.state.teaching_k[APPLE, 0]) / 2, target,
+             modifiers=SHIFT)
+    settle(panel)
+    assert document.state.teaching_k[APPLE, 0] == round(under_pixel(target), 2)
+
+
+def test_typing_a_value_edits_the_vector(qtbot, panel):
+    document = panel.document
+    box = panel.charts[("k", APPLE)].boxes[3]
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        type_into(qtbot, box, "1.25")
+    assert document.state.teaching_k[APPLE, 3] == 1.25
+    assert panel.charts[("k", APPLE)].bars.values[3] == 1.25
+    assert not panel.message.isVisible()
+
+
+@pytest.mark.parametrize("text", ["150", "-1e9", "-"])
+def test_out_of_range_or_unfinished_text_changes_nothing_and_says_why(qtbot, panel, text):
+    document = panel.document
+    before = document.state
+    box = panel.charts[("q", GIVEN)].boxes[2]
+    old = box.value()
+    type_into(qtbot, box, text)
+    settle(panel)
+    assert document.state == before
+    assert box.value() == old
+    assert panel.message.isVisible()
+    assert text in panel.message.text()
+
+
+def test_letters_are_never_accepted(qtbot, panel):
+    document = panel.document
+    before = document.state
+    box = panel.charts[("q", GIVEN)].boxes[0]
+    text = box.text()
+    type_into(qtbot, box, "abc")
+    settle(panel)
+    assert box.text() == text
+    assert document.state == before
+
+
+def test_q_and_k_buttons_select_the_pair_everywhere(qtbot, panel):
+    document = panel.document
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        qtbot.mouseClick(panel.pick_buttons[("k", 4)], LEFT)
+    assert (document.state.query, document.state.key) == (GIVEN, 4)
+    assert panel.pick_buttons[("k", 4)].isChecked()
+    assert not panel.pick_buttons[("k", APPLE)].isChecked()
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.select(query=0)  # as another panel would
+    assert panel.pick_buttons[("q", 0)].isChecked()
+    assert panel.name_labels[0].text().startswith("▶")
+    assert not panel.name_labels[GIVEN].text().startswith("▶")
+
+
+def test_clicking_a_chart_selects_its_token(qtbot, panel):
+    document = panel.document
+    chart = panel.charts[("q", 1)]
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        qtbot.mouseClick(chart.plot.viewport(), LEFT, pos=to_viewport(chart, 2, 0.0))
+    assert document.state.query == 1
+
+
+def test_dialogue_world_shows_a_hint_and_a_way_back(qtbot, panel):
+    document = panel.document
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.set_world("dialogue")
+    assert panel.stack.currentWidget() is panel._hint_page
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        qtbot.mouseClick(panel.switch_button, LEFT)
+    assert document.state.world == "teaching"
+    assert panel.stack.currentWidget() is panel._content
+
+
+def test_presentation_scale_enlarges_names_boxes_and_charts(qtbot, panel):
+    chart = panel.charts[("q", 0)]
+    sizes = (panel.name_labels[0].font().pointSizeF(), chart.boxes[0].font().pointSizeF(),
+             chart.plot.height())
+    panel.set_look(Look().scaled(2.0))
+    assert panel.name_labels[0].font().pointSizeF() == pytest.approx(2 * sizes[0])
+    assert chart.boxes[0].font().pointSizeF() == pytest.approx(2 * sizes[1])
+    assert chart.plot.height() == pytest.approx(2 * sizes[2], abs=1)

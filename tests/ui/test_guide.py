@@ -1,0 +1,186 @@
+"""The lesson guide through real widgets: numbers from the figures, measuring off the UI thread
+with cancel, the question log, and the checklist that ticks from document actions only."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from app import i18n
+from app.model import questions
+from app.model.data import DEFAULT_DATA_DIR, load_lesson_data
+from app.model.figures import lesson_figures
+from app.model.measure import MAX_D_A, MAX_T
+from app.model.questions import LOG_NAME, read_questions
+from app.paths import user_data_dir
+from app.startup import make_application
+from app.state.document import Document
+from app.ui.panels.guide import GuidePanel
+from app.ui.panels.timeline import TimelinePanel
+from app.ui.panels.timeline_cards import format_figure
+
+
+def build(qtbot, data_dir: Path | None = None) -> GuidePanel:
+    make_application()
+    panel = GuidePanel(Document(load_lesson_data(data_dir)))
+    qtbot.addWidget(panel)
+    panel.setMinimumSize(1, 1)
+    panel.resize(560, 640)
+    panel.show()
+    qtbot.waitExposed(panel)
+    return panel
+
+
+@pytest.fixture
+def panel(qtbot):
+    i18n.set_language("en")
+    panel = build(qtbot)
+    yield panel
+    panel.measure.shutdown()
+    i18n.set_language("zh")
+
+
+def test_story_numbers_come_from_the_figures(panel):
+    figures = panel.figures
+    step2 = panel.labels["guide_step2"].text()
+    assert format_figure(figures["additive_intermediate_gib"]) in step2
+    assert format_figure(figures["dot_scores_mib"]) in step2
+    assert format_figure(figures["given_row_scaled"]) in panel.labels["guide_next"].text()
+    assert format_figure(figures["sentence_pairs"]) in panel.labels["guide_intro"].text()
+    myth = panel.labels["guide_myth"].text()
+    assert format_figure(figures["anchor_head_dim"]) in myth
+    assert panel.document.data.anchor.display_name in myth
+    assert "{" not in "".join(label.text() for label in panel.labels.values())
+
+
+def test_guide_numbers_follow_the_data_files(qtbot, tmp_path):
+    i18n.set_language("en")
+    try:
+        shutil.copytree(DEFAULT_DATA_DIR, tmp_path / "data")
+        path = tmp_path / "data" / "anchor-model.json"
+        anchor = json.loads(path.read_text(encoding="utf-8"))
+        anchor["max_position_embeddings"] = anchor["max_position_embeddings"] // 2
+        path.write_text(json.dumps(anchor), encoding="utf-8")
+        new = format_figure(lesson_figures(tmp_path / "data")["anchor_pairs_per_head"])
+        old = format_figure(lesson_figures()["anchor_pairs_per_head"])
+        assert old != new
+        changed = build(qtbot, tmp_path / "data")
+        intro = changed.labels["guide_intro"].text()
+        assert new in intro and old not in intro
+    finally:
+        i18n.set_language("zh")
+
+
+def test_measurement_runs_off_the_ui_thread_and_reports_both_scorers(qtbot, panel):
+    box = panel.measure
+    box.t_box.setValue(96)
+    box.d_box.setValue(8)
+    progress: list[int] = []
+    box.progress.valueChanged.connect(progress.append)
+    with qtbot.waitSignal(box.measured, timeout=60000) as blocker:
+        qtbot.mouseClick(box.run_button, Qt.MouseButton.LeftButton)
+        assert box.running and not box.run_button.isEnabled()  # returned before the result
+    result = blocker.args[0]
+    assert (result.T, result.d_a) == (96, 8)
+    assert progress and progress[-1] == box.progress.maximum()
+    text = box.status.text()
+    assert "additive" in text and "dot product" in text and "×" in text
+    assert box.run_button.isEnabled() and not box.cancel_button.isEnabled()
+
+
+def test_measurement_can_be_cancelled_while_the_window_keeps_working(qtbot, panel):
+    box = panel.measure
+    box.t_box.setValue(MAX_T)
+    box.d_box.setValue(MAX_D_A)
+    with qtbot.waitSignal(box.progress.valueChanged, timeout=60000):
+        qtbot.mouseClick(box.run_button, Qt.MouseButton.LeftButton)
+    # The UI thread handled a progress update while the job runs: nothing is blocked.
+    document = panel.document
+    with qtbot.waitSignal(document.changed, timeout=5000):
+        document.set_world("dialogue")
+    with qtbot.waitSignal(box.stopped, timeout=60000):
+        qtbot.mouseClick(box.cancel_button, Qt.MouseButton.LeftButton)
+    assert box.result is None and "Cancelled" in box.status.text()
+    assert box.run_button.isEnabled()
+
+
+def test_a_question_is_appended_to_the_log_and_shown(qtbot, panel):
+    ask = panel.ask
+    assert ask.log == user_data_dir() / LOG_NAME
+    assert "No questions recorded yet" in ask.listing.text()
+    qtbot.keyClicks(ask.edit, "Why not cosine?")
+    with qtbot.waitSignal(ask.recorded, timeout=2000):
+        qtbot.mouseClick(ask.button, Qt.MouseButton.LeftButton)
+    qtbot.keyClicks(ask.edit, "What is d_a?")
+    qtbot.keyClick(ask.edit, Qt.Key.Key_Return)
+    assert [q.text for q in read_questions(ask.log)] == ["Why not cosine?", "What is d_a?"]
+    assert "Why not cosine?" in ask.listing.text() and "What is d_a?" in ask.listing.text()
+    assert ask.edit.text() == ""
+
+
+def test_empty_question_and_failed_write_change_nothing(qtbot, panel, monkeypatch):
+    ask = panel.ask
+    qtbot.mouseClick(ask.button, Qt.MouseButton.LeftButton)
+    assert ask.status.text() == "Type a question first." and not ask.log.exists()
+    qtbot.keyClicks(ask.edit, "first")
+    qtbot.mouseClick(ask.button, Qt.MouseButton.LeftButton)
+    kept = ask.log.read_bytes()
+
+    def crash(_src: object, _dst: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(questions.os, "replace", crash)
+    qtbot.keyClicks(ask.edit, "second")
+    qtbot.mouseClick(ask.button, Qt.MouseButton.LeftButton)
+    assert "No space left on device" in ask.status.text()
+    assert ask.edit.text() == "second"  # the student's text is not lost either
+    assert ask.log.read_bytes() == kept
+    assert [p.name for p in ask.log.parent.iterdir() if p.name.startswith(".")] == []
+
+
+def test_checklist_ticks_from_document_actions(qtbot, panel):
+    document, checklist = panel.document, panel.checklist
+    dialogue, teaching = document.data.dialogue, document.data.teaching
+    ticks: list[int] = []
+    checklist.ticked.connect(ticks.append)
+    assert checklist.done == [False, False, False]  # the start-up selection does not count
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.set_world("dialogue")
+    assert document.state.key == dialogue.key_index("match")
+    assert checklist.done[0] is False
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.select(key=dialogue.key_index("opposite"))
+    assert checklist.done[0] is True
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.set_world("teaching")
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.select(key=teaching.index("giver"))
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.select(key=teaching.index("object"))
+    assert checklist.done[1] is True
+    swapped = sorted({k for s in document.view.swaps for k in (s.key_a, s.key_b)})
+    assert swapped, "the teaching world must have a dot/cosine disagreement on this row"
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.select(key=swapped[0])
+    assert checklist.done == [True, True, True] and ticks == [0, 1, 2]
+    assert "done" in panel.checklist.marks[2].text()
+    while document.undo_stack.canUndo():
+        document.undo_stack.undo()
+    document.flush()
+    assert checklist.done == [True, True, True]  # ticks persist for the session
+
+
+def test_a_timeline_stage_that_lands_on_the_pair_is_not_the_students_tick(qtbot, panel):
+    document = panel.document
+    timeline = TimelinePanel(document)
+    qtbot.addWidget(timeline)
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.set_world("dialogue")
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        timeline.choose_stage("causal")  # switches back to 给了 against 苹果 for the student
+    assert (document.state.query, document.state.key) == panel.checklist.tracker.pair
+    assert panel.checklist.done[1] is False
