@@ -19,6 +19,7 @@ def user_data_dir() -> Path:
     elif os.uname().sysname == "Darwin":
         base = Path.home() / "Library" / "Application Support" / "AttentionLab"
     else:
-        base = Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / "attention-lab"
+        xdg = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+        base = Path(xdg) / "attention-lab"
     base.mkdir(parents=True, exist_ok=True)
     return base

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pyqtgraph as pg
-from PySide6.QtCore import QLocale
+from PySide6.QtCore import QEvent, QLocale
 from PySide6.QtWidgets import QApplication, QWidget
 
 from app import i18n
@@ -53,6 +53,7 @@ def _screenshot(window: MainWindow, args: argparse.Namespace) -> int:
     QApplication.processEvents()
     window.document.flush()
     QApplication.processEvents()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # tab bars of old layouts
     if (window.width(), window.height()) != tuple(args.size):
         sys.stderr.write(f"attention-lab: note: the window needs {window.width()}x"
                          f"{window.height()} at least; rendered at that size\n")

@@ -464,7 +464,7 @@ STRINGS: dict[str, str] = {
     "timeline.sink.sink": "sink",
     "timeline.sink.share": "The sink takes {share}; the real keys share the rest.",
     "timeline.sink.no_share": "No sink: the row must hand out all of its weight.",
-    "timeline.kv.caption": "KV memory per sequence (log scale)",
+    "timeline.kv.caption": "KV memory (log scale)",
     "timeline.kv.per_token": "per token",
     "timeline.kv.whole": "whole context",
     "timeline.kv.context": "Context: {tokens} tokens",
@@ -663,6 +663,7 @@ STRINGS: dict[str, str] = {
     ),
     "classroom.autosave_failed": "Autosave could not write its file: {problem}",
     # --- reliability ---
+    "reliability.paragraph": "{what} {work} {log}",
     "reliability.dialog_title": "Attention Lab hit a problem",
     "reliability.unexpected": (
         "Something inside Attention Lab went wrong that it did not expect ({problem}); "

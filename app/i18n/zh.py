@@ -380,7 +380,7 @@ STRINGS: dict[str, str] = {
     "timeline.sink.sink": "sink",
     "timeline.sink.share": "sink 拿走 {share},其余由真正的键分。",
     "timeline.sink.no_share": "没有 sink:这一行必须把权重全部分出去。",
-    "timeline.kv.caption": "每条序列的 KV 内存(对数刻度)",
+    "timeline.kv.caption": "KV 内存(对数刻度)",
     "timeline.kv.per_token": "每 token",
     "timeline.kv.whole": "整段上下文",
     "timeline.kv.context": "上下文:{tokens} token",
@@ -542,6 +542,7 @@ STRINGS: dict[str, str] = {
     "classroom.autosave_unreadable": "自动保存读不出来({problem}),从课程初始状态开始。",
     "classroom.autosave_failed": "自动保存没能写入文件:{problem}",
     # --- reliability ---
+    "reliability.paragraph": "{what}{work}{log}",
     "reliability.dialog_title": "实验台遇到了问题",
     "reliability.unexpected": (
         "实验台内部出现了一个意料之外的错误({problem}),这不是你的操作造成的。"

@@ -80,7 +80,11 @@ def _write_atomically(path: Path, content: str) -> None:
 
 
 def append_question(path: Path, text: str, now: datetime | None = None) -> Question:
-    """Record one question with its time; raises ValueError for bad text, OSError for disk trouble."""
+    """Record one question with its time.
+
+    Raises ValueError for empty or oversized text, OSError when the disk refuses; either way
+    the log is left exactly as it was.
+    """
     question = Question(
         asked_at=(now or datetime.now()).replace(microsecond=0), text=_clean(text)
     )
@@ -94,7 +98,7 @@ def append_question(path: Path, text: str, now: datetime | None = None) -> Quest
 
 
 def read_questions(path: Path) -> list[Question]:
-    """Every question in the log, oldest first; text outside entries (a teacher's notes) is skipped."""
+    """Every question in the log, oldest first; a teacher's notes between entries are skipped."""
     path = Path(path)
     if not path.exists():
         return []

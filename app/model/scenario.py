@@ -34,6 +34,7 @@ __all__ = [
     "loads",
     "read_scenario",
     "state_to_dict",
+    "with_scenario_suffix",
     "write_scenario",
     "write_text_atomic",
 ]
@@ -132,6 +133,14 @@ def _fsync_folder(folder: Path) -> None:
 
 def write_scenario(state: LabState, path: Path) -> None:
     write_text_atomic(path, dumps(state))
+
+
+def with_scenario_suffix(path: Path) -> Path:
+    """lesson → lesson.attnlab.json; a name already ending in .json is kept as typed."""
+    name = path.name
+    if name.endswith(".json"):
+        return path
+    return path.with_name(name + (".json" if name.endswith(".attnlab") else SUFFIX))
 
 
 # ---- reading --------------------------------------------------------------------------------

@@ -50,6 +50,36 @@ class Options:
     scale_seed: int = 0
 
 
+MAX_SCALE_T = 4096
+SINK_LIMIT = 50.0
+"""A sink logit beyond ±50 already takes all or none of the weight; larger values add nothing."""
+
+
+def options_problem(options: Options) -> str | None:
+    """Why these options cannot be shown, or None: the document refuses such an edit."""
+    if options.heatmap_mode not in HEATMAP_MODES:
+        return f"heatmap mode must be one of {', '.join(HEATMAP_MODES)}"
+    for name in ("causal", "rope", "show_additive", "scale_mode"):
+        if not isinstance(getattr(options, name), bool):
+            return f"{name} must be true or false"
+    if options.heads not in (1, 2):
+        return "the teaching world splits into 1 or 2 heads"
+    sink = options.sink_logit
+    if sink is not None and (
+        isinstance(sink, bool) or not isinstance(sink, (int, float))
+        or not np.isfinite(sink) or abs(sink) > SINK_LIMIT
+    ):
+        return f"the sink logit must be a number within ±{SINK_LIMIT:g}"
+    for name, low, high in (("scale_T", 2, MAX_SCALE_T), ("scale_d", 1, 1024),
+                            ("scale_seed", 0, 2**32 - 1)):
+        value = getattr(options, name)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            return f"{name} must be a whole number from {low} to {high}"
+    if options.stage is not None and not isinstance(options.stage, str):
+        return "stage must be a name"
+    return None
+
+
 @dataclass(frozen=True)
 class LabState:
     """One complete, serialisable snapshot of what the user is looking at."""

@@ -15,7 +15,7 @@ from PySide6.QtGui import QUndoStack
 
 from app.model.data import LessonData
 from app.model.scoring import SCORERS
-from app.model.state import EDIT_LIMIT, WORLDS, LabState, World
+from app.model.state import EDIT_LIMIT, WORLDS, LabState, World, options_problem
 from app.model.view import View, compute_view, initial_state
 from app.state.commands import StateCommand
 
@@ -139,6 +139,10 @@ class Document(QObject):
             options = replace(self._state.options, **changes)
         except TypeError as error:
             self.notice.emit(str(error))
+            return
+        problem = options_problem(options)
+        if problem:
+            self.notice.emit(problem)
             return
         self.push(replace(self._state, options=options), "options")
 

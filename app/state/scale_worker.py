@@ -18,6 +18,11 @@ class _Ticket:
     def __init__(self) -> None:
         self.generation = 0
 
+    def retire(self) -> int:
+        """Make every running job stale; returns the new generation."""
+        self.generation += 1
+        return self.generation
+
 
 class _Relay(QObject):
     """Lives on the UI thread; jobs emit through it, so delivery is queued to that thread."""
@@ -59,11 +64,15 @@ class ScaleWorker(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._ticket = _Ticket()
+        # the pool first: children die in creation order, so the pool's destructor waits for
+        # the job while the relay the job reports through is still alive
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(1)
         self._relay = _Relay(self)
         self._relay.delivered.connect(self._on_delivered)
         self._relay.failed.connect(self._on_failed)
-        self._pool = QThreadPool(self)
-        self._pool.setMaxThreadCount(1)
+        ticket = self._ticket  # not self: the slot runs while the C++ object is going away
+        self.destroyed.connect(lambda _obj=None: ticket.retire())
         self.busy = False
         app = QCoreApplication.instance()
         if app is not None:
@@ -75,15 +84,14 @@ class ScaleWorker(QObject):
 
     def request(self, request: ScaleRequest) -> int:
         """Start computing `request`; any older job stops or is ignored. Returns its generation."""
-        self._ticket.generation += 1
-        generation = self._ticket.generation
+        generation = self._ticket.retire()
         self.busy = True
         self._pool.start(_Job(generation, request, self._ticket, self._relay))
         return generation
 
     def cancel(self) -> None:
         """Forget every running request (scale mode switched off)."""
-        self._ticket.generation += 1
+        self._ticket.retire()
         self.busy = False
 
     def shutdown(self) -> None:

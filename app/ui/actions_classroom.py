@@ -8,6 +8,7 @@ a shortcut, shown in its menu and listed by Help → Shortcuts.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,19 +26,14 @@ from PySide6.QtWidgets import (
 
 from app.i18n import tr
 from app.model.errors import ScenarioError
-from app.model.scenario import SUFFIX, read_scenario, write_scenario
+from app.model.scenario import SUFFIX, read_scenario, with_scenario_suffix, write_scenario
 from app.model.state import LabState
 from app.model.view import initial_state
 from app.state.autosave import Autosaver, restore
 from app.ui.export import copy_image, save_image, save_scores_csv
 from app.ui.look import Look
 from app.ui.panels.base import Panel
-from app.ui.presentation import (
-    PRESENTATION_SCALE,
-    PRESENTATION_THEME,
-    THEME_CHOICES,
-    Presentation,
-)
+from app.ui.presentation import THEME_CHOICES, Presentation, stored_presentation
 
 if TYPE_CHECKING:
     from app.ui.main_window import MainWindow
@@ -63,18 +59,6 @@ def _settings() -> QSettings:
     return settings()
 
 
-def _stored_presentation() -> tuple[Look, str]:
-    """The projector look the teacher chose last time (scale and theme), else the default."""
-    store = _settings()
-    name = str(store.value("presentation/theme", PRESENTATION_THEME))
-    name = name if name in THEME_CHOICES else PRESENTATION_THEME
-    try:
-        scale = float(store.value("presentation/scale", PRESENTATION_SCALE))
-    except (TypeError, ValueError):
-        scale = PRESENTATION_SCALE
-    return Look(theme=THEME_CHOICES[name]).scaled(scale), name
-
-
 class ClassroomActions(QObject):
     """Builds the actions into the window's menus and toolbar and carries them out."""
 
@@ -82,7 +66,7 @@ class ClassroomActions(QObject):
         super().__init__(window)
         self.window = window
         self.document = window.document
-        self.presentation = Presentation(window, _stored_presentation())
+        self.presentation = Presentation(window, stored_presentation(_settings()))
         self.current_path: Path | None = None
         self.autosave: Autosaver | None = None
         self.message: QMessageBox | None = None
@@ -334,30 +318,29 @@ class ClassroomActions(QObject):
             f"{png};;{svg}")
         if path:
             suffix = ".svg" if chosen == svg else ".png"
-            target = Path(path) if Path(path).suffix else Path(path + suffix)
+            target = Path(path + ("" if Path(path).suffix else suffix))
             self.export_image(self._target(whole), target)
-
-    def export_image(self, widget: QWidget, path: Path) -> bool:
-        try:
-            save_image(widget, path)
-        except (OSError, ValueError) as error:
-            self._warn(tr("classroom.export_failed"), str(error))
-            return False
-        self.window.statusBar().showMessage(tr("classroom.exported", file=path.name), 6000)
-        return True
 
     def export_scores_dialog(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
             self.window, tr("classroom.dialog.export_scores"), self._folder("scores.csv"),
             tr("classroom.filter.csv"))
         if path:
-            self.export_scores(Path(path) if Path(path).suffix else Path(path + ".csv"))
+            self.export_scores(Path(path + ("" if Path(path).suffix else ".csv")))
+
+    def export_image(self, widget: QWidget, path: Path) -> bool:
+        return self._export(path, lambda: save_image(widget, path))
 
     def export_scores(self, path: Path) -> bool:
+        return self._export(path, lambda: save_scores_csv(self.document.view, path))
+
+    def _export(self, path: Path, write: Callable[[], None]) -> bool:
+        """Write one export; a bad destination becomes a message naming the file."""
         try:
-            save_scores_csv(self.document.view, path)
-        except OSError as error:
-            self._warn(tr("classroom.export_failed"), f"{path.name}: {error.strerror or error}")
+            write()
+        except (OSError, ValueError) as error:
+            reason = getattr(error, "strerror", None) or str(error)
+            self._warn(tr("classroom.export_failed"), f"{path.name}: {reason}")
             return False
         self.window.statusBar().showMessage(tr("classroom.exported", file=path.name), 6000)
         return True
@@ -402,11 +385,3 @@ class ClassroomActions(QObject):
         box.setInformativeText(detail)
         self.message = box
         box.open()
-
-
-def with_scenario_suffix(path: Path) -> Path:
-    """lesson → lesson.attnlab.json; a name already ending in .json is kept as typed."""
-    name = path.name
-    if name.endswith(".json"):
-        return path
-    return path.with_name(name + (".json" if name.endswith(".attnlab") else SUFFIX))

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 from app.i18n import tr
 from app.model.errors import AttentionLabError
 from app.paths import user_data_dir
+from app.ui.fonts import ui_font
 
 LOG_NAME = "attention-lab.log"
 LOG_MAX_BYTES = 1_000_000
@@ -169,8 +170,10 @@ class ErrorHook(QObject):
         if self.dialog is not None and self.dialog.isVisible():
             self.reported.emit(message)  # one dialog at a time: a repeating error only logs
             return
-        box = QMessageBox(_parent_window())
+        parent = _parent_window()
+        box = QMessageBox(parent)
         box.setObjectName("error_dialog")
+        box.setFont(ui_font(_text_size(parent)))
         box.setIcon(QMessageBox.Icon.Warning)
         box.setWindowTitle(tr("reliability.dialog_title"))
         box.setText(message)
@@ -196,7 +199,8 @@ class ErrorHook(QObject):
             work = tr("reliability.saved")
         else:
             work = tr("reliability.not_saved")
-        return " ".join((what, work, tr("reliability.log", log=str(log_path()))))
+        return tr("reliability.paragraph", what=what, work=work,
+                  log=tr("reliability.log", log=str(log_path())))
 
     def _reachable_autosaves(self) -> list[Flushable]:
         found = list(self._autosaves)
@@ -222,6 +226,13 @@ class ErrorHook(QObject):
                 saved = False
                 log_error("autosave flush failed", traceback.format_exc())
         return saved
+
+
+def _text_size(parent: QWidget | None) -> float:
+    """Legible from the back of a room: 13 pt, scaled like the window in presentation mode."""
+    presentation = getattr(getattr(parent, "classroom", None), "presentation", None)
+    look = getattr(presentation, "look", None)
+    return look.pt(13) if callable(getattr(look, "pt", None)) else 13.0
 
 
 def _parent_window() -> QWidget | None:

@@ -7,6 +7,7 @@ import math
 from app.model.scoring import Undefined
 
 UNDEFINED_TEXT = "—"
+BYTE_UNITS = ("B", "KiB", "MiB", "GiB", "TiB", "PiB")
 
 
 def format_score(value: float | Undefined | None, decimals: int = 2) -> str:
@@ -29,3 +30,15 @@ def format_score(value: float | Undefined | None, decimals: int = 2) -> str:
 def format_percent(weight: float, decimals: int = 1) -> str:
     """A softmax weight (0..1) as a percentage."""
     return f"{100 * weight:.{decimals}f} %"
+
+
+def format_bytes(count: int) -> str:
+    """Powers of 1024 with the IEC unit: 33554432 → "32 MiB", 8589934592 → "8.0 GiB"."""
+    value, unit = float(count), 0
+    while value >= 1024 and unit < len(BYTE_UNITS) - 1:
+        value /= 1024
+        unit += 1
+    if unit == 0:
+        return f"{count:,} B"
+    decimals = 0 if value >= 100 or (value >= 10 and value.is_integer()) else 1
+    return f"{value:,.{decimals}f} {BYTE_UNITS[unit]}"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -58,6 +58,8 @@ class MainWindow(QMainWindow):
         self.panels: dict[str, Panel] = {}
         self.docks: dict[str, QDockWidget] = {}
         self.actions: dict[str, QAction] = {}
+        self._sized = False
+        self._shown_world = ""
         self._build_docks()
         self._build_actions()
         self._build_menus()
@@ -90,11 +92,31 @@ class MainWindow(QMainWindow):
                 self.tabifyDockWidget(self.docks[spec.tab_with], dock)
             self.panels[spec.name] = panel
             self.docks[spec.name] = dock
-        for dock in self.docks.values():
-            tabbed = self.tabifiedDockWidgets(dock)
-            if tabbed and not any(d.isHidden() for d in tabbed):
-                first = min([dock, *tabbed], key=lambda d: list(self.docks.values()).index(d))
-                first.raise_()
+        for spec in panel_specs():
+            if spec.tab_with is None:
+                self.docks[spec.name].raise_()
+
+    def _apply_default_sizes(self) -> None:
+        """Split the window: editors left, the matrix over the tab group right (55 : 45)."""
+        width, height = self.width(), self.height()
+        self.resizeDocks([self.docks["playground"], self.docks["heatmap"]],
+                         [width // 2, width - width // 2], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks["heatmap"], self.docks["expansion"]],
+                         [int(height * 0.55), int(height * 0.45)], Qt.Orientation.Vertical)
+        self._sized = True
+
+    def showEvent(self, event: QShowEvent) -> None:
+        if not self._sized:
+            self._apply_default_sizes()
+        super().showEvent(event)
+
+    def _raise_editor_for(self, world: str) -> None:
+        """The tab that can edit the active world comes to the front when the world changes."""
+        name = "playground" if world == "dialogue" else "editor"
+        dock = self.docks.get(name)
+        if dock is not None and not dock.isHidden() and self._shown_world != world:
+            dock.raise_()
+        self._shown_world = world
 
     def _action(self, name: str, shortcut: QKeySequence | str | None = None,
                 slot: object = None, checkable: bool = False) -> QAction:
@@ -234,6 +256,7 @@ class MainWindow(QMainWindow):
     def _on_document_changed(self) -> None:
         state = self.document.state
         view = self.document.view
+        self._raise_editor_for(state.world)
         for combo, index in (
             (self.world_combo, WORLDS.index(state.world)),
             (self.scorer_combo, list(SCORERS).index(state.scorer)),
@@ -265,14 +288,15 @@ class MainWindow(QMainWindow):
         state = store.value("window/state")
         if isinstance(geometry, QByteArray):
             self.restoreGeometry(geometry)
-        if isinstance(state, QByteArray):
-            self.restoreState(state, LAYOUT_VERSION)
+        if isinstance(state, QByteArray) and self.restoreState(state, LAYOUT_VERSION):
+            self._sized = True
 
     def reset_layout(self) -> None:
         for dock in self.docks.values():
             dock.setFloating(False)
             dock.show()
         self.restoreState(self._default_layout, LAYOUT_VERSION)
+        self._apply_default_sizes()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         store = settings()

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QObject, Qt, Signal
+from PySide6.QtCore import QByteArray, QObject, QSettings, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QTabBar
 
 from app.ui.look import DARK, LIGHT, MAX_SCALE, MIN_SCALE, Look, Theme
 
@@ -43,8 +43,8 @@ _CHROME: dict[str, dict[QPalette.ColorRole, str]] = {
         Role.Mid: "#707070", Role.Dark: "#404040",
     },
     "dark": {
-        Role.Window: "#1E1E1E", Role.Base: "#141414",
-        Role.AlternateBase: "#262626", Role.Button: "#2D2D2D",
+        Role.Window: "#1E1E1E", Role.Base: "#2B2B2B",
+        Role.AlternateBase: "#333333", Role.Button: "#3A3A3A",
         Role.WindowText: "#F0F0F0", Role.Text: "#F0F0F0",
         Role.ButtonText: "#F0F0F0", Role.ToolTipBase: "#2D2D2D",
         Role.ToolTipText: "#F0F0F0", Role.Highlight: "#56B4E9",
@@ -68,6 +68,17 @@ def palette_for(theme_name: str, base: QPalette) -> QPalette:
                      QPalette.ColorRole.ButtonText):
             palette.setColor(QPalette.ColorGroup.Disabled, role, muted)
     return palette
+
+
+def stored_presentation(store: QSettings) -> tuple[Look, str]:
+    """The projector look the teacher chose last time (scale and theme), else the default."""
+    name = str(store.value("presentation/theme", PRESENTATION_THEME))
+    name = name if name in THEME_CHOICES else PRESENTATION_THEME
+    try:
+        scale = float(store.value("presentation/scale", PRESENTATION_SCALE))
+    except (TypeError, ValueError):
+        scale = PRESENTATION_SCALE
+    return Look(theme=THEME_CHOICES[name]).scaled(scale), name
 
 
 _base_styles: dict[int, tuple[QFont, QPalette]] = {}
@@ -144,18 +155,20 @@ class Presentation(QObject):
         window = self._window
         shown = [d for d in window.docks.values() if not d.isHidden() and not d.isFloating()]
         on_top = [d for d in shown if d.isVisible()] or shown
-        right = Qt.DockWidgetArea.RightDockWidgetArea
-        columns = ([d for d in shown if window.dockWidgetArea(d) != right],
-                   [d for d in shown if window.dockWidgetArea(d) == right])
-        for area, column in zip((Qt.DockWidgetArea.LeftDockWidgetArea, right), columns,
-                                strict=True):
+        left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
+        columns: tuple[list, list] = ([], [])
+        for dock in sorted(shown, key=lambda d: window.dockWidgetArea(d) not in (left, right)):
+            side = {left: 0, right: 1}.get(window.dockWidgetArea(dock))
+            if side is None:  # a bottom dock joins the shorter column
+                side = int(len(columns[0]) > len(columns[1]))
+            columns[side].append(dock)
+        for area, column in zip((left, right), columns, strict=True):
             for dock in column:
                 window.addDockWidget(area, dock)
             for dock in column[1:]:
                 window.tabifyDockWidget(column[0], dock)
             if column:
                 next((d for d in on_top if d in column), column[0]).raise_()
-        window.restoreState(window.saveState(DESK_LAYOUT), DESK_LAYOUT)  # drops stale tab bars
         firsts = [column[0] for column in columns if column]
         if len(firsts) == 2:
             half = max(1, window.width() // 2)
@@ -209,5 +222,8 @@ class Presentation(QObject):
         for dock in self._window.docks.values():
             dock.setFont(title)  # a font unlike the app's, else Qt titles docks in its small one
         app.setPalette(palette_for(self._theme_name, self._base_palette))
+        for bar in self._window.findChildren(QTabBar):
+            bar.setElideMode(Qt.TextElideMode.ElideNone)  # whole panel names, scroll if need be
+            bar.setUsesScrollButtons(True)
         for panel in self._window.panels.values():
             panel.set_look(self._look)

@@ -241,3 +241,12 @@ def test_failed_atomic_write_keeps_the_old_file(tmp_path: Path, monkeypatch) -> 
 def test_never_pickle() -> None:
     source = Path(scenario.__file__).read_text(encoding="utf-8")
     assert "pickle" not in source.replace("never pickle", "")
+
+
+@pytest.mark.parametrize(
+    ("typed", "saved"),
+    [("lesson", "lesson.attnlab.json"), ("lesson.attnlab", "lesson.attnlab.json"),
+     ("lesson.json", "lesson.json"), ("a.attnlab.json", "a.attnlab.json")],
+)
+def test_save_names_get_the_scenario_suffix(typed: str, saved: str) -> None:
+    assert scenario.with_scenario_suffix(Path("/x") / typed) == Path("/x") / saved

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 import os
-import selectors
+import queue
 import signal
 import subprocess
 import sys
-import time
+import threading
 from pathlib import Path
 
 import pytest
@@ -34,6 +34,8 @@ REPO = Path(__file__).resolve().parents[2]
 EN = TABLES["en"]
 STARTUP_LIMIT_S = 90
 """Only a guard against a hung child; nothing is asserted about how long anything takes."""
+RUNNING: list[subprocess.Popen] = []
+"""App processes started by the current test, killed at its end whatever happened."""
 
 DRIVER = r'''
 import json, sys
@@ -42,6 +44,7 @@ from PySide6.QtWidgets import QApplication
 from app.main import main
 from app.model.scenario import dumps
 from app.startup import make_application
+from app.ui import errors
 
 STAGES = json.loads(sys.argv[1])
 
@@ -70,6 +73,9 @@ def drive():
             getattr(document, method)(*args)
         document.flush()
         wanted = dumps(document.state)
+        if stage.get("crash_in_slot"):
+            crash(w, stage, wanted)
+            return
 
         def on_saved(path):
             with open(path, encoding="utf-8") as stream:
@@ -80,6 +86,23 @@ def drive():
             QTimer.singleShot(0, next_stage)
 
         w.autosave.saved.connect(on_saved)
+
+    def crash(w, stage, wanted):
+        """A bug in a slot, before the autosave's own timer: the error hook must save first."""
+        def on_reported(message):
+            with open(w.autosave.path, encoding="utf-8") as stream:
+                on_disk = stream.read()
+            say("REPORTED", stage["name"], json.dumps({
+                "message": message, "autosave": on_disk, "wanted": wanted,
+                "dialog": errors.installed().dialog.isVisible()}))
+            QTimer.singleShot(0, next_stage)
+
+        errors.installed().reported.connect(on_reported)
+
+        def boom():
+            raise RuntimeError("a bug in a slot")
+
+        QTimer.singleShot(0, boom)
 
     if STAGES:
         next_stage()
@@ -107,26 +130,35 @@ class App:
         script = tmp / "driver.py"
         script.write_text(DRIVER, encoding="utf-8")
         env = dict(os.environ, ATTENTION_LAB_HOME=str(home), QT_QPA_PLATFORM="offscreen",
-                   PYTHONPATH=str(REPO))
-        self.process = subprocess.Popen(
-            [sys.executable, str(script), json.dumps(stages)], cwd=REPO, env=env,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        self.selector = selectors.DefaultSelector()
-        self.selector.register(self.process.stdout, selectors.EVENT_READ)
+                   PYTHONPATH=os.pathsep.join(filter(None, [str(REPO),
+                                                            os.environ.get("PYTHONPATH")])))
+        self.stderr_path = tmp / f"stderr-{len(RUNNING)}.txt"
+        with self.stderr_path.open("w") as stderr:
+            self.process = subprocess.Popen(
+                [sys.executable, str(script), json.dumps(stages)], cwd=REPO, env=env,
+                stdout=subprocess.PIPE, stderr=stderr, text=True)
+        RUNNING.append(self.process)
+        self.lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        for line in self.process.stdout:
+            self.lines.put(line)
+        self.lines.put("")  # the app closed its output: it has exited
 
     def read_until(self, word: str) -> str:
         """The rest of the first stdout line starting with `word`; fails if the app died."""
-        deadline = time.monotonic() + STARTUP_LIMIT_S
-        while time.monotonic() < deadline:
-            if not self.selector.select(timeout=1.0):
-                continue
-            line = self.process.stdout.readline()
-            if not line:
-                break
-            if line.startswith(word):
-                return line.rstrip("\n")[len(word) + 1:]
+        try:
+            while line := self.lines.get(timeout=STARTUP_LIMIT_S):
+                if line.startswith(word):
+                    return line.rstrip("\n")[len(word) + 1:]
+        except queue.Empty:
+            pass
         self.process.kill()
-        raise AssertionError(f"app never printed {word}: {self.process.stderr.read()[-3000:]}")
+        raise AssertionError(f"app never printed {word}: {self.stderr()[-3000:]}")
+
+    def stderr(self) -> str:
+        return self.stderr_path.read_text(encoding="utf-8", errors="replace")
 
     def kill(self) -> None:
         self.process.send_signal(signal.SIGKILL)
@@ -134,29 +166,32 @@ class App:
 
     def finish(self) -> str:
         """Wait for a driver that quits by itself; its stderr, which must hold no traceback."""
-        _, stderr = self.process.communicate(timeout=STARTUP_LIMIT_S)
+        self.process.wait(timeout=STARTUP_LIMIT_S)
+        stderr = self.stderr()
         assert self.process.returncode == 0, stderr[-3000:]
-        assert "Traceback" not in stderr
+        assert "Traceback" not in stderr and "attention-lab: error" not in stderr, stderr
         return stderr
-
-
-def _start(home: Path, tmp: Path, stages: list[dict]) -> App:
-    return App(home, tmp, stages)
 
 
 def _restart(home: Path, tmp: Path) -> dict:
     """Start again with no edits: what the window shows right after start-up."""
-    app = _start(home, tmp, [])
+    app = App(home, tmp, [])
     started = json.loads(app.read_until("STARTED"))
     app.finish()
     return started
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
+def home(tmp_path: Path):
+    """A fresh user-data folder; any app process a failed test left behind is killed."""
     folder = tmp_path / "home"
     folder.mkdir()
-    return folder
+    yield folder
+    while RUNNING:
+        process = RUNNING.pop()
+        if process.poll() is None:
+            process.kill()
+            process.wait()
 
 
 def _saved_states(app: App, names: list[str]) -> dict[str, str]:
@@ -169,7 +204,7 @@ def _saved_states(app: App, names: list[str]) -> dict[str, str]:
 
 
 def test_edits_survive_kill_9(home: Path, tmp_path: Path) -> None:
-    app = _start(home, tmp_path, [STAGE_A, STAGE_B])
+    app = App(home, tmp_path, [STAGE_A, STAGE_B])
     app.read_until("STARTED")
     states = _saved_states(app, ["A", "B"])
     app.read_until("READY")
@@ -187,7 +222,7 @@ def test_edits_survive_kill_9(home: Path, tmp_path: Path) -> None:
 
 def test_half_written_autosave_falls_back_to_the_previous_good_one(home: Path,
                                                                    tmp_path: Path) -> None:
-    app = _start(home, tmp_path, [STAGE_A, STAGE_B])
+    app = App(home, tmp_path, [STAGE_A, STAGE_B])
     app.read_until("STARTED")
     states = _saved_states(app, ["A", "B"])
     app.read_until("READY")
@@ -213,3 +248,27 @@ def test_both_autosaves_damaged_starts_from_the_lesson_with_a_message(home: Path
     prefix = EN["classroom.autosave_unreadable"].split("{")[0]
     assert started["status"].startswith(prefix), started["status"]
     assert autosave.name in started["status"], "the message must name the damaged file"
+
+
+def test_a_bug_in_a_slot_is_logged_and_the_autosave_written_first(home: Path,
+                                                                   tmp_path: Path) -> None:
+    stage = {"name": "C", "crash_in_slot": True,
+             "edits": [["set_vector", ["k", 0, [9.5, -9.5, 0.25, 1.0]]],
+                       ["set_scorer", ["additive"]]]}
+    app = App(home, tmp_path, [stage])
+    app.read_until("STARTED")
+    name, text = app.read_until("REPORTED").split(" ", 1)
+    report = json.loads(text)
+    assert name == "C" and report["dialog"] is True
+    assert report["autosave"] == report["wanted"], "the autosave must be flushed before the dialog"
+    assert EN["reliability.saved"] in report["message"]
+    assert "Traceback" not in report["message"] and "a bug in a slot" in report["message"]
+    log = home / "logs" / "attention-lab.log"
+    assert log.name in report["message"]
+    assert "RuntimeError: a bug in a slot" in log.read_text(encoding="utf-8")
+    app.read_until("READY")  # the app survived its own bug and kept running
+    stderr = app.stderr()
+    assert "Traceback" not in stderr and stderr.count("attention-lab: error:") == 1
+    app.kill()
+    started = _restart(home, tmp_path)
+    assert started["state"] == report["wanted"]

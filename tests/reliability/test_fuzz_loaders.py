@@ -22,7 +22,7 @@ from app.model.scoring import SCORERS
 from app.model.state import EDIT_LIMIT, WORLDS, LabState, Options, frozen_array
 from app.model.view import compute_view, initial_state
 
-FUZZ = settings(max_examples=150, deadline=None, derandomize=True,
+FUZZ = settings(max_examples=100, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 DATA = lesson_data.load_lesson_data()

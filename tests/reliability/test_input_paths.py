@@ -5,8 +5,6 @@ scenario loader and the window's open action, the data loaders, and `app.main.ma
 
 from __future__ import annotations
 
-import builtins
-import json
 import math
 import os
 import shutil
@@ -14,21 +12,29 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from bad_inputs import (
+    DATA_CASES,
+    LOADERS,
+    SCENARIO_CASES,
+    TEMPLATE,
+    as_json,
+    assert_names_what_and_where,
+    doc_with,
+    original_doc,
+    refuse_reading,
+    special_files,
+    write_case,
+    write_data,
+)
 from PySide6.QtCore import Qt
 
 from app.model import data as lesson_data
 from app.model.errors import DataError, ScenarioError
-from app.model.scenario import MAX_BYTES, dumps, read_scenario
+from app.model.scenario import dumps, read_scenario
 from app.model.state import EDIT_LIMIT
 from app.model.view import compute_view, initial_state
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
-
-DATA = lesson_data.load_lesson_data()
-TEMPLATE = initial_state(DATA)
-VALID = json.loads(dumps(TEMPLATE))
-
-
 
 
 # ---- typed vector entries ---------------------------------------------------------------------
@@ -146,129 +152,30 @@ def test_other_document_edits_refuse_bad_values(qtbot, window, call, args):
 
 # ---- scenario files ---------------------------------------------------------------------------
 
-def _doc(**changes) -> dict:
-    doc = json.loads(json.dumps(VALID))
-    for dotted, value in changes.items():
-        *parents, last = dotted.split("__")
-        node = doc
-        for part in parents:
-            node = node[part]
-        if value is KeyError:
-            del node[last]
-        else:
-            node[last] = value
-    return doc
-
-
-def _text(doc: object) -> str:
-    return json.dumps(doc, allow_nan=True, ensure_ascii=False)
-
-
-SCENARIO_CASES = {
-    "not_json": ("this is not JSON {", "line 1 column 1"),
-    "empty": ("", "line 1 column 1"),
-    "json_list": ("[1, 2, 3]", "(file)"),
-    "newer_version": (_text(_doc(schema_version=2)), "schema_version"),
-    "version_text": (_text(_doc(schema_version="1")), "schema_version"),
-    "other_format": (_text(_doc(format="napari-layer")), "format"),
-    "missing_vectors": (_text(_doc(vectors=KeyError)), "vectors"),
-    "missing_key": (_text(_doc(selection__key=KeyError)), "selection.key"),
-    "extra_field": (_text(_doc(colour="red")), "colour"),
-    "wrong_width": (_text(_doc(vectors__teaching__Q=[[1, 2, 3]] * 5)), "vectors.teaching.Q[0]"),
-    "nan": (_text(_doc(vectors__dialogue__q=[math.nan, 1])), "vectors.dialogue.q[0]"),
-    "infinity": (_text(_doc(vectors__dialogue__q=[1, -math.inf])), "vectors.dialogue.q[1]"),
-    "overflow_literal": (_text(_doc(vectors__dialogue__q=["BIG", 1])).replace('"BIG"', "1e999"),
-                         "vectors.dialogue.q[0]"),
-    "beyond_edit_limit": (_text(_doc(vectors__dialogue__q=[1e308, 1])), "vectors.dialogue.q[0]"),
-    "zero_tokens": (_text(_doc(vectors__teaching__Q=[])), "vectors.teaching.Q"),
-    "thousands_of_tokens": (_text(_doc(vectors__teaching__K=[[0.5] * 4] * 5000)),
-                            "vectors.teaching.K"),
-    "text_entry": (_text(_doc(vectors__teaching__K=[["1", 2, 3, 4]] + [[0, 0, 0, 0]] * 4)),
-                   "vectors.teaching.K[0][0]"),
-    "selection_out_of_range": (_text(_doc(selection__query=17)), "selection.query"),
-    "unknown_scorer": (_text(_doc(scorer="telepathy")), "scorer"),
-    "duplicate_key": ('{"world": "dialogue", "world": "teaching"}', "(file)"),
-}
-
-
-def _write_case(folder: Path, name: str) -> Path:
-    path = folder / f"{name}.attnlab.json"
-    path.write_text(SCENARIO_CASES[name][0], encoding="utf-8")
-    return path
-
-
-def _big_file(folder: Path) -> Path:
-    path = folder / "huge.attnlab.json"
-    with path.open("wb") as stream:
-        stream.write(b'{"format": "attention-lab-scenario", "pad": "')
-        stream.write(b"x" * (50 * 1024 * 1024))
-        stream.write(b'"}')
-    return path
-
-
-def _special_files(folder: Path) -> dict[str, tuple[Path, str]]:
-    non_utf8 = folder / "latin1.attnlab.json"
-    non_utf8.write_bytes(_text(_doc(scorer="dot")).replace("dot", "d\xf6t").encode("latin-1"))
-    a_folder = folder / "folder.attnlab.json"
-    a_folder.mkdir()
-    return {
-        "fifty_megabytes": (_big_file(folder), f"{MAX_BYTES // (1024 * 1024)} MB"),
-        "non_utf8": (non_utf8, "UTF-8"),
-        "folder": (a_folder, "folder"),
-        "missing": (folder / "nowhere.attnlab.json", "not found"),
-    }
-
-
-def _assert_names_what_and_where(error: Exception, path: Path, where: str) -> None:
-    message = str(error)
-    assert message.startswith(f"{path.name}: "), message
-    assert where in message, message
-    assert "Traceback" not in message
-
 
 @pytest.mark.parametrize("name", list(SCENARIO_CASES))
 def test_bad_scenario_raises_a_scenario_error_naming_file_and_field(tmp_path, name):
-    path = _write_case(tmp_path, name)
+    path = write_case(tmp_path, name)
     with pytest.raises(ScenarioError) as caught:
         read_scenario(path, TEMPLATE)
-    _assert_names_what_and_where(caught.value, path, SCENARIO_CASES[name][1])
+    assert_names_what_and_where(caught.value, path, SCENARIO_CASES[name][1])
 
 
 def test_special_scenario_files_raise_scenario_errors(tmp_path):
-    for name, (path, where) in _special_files(tmp_path).items():
+    for name, (path, where) in special_files(tmp_path).items():
         with pytest.raises(ScenarioError) as caught:
             read_scenario(path, TEMPLATE)
-        _assert_names_what_and_where(caught.value, path, where)
+        assert_names_what_and_where(caught.value, path, where)
         assert caught.value.field == "(file)", name
-
-
-def _refuse_reading(monkeypatch, target: Path) -> None:
-    """Tests run as root, who can read anything: make opening this one file fail instead."""
-    real_open = Path.open
-
-    def guarded_open(self: Path, *args, **kwargs):
-        if Path(self) == target:
-            raise PermissionError(13, "Permission denied", str(self))
-        return real_open(self, *args, **kwargs)
-
-    monkeypatch.setattr(Path, "open", guarded_open)
-    real_builtin_open = builtins.open
-
-    def guarded_builtin(file, *args, **kwargs):
-        if isinstance(file, (str, os.PathLike)) and Path(file) == target:
-            raise PermissionError(13, "Permission denied", str(file))
-        return real_builtin_open(file, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "open", guarded_builtin)
 
 
 def test_unreadable_scenario_says_permission(tmp_path, monkeypatch):
     path = tmp_path / "locked.attnlab.json"
     path.write_text(dumps(TEMPLATE), encoding="utf-8")
-    _refuse_reading(monkeypatch, path)
+    refuse_reading(monkeypatch, path)
     with pytest.raises(ScenarioError) as caught:
         read_scenario(path, TEMPLATE)
-    _assert_names_what_and_where(caught.value, path, "permission")
+    assert_names_what_and_where(caught.value, path, "permission")
 
 
 @pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0,
@@ -279,7 +186,7 @@ def test_unreadable_scenario_by_file_mode(tmp_path):
     path.chmod(0)
     with pytest.raises(ScenarioError) as caught:
         read_scenario(path, TEMPLATE)
-    _assert_names_what_and_where(caught.value, path, "permission")
+    assert_names_what_and_where(caught.value, path, "permission")
 
 
 def _assert_open_refused(window, path: Path, where: str) -> None:
@@ -300,34 +207,27 @@ def _assert_open_refused(window, path: Path, where: str) -> None:
 @pytest.mark.parametrize("name", ["not_json", "newer_version", "extra_field", "nan",
                                   "zero_tokens", "thousands_of_tokens", "wrong_width"])
 def test_window_open_refuses_bad_scenarios_and_keeps_the_state(qtbot, window, tmp_path, name):
-    _assert_open_refused(window, _write_case(tmp_path, name), SCENARIO_CASES[name][1])
+    _assert_open_refused(window, write_case(tmp_path, name), SCENARIO_CASES[name][1])
 
 
 def test_window_open_refuses_special_files(qtbot, window, tmp_path, monkeypatch):
-    for path, where in _special_files(tmp_path).values():
+    for path, where in special_files(tmp_path).values():
         _assert_open_refused(window, path, where)
     locked = tmp_path / "locked.attnlab.json"
     locked.write_text(dumps(TEMPLATE), encoding="utf-8")
-    _refuse_reading(monkeypatch, locked)
+    refuse_reading(monkeypatch, locked)
     _assert_open_refused(window, locked, "permission")
 
 
 def test_window_open_accepts_a_good_file_as_a_positive_control(qtbot, window, tmp_path):
     path = tmp_path / "good.attnlab.json"
-    good = _doc(world="dialogue", scorer="cosine", selection={"query": 0, "key": 1})
-    path.write_text(_text(good), encoding="utf-8")
+    good = doc_with(world="dialogue", scorer="cosine", selection={"query": 0, "key": 1})
+    path.write_text(as_json(good), encoding="utf-8")
     assert window.classroom.open_path(path) is True
     assert window.document.state.scorer == "cosine"
 
 
 # ---- data files -------------------------------------------------------------------------------
-
-LOADERS = {
-    lesson_data.DIALOGUE_FILE: lesson_data.load_dialogue,
-    lesson_data.TEACHING_FILE: lesson_data.load_teaching_world,
-    lesson_data.ANCHOR_FILE: lesson_data.load_anchor,
-    lesson_data.FRONTIER_FILE: lesson_data.load_frontier,
-}
 
 
 @pytest.fixture
@@ -339,100 +239,25 @@ def data_dir(tmp_path) -> Path:
     return folder
 
 
-def _original(name: str) -> dict:
-    return json.loads((lesson_data.DEFAULT_DATA_DIR / name).read_text(encoding="utf-8"))
-
-
-def _data_cases() -> list[tuple[str, str, object, str]]:
-    """(file, case, new content: dict, str or bytes, field the message must name)."""
-    dialogue, teaching = _original(lesson_data.DIALOGUE_FILE), _original(lesson_data.TEACHING_FILE)
-    anchor = _original(lesson_data.ANCHOR_FILE)
-    cases: list[tuple[str, str, object, str]] = []
-    for name in LOADERS:
-        doc = _original(name)
-        cases += [
-            (name, "not_json", "{ not json", "line 1 column 3"),
-            (name, "empty", "", "line 1 column 1"),
-            (name, "other_version", {**doc, "schema_version": 99}, "schema_version"),
-            (name, "no_version", {k: v for k, v in doc.items() if k != "schema_version"},
-             "schema_version"),
-            (name, "non_utf8", b'{"schema_version": 1, "about": "caf\xe9"}', "UTF-8"),
-            (name, "list_root", "[]", "(file)"),
-        ]
-    d = lesson_data.DIALOGUE_FILE
-    t = lesson_data.TEACHING_FILE
-    a = lesson_data.ANCHOR_FILE
-    cases += [
-        (d, "missing_query", {k: v for k, v in dialogue.items() if k != "query"}, "query"),
-        (d, "nan", _text({**dialogue, "query": {**dialogue["query"], "vector": [math.nan, 1]}}),
-         "query.vector[0]"),
-        (d, "infinity", _text({**dialogue, "query": {**dialogue["query"],
-                                                     "vector": [1, math.inf]}}),
-         "query.vector[1]"),
-        (d, "wrong_shape", {**dialogue, "query": {**dialogue["query"], "vector": [1, 2, 3]}},
-         "query.vector"),
-        (d, "zero_keys", {**dialogue, "keys": []}, "keys"),
-        (d, "text_number", {**dialogue, "query": {**dialogue["query"], "vector": ["2", 3]}},
-         "query.vector[0]"),
-        (t, "zero_tokens", {**teaching, "tokens": []}, "tokens"),
-        (t, "wrong_shape", {**teaching, "E": [teaching["E"][0], teaching["E"][1][:-1],
-                                              *teaching["E"][2:]]}, "E[1]"),
-        (t, "missing_wq", {k: v for k, v in teaching.items() if k != "W_Q"}, "W_Q"),
-        (t, "thousands_of_tokens",
-         {**teaching, "tokens": [{"token": f"t{i}", "gloss": "g"} for i in range(3000)],
-          "E": [[((i * 7 + j) % 11) / 10 for j in range(len(teaching["E"][0]))]
-                for i in range(3000)]},
-         "tokens"),
-        (a, "missing_layers", {k: v for k, v in anchor.items() if k != "num_hidden_layers"},
-         "num_hidden_layers"),
-        (a, "negative_heads", {**anchor, "num_attention_heads": -24}, "num_attention_heads"),
-        (a, "text_heads", {**anchor, "num_key_value_heads": "four"}, "num_key_value_heads"),
-        (a, "absurd_layer_count", {**anchor, "num_hidden_layers": 10**12}, "num_hidden_layers"),
-        (d, "absurd_position", {**dialogue, "positions": [3, 0, 10**400, 2]}, "positions[2]"),
-        (d, "beyond_edit_limit", {**dialogue, "query": {**dialogue["query"],
-                                                        "vector": [2, 1e6]}}, "query.vector[1]"),
-        (t, "beyond_edit_limit", {**teaching, "E": [[x * 1e4 for x in row]
-                                                    for row in teaching["E"]]}, "E[0][0]"),
-        (t, "non_finite_gain", _text({**teaching, "qk_norm": {**teaching["qk_norm"],
-                                                              "gain": [math.nan] * 4}}),
-         "qk_norm.gain[0]"),
-    ]
-    return cases
-
-
-DATA_CASES = _data_cases()
-
-
-def _write_data(folder: Path, name: str, content: object) -> Path:
-    path = folder / name
-    if isinstance(content, bytes):
-        path.write_bytes(content)
-    elif isinstance(content, str):
-        path.write_text(content, encoding="utf-8")
-    else:
-        path.write_text(_text(content), encoding="utf-8")
-    return path
-
-
 @pytest.mark.parametrize(("name", "case", "content", "where"), DATA_CASES,
                          ids=[f"{c[0].split('.')[0]}-{c[1]}" for c in DATA_CASES])
 def test_bad_data_file_raises_a_data_error_naming_file_and_field(data_dir, name, case, content,
                                                                  where):
-    path = _write_data(data_dir, name, content)
+    path = write_data(data_dir, name, content)
     with pytest.raises(DataError) as caught:
         LOADERS[name](data_dir)
-    _assert_names_what_and_where(caught.value, path, where)
+    assert_names_what_and_where(caught.value, path, where)
 
 
 def test_a_smaller_teaching_world_still_starts(data_dir):
     """Three tokens are valid data; the app must start on them (or refuse them by name)."""
-    doc = _original(lesson_data.TEACHING_FILE)
+    doc = original_doc(lesson_data.TEACHING_FILE)
     width = len(doc["E"][0])
     doc["tokens"] = doc["tokens"][:3]
     doc["E"] = [[1.0 if i == j else 0.0 for j in range(width)] for i in range(3)]
     doc["E"][2][width - 1] = 1.0
     doc["roles"] = {"giver": 0, "object": 1, "query": 2, "answer": 1}
-    _write_data(data_dir, lesson_data.TEACHING_FILE, doc)
+    write_data(data_dir, lesson_data.TEACHING_FILE, doc)
     try:
         data = lesson_data.load_lesson_data(data_dir)
     except DataError as error:
@@ -449,7 +274,7 @@ def test_a_smaller_teaching_world_still_starts(data_dir):
 def test_extra_fields_in_data_files_are_harmless(data_dir, name):
     """Teachers may leave notes in a data file: an unknown field loads the same data or is
     refused by name, never anything in between."""
-    _write_data(data_dir, name, {**_original(name), "teacher_note": [1, {"x": None}]})
+    write_data(data_dir, name, {**original_doc(name), "teacher_note": [1, {"x": None}]})
     try:
         loaded = LOADERS[name](data_dir)
     except DataError as error:
@@ -464,11 +289,11 @@ def test_special_data_files(data_dir, name, monkeypatch):
     path.unlink()
     with pytest.raises(DataError) as caught:
         LOADERS[name](data_dir)
-    _assert_names_what_and_where(caught.value, path, "not found")
+    assert_names_what_and_where(caught.value, path, "not found")
     path.mkdir()
     with pytest.raises(DataError) as caught:
         LOADERS[name](data_dir)
-    _assert_names_what_and_where(caught.value, path, "folder")
+    assert_names_what_and_where(caught.value, path, "folder")
     path.rmdir()
     with path.open("wb") as stream:
         stream.write(b'{"schema_version": 1, "about": "')
@@ -476,12 +301,12 @@ def test_special_data_files(data_dir, name, monkeypatch):
         stream.write(b'"}')
     with pytest.raises(DataError) as caught:
         LOADERS[name](data_dir)
-    _assert_names_what_and_where(caught.value, path, "")
+    assert_names_what_and_where(caught.value, path, "")
     shutil.copy(lesson_data.DEFAULT_DATA_DIR / name, path)
-    _refuse_reading(monkeypatch, path)
+    refuse_reading(monkeypatch, path)
     with pytest.raises(DataError) as caught:
         LOADERS[name](data_dir)
-    _assert_names_what_and_where(caught.value, path, "ermission")
+    assert_names_what_and_where(caught.value, path, "ermission")
 
 
 # ---- command line -----------------------------------------------------------------------------
@@ -518,7 +343,7 @@ def test_bad_arguments_exit_2_with_one_line(capsys, argv, named):
 
 
 def test_bad_scenario_argument_exits_2_naming_the_file(qtbot, capsys, tmp_path):
-    path = _write_case(tmp_path, "nan")
+    path = write_case(tmp_path, "nan")
     line = _main_fails_with_one_line(capsys, ["--scenario", str(path), "--screenshot",
                                               str(tmp_path / "x.png")])
     assert path.name in line and "vectors.dialogue.q[0]" in line
@@ -538,7 +363,7 @@ def test_unknown_panel_and_unwritable_screenshot_exit_2(qtbot, capsys, tmp_path)
 
 def test_broken_data_folder_exits_2_naming_the_file(qtbot, capsys, tmp_path, data_dir,
                                                     monkeypatch):
-    _write_data(data_dir, lesson_data.TEACHING_FILE, "{ broken")
+    write_data(data_dir, lesson_data.TEACHING_FILE, "{ broken")
     monkeypatch.setattr(lesson_data, "DEFAULT_DATA_DIR", data_dir)
     line = _main_fails_with_one_line(capsys, ["--screenshot", str(tmp_path / "x.png")])
     assert lesson_data.TEACHING_FILE in line and "line 1 column 3" in line

@@ -10,6 +10,7 @@ import shutil
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 
 from app.i18n import tr
 from app.model import data as lesson_data
@@ -69,6 +70,24 @@ def test_zero_query_makes_cosine_undefined_everywhere_it_is_shown(qtbot, window)
     polar = window.panels["expansion"].polar.text()  # says in words why θ has no value
     assert polar.startswith(tr("expansion.polar_undefined", total="\0").split("\0")[0])
     assert "nan" not in polar.lower()
+
+
+def test_zero_query_in_the_playground_shows_a_dash_with_the_reason(qtbot, window):
+    document = window.document
+    document.set_world("dialogue")
+    document.set_vector("q", 0, [0.0, 0.0])
+    document.set_scorer("cosine")
+    _settle(qtbot, window)
+    playground = window.panels["playground"]
+    for key in range(len(document.view.key_names)):
+        for column in ("cos", "angle", "active"):
+            label = playground.findChild(QLabel, f"playground_{column}_{key}")
+            assert label is not None, column
+            assert label.text() == UNDEFINED_TEXT, (column, key, label.text())
+            assert label.toolTip() == tr("playground.cos_undefined")
+        dot = playground.findChild(QLabel, f"playground_dot_{key}")
+        assert dot.text() == format_score(0.0) and not dot.toolTip()
+    assert np.all(np.isfinite(document.view.landscape.values))
 
 
 def test_one_zero_key_leaves_the_other_cosines_defined(qtbot, window):

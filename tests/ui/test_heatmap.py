@@ -223,3 +223,13 @@ def test_a_stale_result_is_dropped(qtbot):
     assert dropped == [old]
     assert [result.request.T for result in finished] == [64]
     assert worker.generation > new  # shutdown retires the last generation too
+
+
+def test_deleting_the_worker_stops_its_job(qtbot):
+    make_application()
+    worker = ScaleWorker()
+    ticket = worker._ticket
+    generation = worker.request(ScaleRequest(T=4096, scorer="additive", target_px=64))
+    with qtbot.waitSignal(worker.destroyed, timeout=30000):
+        worker.deleteLater()
+    assert ticket.generation > generation  # the running job sees it is stale and stops

@@ -12,7 +12,7 @@ from app import i18n
 from app.model.data import load_lesson_data
 from app.startup import make_application
 from app.state.document import Document
-from app.ui.look import Look
+from app.ui.look import DARK, Look
 from app.ui.panels.match_model import ADDITIVE_COLUMNS, COLUMNS, SORT_ROLE
 from app.ui.panels.match_table import MatchTablePanel, format_ratio
 
@@ -159,3 +159,9 @@ def test_presentation_scale_enlarges_the_numbers(qtbot, panel):
     assert panel.table.font().pointSizeF() == pytest.approx(2 * base)
     font = panel.model.index(0, COLUMNS.index("dot")).data(Qt.ItemDataRole.FontRole)
     assert isinstance(font, QFont) and font.pointSizeF() == pytest.approx(2 * base)
+    flagged = min(panel.document.view.reasons.flagged)
+    index = panel.model.index(flagged, COLUMNS.index("dot"))
+    light = index.data(Qt.ItemDataRole.BackgroundRole).lightness()
+    panel.set_look(Look(scale=2.0, theme=DARK))
+    dark = index.data(Qt.ItemDataRole.BackgroundRole).lightness()
+    assert dark < 128 < light  # the highlight stays readable on a dark theme

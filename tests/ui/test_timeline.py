@@ -217,3 +217,14 @@ def test_language_switch_rewrites_the_card(qtbot, panel):
     i18n.set_language("zh")
     panel.retranslate()
     assert CJK.search(plain(panel)) and plain(panel) != english
+
+
+def test_the_strip_scrolls_to_follow_the_keyboard_in_a_narrow_dock(qtbot, panel):
+    panel.resize(420, 300)
+    bar = panel.strip_scroll.horizontalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0, timeout=2000)
+    assert bar.value() == 0
+    training = sum(1 for s in STAGES if s.track == "training")
+    for _ in range(training - 1):
+        qtbot.keyClick(panel.strip, Qt.Key.Key_Right)
+    assert bar.value() > 0

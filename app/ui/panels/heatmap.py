@@ -9,7 +9,7 @@ import re
 import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtGui, QtWidgets
-from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, QSignalBlocker, Qt
+from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, QSignalBlocker, QSize, Qt
 
 from app.i18n import tr
 from app.model.scale import SCALE_TS, ScaleRequest, ScaleResult, downsample_factor, score_levels
@@ -17,10 +17,9 @@ from app.model.scoring import SCORERS
 from app.state.document import Document
 from app.state.scale_worker import ScaleWorker
 from app.ui.fonts import ui_font
-from app.ui.format import format_percent, format_score
+from app.ui.format import format_bytes, format_percent, format_score
 from app.ui.look import diverging_map, sequential_map
 from app.ui.panels.base import Panel
-from app.ui.panels.shapes import format_bytes  # one byte format app-wide
 
 CELL_TEXT_LIMIT = 12
 """Up to this many tokens every cell prints its value; beyond, the cells are too small."""
@@ -58,8 +57,7 @@ class HeatmapPanel(Panel):
         self.scale_result: ScaleResult | None = None
         self._requested: ScaleRequest | None = None  # the newest request sent to the worker
         self._hover: tuple[int, int] | None = None
-        self._shape: tuple[int, int] = (0, 0)
-        self._values = np.zeros((0, 0))
+        self._shape, self._values = (0, 0), np.zeros((0, 0))  # cell labels' shape, shown values
         self.cell_texts: list[list[pg.TextItem]] = []
         self._build_controls()
         self._build_plot()
@@ -178,6 +176,10 @@ class HeatmapPanel(Panel):
         self._requested = None
         self._show_lesson()
 
+    def sizeHint(self) -> QSize:
+        """Modest, so the term-by-term dock below gets room at 1280×720; it grows from there."""
+        return QSize(int(self.look.px(480)), int(self.look.px(330)))
+
     def _sync_controls(self) -> None:
         options = self.document.state.options
         mode = options.heatmap_mode
@@ -269,6 +271,8 @@ class HeatmapPanel(Panel):
         font = ui_font(round(size * 2) / 2, bold=True)  # pt: 0.75 px; "−3.76" ≈ 3.4 em wide
         for item in (item for line in self.cell_texts for item in line):
             item.setFont(font)
+        for side in ("left", "top") if rows else ():  # token names: same fit, slightly smaller
+            self.plot.getAxis(side).setStyle(tickFont=ui_font(min(size, self.look.pt(12)), True))
 
     def _cell_text(self, row: int, col: int) -> str:
         """The number printed in a cell: "—" undefined, "−∞" masked score, percent weights."""
@@ -295,12 +299,9 @@ class HeatmapPanel(Panel):
         else:
             formula = pair_formula(SCORERS[state.scorer].formula, query, key)
             value = self._cell_text(row, col)
-        text = tr("heatmap.readout", formula=formula, value=value)
-        if not view.allowed[row, col]:
-            text += "   " + tr("heatmap.masked_note")
-        elif value == "—":
-            text += "   " + tr("heatmap.undefined_note")
-        self.readout.setText(text)
+        note = "   " + tr("heatmap.masked_note") if not view.allowed[row, col] else (
+            "   " + tr("heatmap.undefined_note") if value == "—" else "")
+        self.readout.setText(tr("heatmap.readout", formula=formula, value=value) + note)
 
     def _show_scale(self) -> None:
         """Ask the worker for the picture at this view size; one request per real change."""
@@ -310,8 +311,7 @@ class HeatmapPanel(Panel):
         for side in ("left", "top"):
             self.plot.getAxis(side).setTicks(None)
         state, options = self.document.state, self.document.state.options
-        view_px = max(self.plot.vb.width(), self.plot.vb.height(), 64)
-        T = options.scale_T
+        T, view_px = options.scale_T, max(self.plot.vb.width(), self.plot.vb.height(), 64)
         try:
             target = -(-T // downsample_factor(T, int(view_px * self.devicePixelRatioF())))
             request = ScaleRequest(T=T, d=options.scale_d, seed=options.scale_seed,

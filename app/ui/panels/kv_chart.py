@@ -18,8 +18,9 @@ from app.i18n import tr
 from app.model.data import LessonData
 from app.model.timeline import KVBar, kv_bars
 from app.ui.fonts import ui_font
+from app.ui.format import format_bytes
 from app.ui.look import OKABE_ITO, Look
-from app.ui.panels.timeline_cards import format_bytes, format_number
+from app.ui.panels.timeline_cards import format_number
 
 MIN_EXPONENT, MAX_EXPONENT = 10, 20
 """Context slider: 2^10 … 2^20 tokens, the range the lesson's models span."""
@@ -147,18 +148,20 @@ class KVChart(QWidget):
                                        height=[t - floor for t in tops], width=0.38,
                                        brushes=brushes, pens=pens)
             tops_all += tops
-            for x, top, on, bar in zip(xs, tops, lit, (b for b in self.bars if b.id in values),
-                                       strict=True):
-                if on:
-                    self._add_value(x, top, format_bytes(values[bar.id]))
+        whole = self.bar_bytes(WHOLE)
+        lit_bars = [(i, bar) for i, bar in enumerate(self.bars) if self.stage in bar.stages]
+        for step, (i, bar) in enumerate(lit_bars):  # neighbours alternate height: no overlap
+            self._add_value(i + 0.2, math.log10(whole[bar.id]), format_bytes(whole[bar.id]),
+                            raised=step % 2 == 1)
         self.plot.getAxis("bottom").setTicks(
             [[(i, self._label(bar)) for i, bar in enumerate(self.bars)], []])
-        self.plot.setXRange(-0.6, len(self.bars) - 0.4, padding=0)
-        self.plot.setYRange(floor, max(tops_all, default=floor + 1) + 1.2, padding=0)
+        self.plot.setXRange(-0.6, len(self.bars) - 0.1, padding=0)
+        self.plot.setYRange(floor, max(tops_all, default=floor + 1) + 1.6, padding=0)
         self._tooltips()
 
-    def _add_value(self, x: float, top: float, text: str) -> None:
-        label = pg.TextItem(text, color=self.look.theme.foreground, anchor=(0.5, 1.0))
+    def _add_value(self, x: float, top: float, text: str, raised: bool) -> None:
+        label = pg.TextItem(text, color=self.look.theme.foreground,
+                            anchor=(0.5, 2.0 if raised else 1.0))
         label.setFont(ui_font(self.look.pt(10), bold=True))
         label.setPos(x, top)
         self.plot.addItem(label)

@@ -46,6 +46,11 @@ ADDITIVE_COLUMNS = (COLUMNS.index("additive"), COLUMNS.index("additive_rank"))
 HIGHLIGHT = {"light": ("#FBD9A8", "#000000"), "dark": ("#6B4A12", "#FFFFFF")}
 """Background and text of a disagreeing row: Okabe–Ito orange, pale on light, deep on dark."""
 
+
+def highlight_kind(background: str) -> str:
+    """"dark" for a dark theme background, else "light" (any theme, present or future)."""
+    return "dark" if QColor(background).lightness() < 128 else "light"
+
 Index = QModelIndex | QPersistentModelIndex
 
 
@@ -68,7 +73,7 @@ class MatchModel(QAbstractTableModel):
         super().__init__(parent)
         self.rows = MatchRows()
         self.font = QFont()
-        self.theme = "light"
+        self.theme = "light"  # highlight_kind() of the look's background
 
     def set_rows(self, rows: MatchRows) -> None:
         """Install new numbers; same shape → dataChanged (keeps selection), else a reset."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QSignalBlocker, Qt
+from PySide6.QtCore import QModelIndex, QSignalBlocker, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -27,6 +27,7 @@ from app.ui.panels.match_model import (
     MatchModel,
     MatchRows,
     NumericSortProxy,
+    highlight_kind,
 )
 from app.ui.panels.scroll import FittedScrollArea
 
@@ -87,6 +88,8 @@ class MatchTablePanel(Panel):
             QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(False)
         self.table.selectionModel().currentRowChanged.connect(self._on_row_picked)
+        self._fit_pending = False
+        self.table.horizontalHeader().sectionResized.connect(lambda *_: self._schedule_fit())
         self.caption = QLabel()
         self.caption.setObjectName("match_caption")
         self.caption.setWordWrap(True)
@@ -102,7 +105,7 @@ class MatchTablePanel(Panel):
         self.reasons.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
         self.table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
 
         side = QVBoxLayout()
         side.addWidget(self.additive_box)
@@ -127,7 +130,7 @@ class MatchTablePanel(Panel):
         look = self.look
         numbers = ui_font(look.pt(12))
         self.model.font = numbers
-        self.model.theme = look.theme.name
+        self.model.theme = highlight_kind(look.theme.background)
         self.table.setFont(numbers)
         self.table.horizontalHeader().setFont(ui_font(look.pt(12), bold=True))
         self.table.verticalHeader().setDefaultSectionSize(int(look.px(30)))
@@ -177,19 +180,25 @@ class MatchTablePanel(Panel):
         self._select_row(state.key)
 
     def _fit_table(self) -> None:
-        """Size the table to its rows and columns: no inner scrolling, nothing elided."""
+        """Size the table to its rows and columns, so nothing is elided and it never scrolls
+        inside; only a panel narrower than all the columns gives it a horizontal scroll bar."""
         table = self.table
         table.resizeColumnsToContents()
         header = table.horizontalHeader()
-        rows = sum(table.rowHeight(r) for r in range(self.proxy.rowCount()))
         frame = 2 * table.frameWidth()
-        table.setFixedSize(header.length() + frame, header.sizeHint().height() + rows + frame)
+        width = header.length() + frame
+        room = self.width() - self.look.px(24)  # margins and the panel's own scroll bar
+        bar = table.horizontalScrollBar().sizeHint().height() if width > room else 0
+        rows = sum(table.rowHeight(r) for r in range(self.proxy.rowCount()))
+        table.setMaximumWidth(width)
+        table.setMinimumWidth(min(width, max(1, int(room))))
+        table.setFixedHeight(header.sizeHint().height() + rows + frame + bar)
         self._arrange()
         self.scroll.relayout()
 
     def _arrange(self) -> None:
         """Reasons beside the table when they get a readable width, else below it."""
-        room = self.width() - self.table.width() - self.look.px(24)  # margins, scroll bar
+        room = self.width() - self.table.maximumWidth() - self.look.px(24)
         wide = room >= self.look.px(SIDE_MIN_WIDTH)
         direction = QBoxLayout.Direction.LeftToRight if wide else QBoxLayout.Direction.TopToBottom
         if self.body.direction() != direction:
@@ -197,7 +206,18 @@ class MatchTablePanel(Panel):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        self._arrange()
+        if event.size().width() != event.oldSize().width():
+            self._fit_table()
+
+    def _schedule_fit(self) -> None:
+        """Refit once the header has settled (fonts polish after show, sections resize)."""
+        if not self._fit_pending:
+            self._fit_pending = True
+            QTimer.singleShot(0, self, self._deferred_fit)
+
+    def _deferred_fit(self) -> None:
+        self._fit_pending = False
+        self._fit_table()
 
     def _select_row(self, key: int) -> None:
         """Show the document's key as the table's current row, without echoing it back."""

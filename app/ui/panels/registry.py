@@ -11,7 +11,7 @@ from app.state.document import Document
 from app.ui.panels.base import Panel
 
 Area = Qt.DockWidgetArea
-LEFT, RIGHT, BOTTOM = Area.LeftDockWidgetArea, Area.RightDockWidgetArea, Area.BottomDockWidgetArea
+LEFT, RIGHT = Area.LeftDockWidgetArea, Area.RightDockWidgetArea
 
 
 @dataclass(frozen=True)
@@ -25,29 +25,27 @@ class PanelSpec:
 
 
 def panel_specs() -> list[PanelSpec]:
-    """Every dock in menu order; imported here, lazily, so the model layer stays Qt-free."""
-    specs: list[PanelSpec] = []
-    # one line per panel: specs.append(PanelSpec("name", PanelClass, AREA, tab_with=...))
+    """Every dock in menu order (Alt+1 …), laid out to fit a 1280×720 projector.
+
+    Left: the two editors. Right, top: the score matrix. Right, bottom: one tab group for the
+    panels read one at a time. Imported here so building the list is cheap until it is used.
+    """
     from app.ui.panels.editor import EditorPanel
-    from app.ui.panels.playground import PlaygroundPanel
-
-    specs.append(PanelSpec("playground", PlaygroundPanel, LEFT))
-    specs.append(PanelSpec("editor", EditorPanel, LEFT, tab_with="playground"))
-    from app.ui.panels.heatmap import HeatmapPanel
-
-    specs.append(PanelSpec("heatmap", HeatmapPanel, RIGHT))
     from app.ui.panels.expansion import ExpansionPanel
-
-    specs.append(PanelSpec("expansion", ExpansionPanel, RIGHT))  # below the heatmap
+    from app.ui.panels.guide import GuidePanel
+    from app.ui.panels.heatmap import HeatmapPanel
     from app.ui.panels.match_table import MatchTablePanel
+    from app.ui.panels.playground import PlaygroundPanel
     from app.ui.panels.shapes import ShapesPanel
-
-    specs.append(PanelSpec("match", MatchTablePanel, BOTTOM))
-    specs.append(PanelSpec("shapes", ShapesPanel, BOTTOM, tab_with="match"))
     from app.ui.panels.timeline import TimelinePanel
 
-    specs.append(PanelSpec("timeline", TimelinePanel, BOTTOM, tab_with="match"))
-    from app.ui.panels.guide import GuidePanel
-
-    specs.append(PanelSpec("guide", GuidePanel, RIGHT, tab_with="heatmap"))
-    return specs
+    return [
+        PanelSpec("playground", PlaygroundPanel, LEFT),
+        PanelSpec("editor", EditorPanel, LEFT, tab_with="playground"),
+        PanelSpec("heatmap", HeatmapPanel, RIGHT),
+        PanelSpec("expansion", ExpansionPanel, RIGHT),
+        PanelSpec("match", MatchTablePanel, RIGHT, tab_with="expansion"),
+        PanelSpec("shapes", ShapesPanel, RIGHT, tab_with="expansion"),
+        PanelSpec("timeline", TimelinePanel, RIGHT, tab_with="expansion"),
+        PanelSpec("guide", GuidePanel, RIGHT, tab_with="expansion"),
+    ]

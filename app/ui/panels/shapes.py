@@ -26,12 +26,12 @@ from app.model.decoder_flow import SEQUENCE, STAGE_KEYS, Shape, Stage, decoder_s
 from app.model.memory import additive_intermediate_bytes, score_matrix_bytes
 from app.state.document import Document
 from app.ui.fonts import ui_font
+from app.ui.format import format_bytes
 from app.ui.panels.base import Panel
 from app.ui.panels.scroll import FittedScrollArea
 from app.ui.panels.shapes_diagram import ShapesDiagram, group_digits
 from app.ui.panels.shapes_flow import FlowList
 
-BYTE_UNITS = ("B", "KiB", "MiB", "GiB", "TiB", "PiB")
 STEPS_PER_OCTAVE = 4
 """The T slider moves in quarter powers of two, so every power of two (4,096 …) is a stop."""
 
@@ -59,18 +59,6 @@ STAGE_NOTE_KEYS = {
     "output_gate": "shapes.note.output_gate",
     "o_proj": "shapes.note.o_proj",
 }
-
-
-def format_bytes(count: int) -> str:
-    """Powers of 1024 with the IEC unit: 33554432 → "32 MiB", 8589934592 → "8.0 GiB"."""
-    value, unit = float(count), 0
-    while value >= 1024 and unit < len(BYTE_UNITS) - 1:
-        value /= 1024
-        unit += 1
-    if unit == 0:
-        return f"{count:,} B"
-    decimals = 0 if value >= 100 or (value >= 10 and value.is_integer()) else 1
-    return f"{value:,.{decimals}f} {BYTE_UNITS[unit]}"
 
 
 def slider_values(low: int, high: int) -> tuple[int, ...]:

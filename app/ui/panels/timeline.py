@@ -104,6 +104,7 @@ class TimelinePanel(Panel):
         self.card.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         self.strip_scroll = scrolled(self.strip)
         self.strip_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.strip.moved.connect(lambda chip: self.strip_scroll.ensureWidgetVisible(chip, 8, 0))
         self.live = QStackedWidget()
         self.live_label = self._rich_label("timeline_live_text")
         self.kv = KVChart(document.data)
@@ -234,8 +235,9 @@ class TimelinePanel(Panel):
         self.document.set_options(sink_logit=self._sink_logit() if on else None)
 
     def _show_sink_value(self) -> None:
-        self.sink_value.setText(tr("timeline.sink.value",
-                                   value=format_score(self._sink_logit(), 1)))
+        on = self.sink_box.isChecked() or self.sink_slider.isSliderDown()
+        value = format_score(self._sink_logit(), 1) if on else tr("timeline.off")
+        self.sink_value.setText(tr("timeline.sink.value", value=value))
 
     def _on_sink_moved(self, _value: int) -> None:
         self._show_sink_value()

@@ -125,17 +125,6 @@ def format_claim(claim: Claim) -> str:
     return number
 
 
-def format_bytes(count: float) -> str:
-    """A byte count in the largest binary unit that keeps it ≥ 1, two significant decimals."""
-    units = ("B", "KiB", "MiB", "GiB", "TiB")
-    size, unit = float(count), 0
-    while size >= 1024 and unit < len(units) - 1:
-        size /= 1024
-        unit += 1
-    places = 0 if unit == 0 or size >= 100 or size == int(size) else (1 if size >= 10 else 2)
-    return f"{format_number(size, places)} {units[unit]}"
-
-
 def _vector(values: np.ndarray) -> str:
     return "[" + ", ".join(format_number(v, 2).rstrip("0").rstrip(".") for v in values) + "]"
 
@@ -212,6 +201,8 @@ class StageStrip(QWidget):
 
     expanded = Signal(str)
     """A stage id the user asked to open (click or Enter)."""
+    moved = Signal(object)
+    """The keyboard moved the current chip (the chip widget, so a scroll area can follow)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -274,6 +265,7 @@ class StageStrip(QWidget):
             super().keyPressEvent(event)
             return
         self._mark_current()
+        self.moved.emit(self.chips[self.order[self.current]])
         event.accept()
 
     def retranslate(self) -> None:
