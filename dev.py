@@ -28,7 +28,7 @@ def _ensure_venv() -> Path:
 
     Both commands share one environment (app + test extra) so switching never reinstalls.
     """
-    if sys.version_info < (3, 10):
+    if sys.version_info < (3, 10):  # noqa: UP036 - dev.py runs under whatever python3 is first
         sys.exit("Attention Lab needs Python 3.10 or newer")
     python = _venv_python()
     if not python.exists():
@@ -37,7 +37,8 @@ def _ensure_venv() -> Path:
     digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     if not STAMP.exists() or STAMP.read_text() != digest:
         subprocess.run(
-            [str(python), "-m", "pip", "install", "--disable-pip-version-check", "-q", "-e", ".[test]"],
+            [str(python), "-m", "pip", "install", "--disable-pip-version-check", "-q",
+             "-e", ".[test]"],
             cwd=ROOT,
             check=True,
         )

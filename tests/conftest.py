@@ -1,4 +1,4 @@
-"""Test-wide setup: headless Qt, and a private user-data folder per test so nothing touches $HOME."""
+"""Test-wide setup: headless Qt, and a private user-data folder per test (never $HOME)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import pytest  # noqa: E402
+import pytest
 
 
 @pytest.fixture(autouse=True)

@@ -35,6 +35,17 @@ STRINGS: dict[str, str] = {
     "scorer.additive": "Additive (Bahdanau)",
     "scorer.qk_norm": "Dot after QK-Norm",
     "status.pair": "query “{query}” → key “{key}”   {scorer} = {score}",
+    # --- notices ---
+    "notice.unknown_world": "There is no world called “{name}”.",
+    "notice.unknown_scorer": "There is no scoring function called “{name}”.",
+    "notice.no_pair": "No such pair: query {query}, key {key}.",
+    "notice.not_a_number": "“{text}” is not a number; nothing changed.",
+    "notice.no_vector": "No such vector: {role}[{index}].",
+    "notice.wrong_length": "{role}[{index}] needs exactly {count} numbers; nothing changed.",
+    "notice.not_finite": "Only finite numbers can be entered (no NaN or infinity); nothing changed.",
+    "notice.clamped": "Each entry is limited to ±{limit}; larger values were clamped to the limit.",
+    "notice.bad_option": "That display option cannot be set this way; nothing changed ({detail}).",
+    "notice.bad_positions": "Positions need one whole number per vector, at most {limit} in size; nothing changed.",
     # --- playground ---
     "playground.title": "2-D playground",
     "playground.axis_x": "dimension 1",

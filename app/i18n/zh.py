@@ -35,6 +35,17 @@ STRINGS: dict[str, str] = {
     "scorer.additive": "加性打分(Bahdanau)",
     "scorer.qk_norm": "QK-Norm 后点积",
     "status.pair": "查询「{query}」→ 键「{key}」  {scorer} = {score}",
+    # --- notices ---
+    "notice.unknown_world": "没有叫「{name}」的世界。",
+    "notice.unknown_scorer": "没有叫「{name}」的打分函数。",
+    "notice.no_pair": "没有这一对:查询 {query}、键 {key}。",
+    "notice.not_a_number": "「{text}」不是数字,没有改动。",
+    "notice.no_vector": "没有这个向量:{role}[{index}]。",
+    "notice.wrong_length": "{role}[{index}] 需要正好 {count} 个数,没有改动。",
+    "notice.not_finite": "只能输入有限的数(不能是 NaN 或无穷),没有改动。",
+    "notice.clamped": "每个分量限制在 ±{limit} 之内,超出的部分已截到边界。",
+    "notice.bad_option": "这个显示选项不能这样设,没有改动({detail})。",
+    "notice.bad_positions": "位置需要每个向量一个整数,绝对值不超过 {limit},没有改动。",
     # --- playground ---
     "playground.title": "二维向量平面",
     "playground.axis_x": "第 1 维",

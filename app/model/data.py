@@ -19,8 +19,7 @@ from app.model.errors import DataError
 from app.model.jsonfile import JsonFile, join
 from app.model.modelconfig import Claim, ModelConfig, read_claims, read_model
 from app.model.qknorm import QKNormWeights
-from app.model.scenario import POSITION_LIMIT
-from app.model.state import EDIT_LIMIT
+from app.model.state import EDIT_LIMIT, POSITION_LIMIT
 
 __all__ = [
     "ANCHOR_FILE",

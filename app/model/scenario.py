@@ -23,7 +23,7 @@ from app.model.errors import ScenarioError
 from app.model.jsonfile import join
 from app.model.scale import MAX_T
 from app.model.scoring import SCORERS
-from app.model.state import EDIT_LIMIT, WORLDS, LabState, Options, frozen_array
+from app.model.state import EDIT_LIMIT, POSITION_LIMIT, WORLDS, LabState, Options, frozen_array
 
 __all__ = [
     "FORMAT",
@@ -44,9 +44,6 @@ SCHEMA_VERSION = 1
 SUFFIX = ".attnlab.json"
 MAX_BYTES = 5 * 1024 * 1024
 """A real scenario is a few KB; the limit keeps a wrong file (a video, a disk image) harmless."""
-POSITION_LIMIT = 1_000_000
-"""RoPE positions are token indices, not vector entries: a demo may place a token at 4096 or
-262144 (the anchor's context), so they get their own range instead of ±EDIT_LIMIT."""
 ROOT = "(file)"
 TOP_FIELDS = ("format", "schema_version", "world", "scorer", "selection", "vectors",
               "positions", "options")

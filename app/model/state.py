@@ -20,6 +20,10 @@ EDIT_LIMIT = 100.0
 """Vector entries are clamped to ±EDIT_LIMIT: large enough for any lesson, small enough that
 every score stays readable and finite on screen."""
 
+POSITION_LIMIT = 1_000_000
+"""RoPE positions are token indices, not vector entries: a demo may place a token at 4096 or
+262144 (the anchor's context), so they get their own range instead of ±EDIT_LIMIT."""
+
 
 def frozen_array(values: object) -> np.ndarray:
     """A float64 copy that cannot be written to, so states can share arrays safely."""
@@ -133,13 +137,13 @@ class LabState:
         matrix[index] = values
         return replace(self, **{name: frozen_array(matrix)})
 
-    def with_world(self, world: World) -> LabState:
-        """Switch world and move the selection to the pair the lesson starts from there."""
-        query, key = DEFAULT_SELECTION[world]
-        return replace(self, world=world, query=query, key=key)
+    def with_world(self, world: World, selection: tuple[int, int] | None = None) -> LabState:
+        """Switch world and select `selection` there (clamped to the world's size)."""
+        moved = replace(self, world=world)
+        queries, keys = moved.vectors
+        query, key = selection if selection is not None else (len(queries) - 1, 0)
+        return replace(moved, query=min(max(query, 0), len(queries) - 1),
+                       key=min(max(key, 0), len(keys) - 1))
 
 
 ARRAY_FIELDS = ("dialogue_q", "dialogue_keys", "teaching_q", "teaching_k", "positions")
-
-DEFAULT_SELECTION: dict[World, tuple[int, int]] = {"dialogue": (0, 0), "teaching": (3, 2)}
-"""The lesson starts the 2-D world on its first key and the 4-D world on 给了 against 苹果."""

@@ -17,7 +17,7 @@ from app.model.plane import Plane, plane_geometry
 from app.model.reasons import RowReasons, explain_row
 from app.model.rope import rotate
 from app.model.scoring import SCORERS, ScorerParams, Undefined, score_matrix
-from app.model.state import DEFAULT_SELECTION, LabState, frozen_array
+from app.model.state import LabState, World, frozen_array
 
 LANDSCAPE_SAMPLES = 121
 """Grid points per axis of the 2-D score landscape: smooth on a projector, cheap per drag."""
@@ -73,21 +73,29 @@ def scorer_params(state: LabState, data: LessonData) -> ScorerParams:
     return ScorerParams(additive=world.additive, qk_norm=world.qk_norm)
 
 
+def lesson_selection(data: LessonData, world: World) -> tuple[int, int]:
+    """Where the lesson starts in each world: the matching key in 2-D; the query token
+    against its object (给了 against 苹果) in 4-D. Found by the data's roles, not by index."""
+    if world == "dialogue":
+        return 0, data.dialogue.key_index("match")
+    return data.teaching.index("query"), data.teaching.index("object")
+
+
 def initial_state(data: LessonData) -> LabState:
-    """The lesson's starting point: the data files' vectors, 给了 against 苹果 selected."""
-    query, key = DEFAULT_SELECTION["teaching"]
+    """The lesson's starting point: the data files' vectors, in the 4-D teaching world."""
     teaching = data.teaching
-    return LabState(
+    state = LabState(
         world="teaching",
         scorer="dot",
         dialogue_q=frozen_array(data.dialogue.q),
         dialogue_keys=frozen_array(data.dialogue.keys),
         teaching_q=frozen_array(teaching.Q),
         teaching_k=frozen_array(teaching.K),
-        query=query,
-        key=key,
+        query=0,
+        key=0,
         positions=frozen_array(data.dialogue.positions),
     )
+    return state.with_world("teaching", lesson_selection(data, "teaching"))
 
 
 def _names(state: LabState, data: LessonData) -> tuple[tuple[str, ...], tuple[str, ...]]:

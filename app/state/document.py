@@ -13,10 +13,18 @@ import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 
+from app.i18n import tr
 from app.model.data import LessonData
 from app.model.scoring import SCORERS
-from app.model.state import EDIT_LIMIT, WORLDS, LabState, World, options_problem
-from app.model.view import View, compute_view, initial_state
+from app.model.state import (
+    EDIT_LIMIT,
+    POSITION_LIMIT,
+    WORLDS,
+    LabState,
+    World,
+    options_problem,
+)
+from app.model.view import View, compute_view, initial_state, lesson_selection
 from app.state.commands import StateCommand
 
 
@@ -81,14 +89,14 @@ class Document(QObject):
 
     def set_world(self, world: World) -> None:
         if world not in WORLDS:
-            self.notice.emit(f"unknown world: {world!r}")
+            self.notice.emit(tr("notice.unknown_world", name=world))
             return
         if world != self._state.world:
-            self.push(self._state.with_world(world), "world")
+            self.push(self._state.with_world(world, lesson_selection(self.data, world)), "world")
 
     def set_scorer(self, name: str) -> None:
         if name not in SCORERS:
-            self.notice.emit(f"unknown scoring function: {name!r}")
+            self.notice.emit(tr("notice.unknown_scorer", name=name))
             return
         self.push(replace(self._state, scorer=name), "scorer")
 
@@ -98,7 +106,7 @@ class Document(QObject):
         query = self._state.query if query is None else int(query)
         key = self._state.key if key is None else int(key)
         if not (0 <= query < len(queries) and 0 <= key < len(keys)):
-            self.notice.emit(f"no such pair: query {query}, key {key}")
+            self.notice.emit(tr("notice.no_pair", query=query, key=key))
             return
         self.push(replace(self._state, query=query, key=key), "select", StateCommand.SELECT)
 
@@ -115,21 +123,22 @@ class Document(QObject):
         try:
             array = np.asarray(values, dtype=np.float64)
         except (TypeError, ValueError):
-            self.notice.emit(f"not a number: {values!r}")
+            self.notice.emit(tr("notice.not_a_number", text=values))
             return False
         queries, keys = self._state.vectors
         target = queries if role == "q" else keys
         if role not in ("q", "k") or not 0 <= index < len(target):
-            self.notice.emit(f"no such vector: {role}[{index}]")
+            self.notice.emit(tr("notice.no_vector", role=role, index=index))
             return False
         if array.shape != target[index].shape:
-            self.notice.emit(f"{role}[{index}] needs {target.shape[1]} numbers")
+            self.notice.emit(tr("notice.wrong_length", role=role, index=index,
+                                count=target.shape[1]))
             return False
         if not np.all(np.isfinite(array)):
-            self.notice.emit("only finite numbers can be entered")
+            self.notice.emit(tr("notice.not_finite"))
             return False
         if np.any(np.abs(array) > EDIT_LIMIT):
-            self.notice.emit(f"values are limited to ±{EDIT_LIMIT:g}; clamped")
+            self.notice.emit(tr("notice.clamped", limit=f"{EDIT_LIMIT:g}"))
         merge = StateCommand.DRAG_BASE + self._drag_id if self._drag_id is not None else -1
         return self.push(self._state.with_vector(role, index, array), "edit", merge)
 
@@ -138,19 +147,23 @@ class Document(QObject):
         try:
             options = replace(self._state.options, **changes)
         except TypeError as error:
-            self.notice.emit(str(error))
+            self.notice.emit(tr("notice.bad_option", detail=error))
             return
         problem = options_problem(options)
         if problem:
-            self.notice.emit(problem)
+            self.notice.emit(tr("notice.bad_option", detail=problem))
             return
         self.push(replace(self._state, options=options), "options")
 
     def set_positions(self, positions: object) -> None:
         """Token positions for RoPE, one integer per vector of the 2-D world."""
-        array = np.asarray(positions, dtype=np.float64)
-        if array.shape != self._state.positions.shape or not np.all(np.isfinite(array)):
-            self.notice.emit("positions need one finite number per vector")
+        try:
+            array = np.asarray(positions, dtype=np.float64)
+        except (TypeError, ValueError):
+            array = np.full(1, np.nan)
+        if (array.shape != self._state.positions.shape or not np.all(np.isfinite(array))
+                or np.any(np.abs(array) > POSITION_LIMIT)):
+            self.notice.emit(tr("notice.bad_positions", limit=f"{POSITION_LIMIT:,}"))
             return
         array = np.round(array)
         array.flags.writeable = False

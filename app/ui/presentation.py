@@ -157,11 +157,10 @@ class Presentation(QObject):
         on_top = [d for d in shown if d.isVisible()] or shown
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
         columns: tuple[list, list] = ([], [])
-        for dock in sorted(shown, key=lambda d: window.dockWidgetArea(d) not in (left, right)):
-            side = {left: 0, right: 1}.get(window.dockWidgetArea(dock))
-            if side is None:  # a bottom dock joins the shorter column
-                side = int(len(columns[0]) > len(columns[1]))
-            columns[side].append(dock)
+        for dock in sorted(shown, key=lambda d: window.dockWidgetArea(d) != left):
+            # docks on the left stay there; the others fill the shorter column, ties right
+            on_left = window.dockWidgetArea(dock) == left or len(columns[0]) < len(columns[1])
+            columns[0 if on_left else 1].append(dock)
         for area, column in zip((left, right), columns, strict=True):
             for dock in column:
                 window.addDockWidget(area, dock)

@@ -30,7 +30,7 @@ from PySide6.QtCore import Qt
 
 from app.model import data as lesson_data
 from app.model.errors import DataError, ScenarioError
-from app.model.scenario import dumps, read_scenario
+from app.model.scenario import POSITION_LIMIT, dumps, read_scenario
 from app.model.state import EDIT_LIMIT
 from app.model.view import compute_view, initial_state
 
@@ -133,6 +133,7 @@ def test_document_clamps_huge_values_and_says_so(qtbot, window):
     ("select", (None, -3)),
     ("set_positions", ([1, 2],)),
     ("set_positions", ([0, math.nan, 1, 2],)),
+    ("set_positions", ([0, 1, 2, 10 * POSITION_LIMIT],)),  # a scenario could not hold it
     ("set_options", ({"no_such_option": 1},)),
     ("set_options", ({"sink_logit": math.nan},)),
     ("set_options", ({"sink_logit": math.inf},)),

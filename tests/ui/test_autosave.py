@@ -8,13 +8,12 @@ import json
 import os
 import subprocess
 import sys
-import time
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QFileSystemWatcher, Qt
 from PySide6.QtWidgets import QApplication
 
 from app.model import scenario
@@ -263,16 +262,17 @@ def test_kill_9_loses_nothing_saved_and_the_next_start_restores(qtbot, data, tmp
     write_scenario(wanted, source)
     home = Path(os.environ["ATTENTION_LAB_HOME"])
     env = dict(os.environ, ATTENTION_LAB_HOME=str(home), QT_QPA_PLATFORM="offscreen")
+    watcher = QFileSystemWatcher([str(home)])
     process = subprocess.Popen(
         [sys.executable, str(ROOT / "main.py"), "--lang", "en", "--scenario", str(source)],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     autosave_file = home / AUTOSAVE_NAME
     try:
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline and process.poll() is None:
-            if autosave_file.exists() and _holds(autosave_file, wanted, data):
+        for _ in range(20):  # each save is a temporary file and a rename: a few changes
+            if _holds(autosave_file, wanted, data) or process.poll() is not None:
                 break
-            time.sleep(0.05)  # polling another process's file: no signal to wait on
+            with qtbot.waitSignal(watcher.directoryChanged, timeout=15000):
+                pass
         assert process.poll() is None, process.communicate()[1].decode()
         assert _holds(autosave_file, wanted, data), "the autosave never held the edits"
     finally:

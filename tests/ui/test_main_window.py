@@ -22,7 +22,8 @@ def test_window_opens_switches_and_closes(qtbot):
     with qtbot.waitSignal(document.changed, timeout=2000):
         window.scorer_combo.setCurrentIndex(2)
     assert document.state.scorer == "cosine"
-    assert "cosine" in window.statusBar().findChild(type(window._status), "status_pair").text().lower()
+    status = window.statusBar().findChild(type(window._status), "status_pair")
+    assert "cosine" in status.text().lower()
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     document.flush()
     assert document.state.scorer == "dot"

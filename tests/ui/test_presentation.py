@@ -118,6 +118,23 @@ def test_spotlight_and_full_screen(qtbot, window) -> None:
     assert not window.isFullScreen() and not window.actions["full_screen"].isChecked()
 
 
+def test_presentation_tabs_panels_into_two_columns_and_restores_the_desk(window) -> None:
+    """Five stacked panels cannot fit 720 lines at 200 %; two tabbed columns can."""
+    desk = {name: window.dockWidgetArea(dock) for name, dock in window.docks.items()}
+    window.classroom.presentation.set_presenting(True)
+    left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
+    columns = {area: [d for d in window.docks.values() if window.dockWidgetArea(d) == area]
+               for area in (left, right)}
+    assert sum(map(len, columns.values())) == len(window.docks)
+    assert abs(len(columns[left]) - len(columns[right])) <= 1
+    for column in columns.values():
+        for dock in column:
+            assert set(window.tabifiedDockWidgets(dock)) == set(column) - {dock}
+    window.close()  # closing while presenting saves the desk layout, not the projector one
+    assert {name: window.dockWidgetArea(d) for name, d in window.docks.items()} == desk
+    assert not window.classroom.presentation.presenting
+
+
 def test_the_projector_zoom_is_remembered_for_next_time(qtbot, window) -> None:
     presentation = window.classroom.presentation
     presentation.set_presenting(True)
