@@ -7,6 +7,9 @@ import math
 from app.model.scoring import Undefined
 
 UNDEFINED_TEXT = "—"
+ROUNDING_NOISE = 1e-12
+"""Below this a score is floating-point residue (0.1 + 0.2 − 0.3), not a value a student made:
+shown as 0 so every panel agrees with the heatmap."""
 BYTE_UNITS = ("B", "KiB", "MiB", "GiB", "TiB", "PiB")
 
 
@@ -18,6 +21,8 @@ def format_score(value: float | Undefined | None, decimals: int = 2) -> str:
     if not math.isfinite(value):
         return "−∞" if value < 0 else "∞"
     magnitude = abs(value)
+    if magnitude < ROUNDING_NOISE:
+        value = magnitude = 0.0
     if magnitude >= 1e5 or (0 < magnitude < 10 ** -decimals / 2):
         text = f"{value:.{max(decimals, 1)}e}"
     else:

@@ -19,6 +19,8 @@ QUERY_COLOUR = "#000000"
 SELECTION_COLOUR = "#D55E00"
 
 MIN_SCALE, MAX_SCALE = 1.0, 2.5
+SPOTLIGHT_VEIL = 0.72
+"""How much of the background covers what the spotlight dims: still there, no longer read."""
 
 
 def diverging_map() -> pg.ColorMap:
@@ -67,6 +69,10 @@ class Look:
     def px(self, width: float) -> float:
         """A line width or marker size in pixels, scaled."""
         return width * self.scale
+
+    def opacity(self, selected: bool) -> float:
+        """Full for the selected pair's marks, faded for the rest while the spotlight is on."""
+        return 1.0 if selected or not self.spotlight else 1.0 - SPOTLIGHT_VEIL
 
     def scaled(self, scale: float) -> Look:
         return replace(self, scale=min(MAX_SCALE, max(MIN_SCALE, scale)))

@@ -20,9 +20,8 @@ from app.ui.fonts import ui_font
 from app.ui.format import format_bytes, format_percent, format_score
 from app.ui.look import diverging_map, sequential_map
 from app.ui.panels.base import Panel
+from app.ui.panels.heatmap_cells import CellLayer
 
-CELL_TEXT_LIMIT = 12
-"""Up to this many tokens every cell prints its value; beyond, the cells are too small."""
 NO_VALUE = {"light": "#D9D9D9", "dark": "#3C3C3C"}
 """Cells without a number (undefined cosine, masked score) show the background in this grey."""
 PERCENT = 100.0
@@ -33,13 +32,6 @@ _SYMBOL = re.compile(r"(?<![A-Za-z])([qk])(?![A-Za-z])")
 def pair_formula(formula: str, query: str, key: str) -> str:
     """The scorer's formula with the tokens filled in: "q·k" → "q_给了·k_苹果"."""
     return _SYMBOL.sub(lambda m: f"q_{query}" if m.group(1) == "q" else f"k_{key}", formula)
-
-
-def text_colour(rgb: np.ndarray) -> str:
-    """Black on light cells, white on dark ones, by the cell's relative luminance (WCAG)."""
-    linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
-    luminance = float(linear[:3] @ np.array([0.2126, 0.7152, 0.0722]))
-    return "#000000" if luminance > 0.179 else "#FFFFFF"
 
 
 class HeatmapPanel(Panel):
@@ -57,8 +49,7 @@ class HeatmapPanel(Panel):
         self.scale_result: ScaleResult | None = None
         self._requested: ScaleRequest | None = None  # the newest request sent to the worker
         self._hover: tuple[int, int] | None = None
-        self._shape, self._values = (0, 0), np.zeros((0, 0))  # cell labels' shape, shown values
-        self.cell_texts: list[list[pg.TextItem]] = []
+        self._values = np.zeros((0, 0))  # the matrix shown, for hover and keys
         self._build_controls()
         self._build_plot()
         layout = QtWidgets.QVBoxLayout(self)
@@ -127,6 +118,12 @@ class HeatmapPanel(Panel):
         scene.sigMouseClicked.connect(self._on_clicked)
         scene.sigMouseMoved.connect(self._on_moved)
         self.plot.vb.sigResized.connect(self._on_view_resized)
+        self.cells = CellLayer(self.plot)
+
+    @property
+    def cell_texts(self) -> list[list[pg.TextItem]]:
+        """The number label of every cell, [row][column] (empty when cells are too many)."""
+        return self.cells.texts
 
     def apply_look(self) -> None:
         look, theme = self.look, self.look.theme
@@ -143,6 +140,7 @@ class HeatmapPanel(Panel):
             axis.setTextPen(theme.foreground)
             axis.setPen(theme.foreground)
             axis.label.setFont(ui_font(look.pt(12)))
+        self.cells.set_look(look)
         self.colorbar.axis.setStyle(tickFont=ui_font(look.pt(11)))
         self.colorbar.axis.setTextPen(theme.foreground)
         self.mask_item.setBrush(QtGui.QBrush(QtGui.QColor(theme.muted), Qt.BrushStyle.BDiagPattern))
@@ -166,6 +164,7 @@ class HeatmapPanel(Panel):
         self.t_combo.setToolTip(tr("heatmap.scale_t_tip"))
         self.plot.getAxis("left").setLabel(tr("heatmap.query_axis"))
         self.plot.getAxis("top").setLabel(tr("heatmap.key_axis"))
+        self.cells.fit_axes()  # the titles' height differs between languages
         self.refresh()
 
     def refresh(self) -> None:
@@ -214,14 +213,19 @@ class HeatmapPanel(Panel):
         for row, col in zip(*np.nonzero(~view.allowed), strict=True):
             path.addRect(QRectF(col - 0.5, row - 0.5, 1.0, 1.0))
         self.mask_item.setPath(path)
-        self._update_cell_texts(values, levels, cmap)
+        self.cells.paint(values, levels, cmap, self._cell_text)
+        names = {"left": view.query_names, "top": view.key_names}
+        if names != self.cells.names:
+            self.cells.names = names
+            self.cells.fit_axes()
+        self.cells.spotlight((state.query, state.key), values.shape)
         bands, cell = QtGui.QPainterPath(), QtGui.QPainterPath()
         bands.addRect(QRectF(-0.5, state.query - 0.5, cols, 1))
         bands.addRect(QRectF(state.key - 0.5, -0.5, 1, rows))
         cell.addRect(QRectF(state.key - 0.5, state.query - 0.5, 1, 1))
         for item, outline in zip(self._outlines, (bands, bands, cell, cell), strict=True):
             item.setPath(outline)
-            item.setVisible(True)
+            item.setVisible(outline is cell or not self.look.spotlight)  # one pair, no bands
         self.info.setText(tr("heatmap.lesson_info", rows=rows, cols=cols, pairs=rows * cols))
         self._update_readout()
 
@@ -236,43 +240,6 @@ class HeatmapPanel(Panel):
         self.colorbar.setLevels(levels)
         self.image.setTransform(QtGui.QTransform().translate(-0.5, -0.5).scale(factor, factor))
         self.plot.vb.setRange(xRange=(-0.5, cols - 0.5), yRange=(-0.5, rows - 0.5), padding=0)
-
-    def _update_cell_texts(self, values: np.ndarray, levels: tuple[float, float],
-                           cmap: pg.ColorMap) -> None:
-        """One label per cell (T ≤ CELL_TEXT_LIMIT), black or white by the cell's colour."""
-        rows, cols = values.shape
-        show = max(rows, cols) <= CELL_TEXT_LIMIT
-        if (rows, cols) != self._shape:
-            for item in (item for line in self.cell_texts for item in line):
-                self.plot.removeItem(item)
-            self._shape = (rows, cols)
-            self.cell_texts = [[pg.TextItem(anchor=(0.5, 0.5)) for _ in range(cols)]
-                               for _ in range(rows)] if show else []
-            for (row, col), item in np.ndenumerate(np.array(self.cell_texts, dtype=object)):
-                item.setPos(col, row)
-                item.setZValue(10)
-                self.plot.addItem(item)
-        if not show or not values.size:
-            return
-        self._fit_cell_fonts()
-        low, high = levels
-        colours = cmap.map(np.clip((np.nan_to_num(values) - low) / (high - low), 0, 1),
-                           mode=pg.ColorMap.FLOAT)
-        for (row, col), value in np.ndenumerate(values):
-            colour = self.look.theme.foreground if np.isnan(value) else text_colour(
-                colours[row, col])
-            self.cell_texts[row][col].setText(self._cell_text(row, col), color=colour)
-
-    def _fit_cell_fonts(self) -> None:
-        """As large as the presentation scale asks, but never wider or taller than a cell."""
-        rows, cols = self._shape
-        cell_w, cell_h = self.plot.vb.width() / max(cols, 1), self.plot.vb.height() / max(rows, 1)
-        size = max(7.0, min(self.look.pt(14), 0.75 * min(cell_h * 0.6, cell_w / 3.4)))
-        font = ui_font(round(size * 2) / 2, bold=True)  # pt: 0.75 px; "−3.76" ≈ 3.4 em wide
-        for item in (item for line in self.cell_texts for item in line):
-            item.setFont(font)
-        for side in ("left", "top") if rows else ():  # token names: same fit, slightly smaller
-            self.plot.getAxis(side).setStyle(tickFont=ui_font(min(size, self.look.pt(12)), True))
 
     def _cell_text(self, row: int, col: int) -> str:
         """The number printed in a cell: "—" undefined, "−∞" masked score, percent weights."""
@@ -307,10 +274,13 @@ class HeatmapPanel(Panel):
         """Ask the worker for the picture at this view size; one request per real change."""
         for item in self._outlines:  # the selection belongs to the lesson's tokens
             item.setVisible(False)
-        self._update_cell_texts(np.zeros((0, 0)), (0.0, 1.0), sequential_map())
+        self.cells.paint(np.zeros((0, 0)), (0.0, 1.0), sequential_map(), self._cell_text)
+        self.cells.spotlight(None, (0, 0))
+        state, options = self.document.state, self.document.state.options
         for side in ("left", "top"):
             self.plot.getAxis(side).setTicks(None)
-        state, options = self.document.state, self.document.state.options
+        self.cells.names = {"left": [str(options.scale_T)], "top": [str(options.scale_T)]}
+        self.cells.fit_axes()
         T, view_px = options.scale_T, max(self.plot.vb.width(), self.plot.vb.height(), 64)
         try:
             target = -(-T // downsample_factor(T, int(view_px * self.devicePixelRatioF())))
@@ -355,7 +325,7 @@ class HeatmapPanel(Panel):
         if self.document.state.options.scale_mode:
             self._show_scale()
         else:
-            self._fit_cell_fonts()
+            self.cells.fit()
 
     def _cell_at(self, scene_pos: QPointF) -> tuple[int, int] | None:
         if self.document.state.options.scale_mode:

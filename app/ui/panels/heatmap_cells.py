@@ -1,0 +1,139 @@
+"""Owns the heatmap's per-cell layer: the number printed in each cell in a contrasting colour,
+fonts fitted to the cell size, axis room measured from those fonts, and the spotlight veil."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtGui, QtWidgets
+from PySide6.QtCore import QRectF, Qt
+
+from app.ui.fonts import ui_font
+from app.ui.look import SPOTLIGHT_VEIL, Look
+
+CELL_TEXT_LIMIT = 12
+"""Up to this many tokens every cell prints its value; beyond, the cells are too small."""
+SMALLEST_CELL_PT = 7.0
+"""Below this a cell's number is unreadable anyway: the label hides instead of spilling over."""
+
+
+def text_colour(rgb: np.ndarray) -> str:
+    """Black on light cells, white on dark ones, by the cell's relative luminance (WCAG)."""
+    linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    luminance = float(linear[:3] @ np.array([0.2126, 0.7152, 0.0722]))
+    return "#000000" if luminance > 0.179 else "#FFFFFF"
+
+
+def reserve_axis_room(plot: pg.PlotItem, tick_font: QtGui.QFont,
+                      names: dict[str, Sequence[str]]) -> None:
+    """Reserve each axis's room from the fonts at the current scale: title, gap, tick names.
+
+    pyqtgraph counts only 80 % of the title's height (and remembers older, smaller tick
+    widths), so at 200 % and more the rotated "query" title ran into the token names.
+    """
+    metrics = QtGui.QFontMetricsF(tick_font)
+    for side, labels in names.items():
+        axis = plot.getAxis(side)
+        boxes = [metrics.boundingRect(text) for text in labels] or [metrics.boundingRect("0")]
+        across = (max(box.width() for box in boxes) if side == "left"
+                  else max(metrics.height(), *(box.height() for box in boxes)))
+        title = axis.label.boundingRect().height() if axis.label.isVisible() else 0.0
+        offset = axis.style["tickTextOffset"][0 if side == "left" else 1]
+        room = math.ceil(title + across + offset + max(0, axis.style["tickLength"]))
+        if side == "left":
+            axis.setWidth(room)
+        else:
+            axis.setHeight(room)
+
+
+class CellLayer:
+    """The text items over the heatmap's cells and the veil the spotlight lays over them."""
+
+    def __init__(self, plot: pg.PlotItem) -> None:
+        self.plot = plot
+        self.look = Look()
+        self.texts: list[list[pg.TextItem]] = []
+        self.shape = (0, 0)
+        self.names: dict[str, Sequence[str]] = {}
+        """The tick names on the left and top axes, which `fit` makes room for."""
+        self._tick_pt = 0.0
+        self.veil = QtWidgets.QGraphicsPathItem()
+        """Above the numbers, below the selection outline: every cell but the pair fades."""
+        self.veil.setZValue(15)
+        self.veil.setPen(QtGui.QPen(Qt.PenStyle.NoPen))
+        self.veil.setVisible(False)
+        plot.addItem(self.veil)
+
+    def set_look(self, look: Look) -> None:
+        self.look = look
+        self._tick_pt = 0.0
+        colour = QtGui.QColor(look.theme.background)
+        colour.setAlphaF(SPOTLIGHT_VEIL)
+        self.veil.setBrush(colour)
+
+    def paint(self, values: np.ndarray, levels: tuple[float, float], cmap: pg.ColorMap,
+              text_of: Callable[[int, int], str]) -> None:
+        """One label per cell (T ≤ CELL_TEXT_LIMIT), black or white by the cell's colour."""
+        rows, cols = values.shape
+        show = max(rows, cols) <= CELL_TEXT_LIMIT
+        if (rows, cols) != self.shape:
+            for item in (item for line in self.texts for item in line):
+                self.plot.removeItem(item)
+            self.shape = (rows, cols)
+            self.texts = [[pg.TextItem(anchor=(0.5, 0.5)) for _ in range(cols)]
+                          for _ in range(rows)] if show else []
+            for (row, col), item in np.ndenumerate(np.array(self.texts, dtype=object)):
+                item.setPos(col, row)
+                item.setZValue(10)
+                self.plot.addItem(item)
+        if not show or not values.size:
+            return
+        self.fit()
+        low, high = levels
+        colours = cmap.map(np.clip((np.nan_to_num(values) - low) / (high - low), 0, 1),
+                           mode=pg.ColorMap.FLOAT)
+        for (row, col), value in np.ndenumerate(values):
+            colour = self.look.theme.foreground if np.isnan(value) else text_colour(
+                colours[row, col])
+            self.texts[row][col].setText(text_of(row, col), color=colour)
+
+    def fit(self) -> None:
+        """As large as the presentation scale asks, but never wider or taller than a cell;
+        the token names on the axes get the same fit, slightly smaller."""
+        rows, cols = self.shape
+        view_box = self.plot.vb
+        cell_w, cell_h = view_box.width() / max(cols, 1), view_box.height() / max(rows, 1)
+        fitted = 0.75 * min(cell_h * 0.6, cell_w / 3.4)  # pt: 0.75 px; "−3.76" ≈ 3.4 em wide
+        size = max(SMALLEST_CELL_PT, min(self.look.pt(14), fitted))
+        font = ui_font(round(size * 2) / 2, bold=True)
+        for item in (item for line in self.texts for item in line):
+            item.setFont(font)
+            item.setVisible(fitted >= SMALLEST_CELL_PT)
+        tick = round(min(size, self.look.pt(12)) * 2) / 2
+        if rows and abs(tick - self._tick_pt) >= 1.0:  # hysteresis: the axes' room moves the
+            self._tick_pt = tick  # cells, which must not move the axes back and forth
+            self.fit_axes()
+
+    def fit_axes(self) -> None:
+        """Tick names in the font `fit` chose, and each axis as wide as they and its title."""
+        tick_font = ui_font(self._tick_pt or self.look.pt(12), True)
+        for side in self.names:
+            self.plot.getAxis(side).setStyle(tickFont=tick_font)
+        reserve_axis_room(self.plot, tick_font, self.names)
+
+    def spotlight(self, cell: tuple[int, int] | None, shape: tuple[int, int]) -> None:
+        """Veil every cell of a `shape` matrix but `cell` while the look's spotlight is on."""
+        rows, cols = shape
+        on = self.look.spotlight and cell is not None and rows * cols > 0
+        self.veil.setVisible(on)
+        if not on:
+            return
+        row, col = cell
+        path = QtGui.QPainterPath()
+        path.setFillRule(Qt.FillRule.OddEvenFill)
+        path.addRect(QRectF(-0.5, -0.5, cols, rows))
+        path.addRect(QRectF(col - 0.5, row - 0.5, 1.0, 1.0))
+        self.veil.setPath(path)
