@@ -46,6 +46,13 @@ SETUP = {
 }
 
 
+def run_loop(ms: int) -> None:
+    """Let the event loop run for `ms` milliseconds (settling, calibration grace)."""
+    loop = QEventLoop()
+    QTimer.singleShot(ms, loop.quit)
+    loop.exec()
+
+
 @dataclass
 class _Wait:
     """What one edit must be followed by before its frame counts as shown."""
@@ -121,12 +128,6 @@ class FrameClock(QObject):
         if self._loop is not None:
             self._loop.quit()
 
-    def run_loop(self, ms: int) -> None:
-        """Let the event loop run for `ms` milliseconds (settling, calibration grace)."""
-        loop = QEventLoop()
-        QTimer.singleShot(ms, loop.quit)
-        loop.exec()
-
     def time_edit(self, edit: Callable[[], None], wait: _Wait) -> _Frame:
         """Time one edit to its finished frame; `painted` keeps the panels that painted."""
         app = QApplication.instance()
@@ -164,7 +165,7 @@ class FrameClock(QObject):
         for _ in range(CALIBRATION_EDITS):
             self.time_edit(edit, _Wait(frozenset(), ready))
             app.installEventFilter(self)
-            self.run_loop(GRACE_MS)
+            run_loop(GRACE_MS)
             app.removeEventFilter(self)
             repainted = set(self.painted) if repainted is None else repainted & self.painted
         return frozenset(repainted or ())
@@ -223,9 +224,7 @@ def open_window() -> MainWindow:
         window.addDockWidget(window.dockWidgetArea(dock), dock)
         dock.show()
     window.show()
-    clock = FrameClock(window)
-    clock.run_loop(300)
-    clock.deleteLater()
+    run_loop(300)
     return window
 
 
@@ -246,11 +245,15 @@ def _drag_steps(window: MainWindow) -> Callable[[], None]:
     return step
 
 
-def _settle(window: MainWindow, clock: FrameClock, ready: Callable[[], bool]) -> None:
+def _settle(window: MainWindow, ready: Callable[[], bool] = lambda: True) -> None:
+    """Let a setup change finish (scale mode: its first picture) before anything is timed."""
     window.document.flush()
+    deadline = time.perf_counter() + FRAME_TIMEOUT_MS / 1000.0
     while not ready():
-        clock.run_loop(20)
-    clock.run_loop(100)
+        if time.perf_counter() > deadline:
+            raise RuntimeError("scale mode showed no picture within the frame timeout")
+        run_loop(20)
+    run_loop(100)
 
 
 def teaching_latency(window: MainWindow, steps: int) -> Result:
@@ -260,7 +263,7 @@ def teaching_latency(window: MainWindow, steps: int) -> Result:
     if getattr(document.state.options, "scale_mode", False):
         document.set_options(scale_mode=False)
     clock = FrameClock(window)
-    _settle(window, clock, lambda: True)
+    _settle(window)
     T, d = document.state.vectors[1].shape
     document.begin_drag()
     result = clock.measure("edit → every panel repainted (drag step)", f"T={T}, d={d}",
@@ -292,9 +295,11 @@ def close_window(window: MainWindow) -> None:
 
 
 def has_scale_mode(window: MainWindow) -> bool:
+    """Whether the heatmap offers scale mode (the bench measures whatever panels exist)."""
     heatmap = window.panels.get("heatmap")
     options = window.document.state.options
-    return heatmap is not None and hasattr(heatmap, "worker") and hasattr(options, "scale_T")
+    return (heatmap is not None and hasattr(heatmap, "worker") and hasattr(heatmap, "graphics")
+            and hasattr(options, "scale_T"))
 
 
 def scale_latency(window: MainWindow, T: int, steps: int, d: int = SCALE_D) -> list[Result]:
@@ -306,7 +311,7 @@ def scale_latency(window: MainWindow, T: int, steps: int, d: int = SCALE_D) -> l
     clock = FrameClock(window)
     document.set_world("teaching")
     document.set_options(scale_mode=True, scale_T=T, scale_d=d, scale_seed=0)
-    _settle(window, clock, shown)
+    _settle(window, shown)
     seeds = iter(range(1, 1 << 30))
 
     def new_picture() -> None:
@@ -321,6 +326,6 @@ def scale_latency(window: MainWindow, T: int, steps: int, d: int = SCALE_D) -> l
                                  _drag_steps(window), steps, edit_kind=DRAG_EDIT))
     document.end_drag()
     document.set_options(scale_mode=False)
-    _settle(window, clock, lambda: True)
+    _settle(window)
     shown.deleteLater()
     return results

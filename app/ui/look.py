@@ -23,6 +23,12 @@ SPOTLIGHT_VEIL = 0.72
 """How much of the background covers what the spotlight dims: still there, no longer read."""
 
 
+def blend(colour: str, toward: str, amount: float) -> str:
+    """`colour` moved `amount` (0 … 1) of the way to `toward`; both are "#RRGGBB"."""
+    a, b = (np.array([int(c[i:i + 2], 16) for i in (1, 3, 5)]) for c in (colour, toward))
+    return "#" + "".join(f"{v:02X}" for v in np.round((1 - amount) * a + amount * b).astype(int))
+
+
 def diverging_map() -> pg.ColorMap:
     """Signed scores: dark blue (negative) → white (zero) → dark orange (positive)."""
     stops = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
@@ -73,6 +79,10 @@ class Look:
     def opacity(self, selected: bool) -> float:
         """Full for the selected pair's marks, faded for the rest while the spotlight is on."""
         return 1.0 if selected or not self.spotlight else 1.0 - SPOTLIGHT_VEIL
+
+    def faded(self, colour: str) -> str:
+        """A text colour as the spotlight dims it: most of the way to the background."""
+        return blend(colour, self.theme.background, SPOTLIGHT_VEIL)
 
     def scaled(self, scale: float) -> Look:
         return replace(self, scale=min(MAX_SCALE, max(MIN_SCALE, scale)))

@@ -286,10 +286,19 @@ class MainWindow(QMainWindow):
         store = settings()
         geometry = store.value("window/geometry")
         state = store.value("window/state")
-        if isinstance(geometry, QByteArray):
-            self.restoreGeometry(geometry)
+        if not (isinstance(geometry, QByteArray) and self.restoreGeometry(geometry)):
+            self._fit_screen()
         if isinstance(state, QByteArray) and self.restoreState(state, LAYOUT_VERSION):
             self._sized = True
+
+    def _fit_screen(self) -> None:
+        """First start: fill most of the screen (a projector is often exactly 1280×720)."""
+        screen = self.screen() or QApplication.primaryScreen()
+        if screen is None:
+            return
+        area = screen.availableGeometry()
+        self.resize(max(640, int(area.width() * 0.95)), max(480, int(area.height() * 0.92)))
+        self.move(area.center() - self.rect().center())
 
     def reset_layout(self) -> None:
         for dock in self.docks.values():

@@ -123,6 +123,7 @@ class VectorArrow:
         self._scale = 1.0
         self._selected = False
         self._tip = (0.0, 0.0)
+        self._items = (self.halo, self.shaft, self.head, self.label, self.handle)
 
     def set_look(self, look: Look) -> None:
         self._width = look.px(3)
@@ -136,6 +137,12 @@ class VectorArrow:
         if selected != self._selected:
             self._selected = selected
             self._restyle()
+
+    def set_opacity(self, opacity: float) -> None:
+        """Fade the whole arrow (the spotlight dims every vector but q and the selected key)."""
+        if opacity != self.shaft.opacity():
+            for item in self._items:
+                item.setOpacity(opacity)
 
     def _restyle(self) -> None:
         width = self._width * (1.6 if self._selected else 1.0)

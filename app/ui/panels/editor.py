@@ -272,6 +272,7 @@ class EditorPanel(Panel):
                     box.setValue(float(value))
                     box.blockSignals(False)
             chart.set_selected(selected[role] == token, width)
+            chart.bars.setOpacity(self.look.opacity(selected[role] == token))
             button = self.pick_buttons[(role, token)]
             button.blockSignals(True)
             button.setChecked(selected[role] == token)
@@ -279,6 +280,11 @@ class EditorPanel(Panel):
         for token, label in enumerate(self.name_labels):
             picked = token in (state.query, state.key)
             label.setText(f"▶ {self.tokens[token]}" if picked else self.tokens[token])
+            colour = OKABE_ITO[token % len(OKABE_ITO)]
+            faded = self.look.spotlight and not picked
+            style = f"color: {self.look.faded(colour) if faded else colour};"
+            if label.styleSheet() != style:  # the spotlight fades the tokens not in the pair
+                label.setStyleSheet(style)
 
     # --- edits ---------------------------------------------------------------------------
 

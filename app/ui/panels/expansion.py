@@ -125,12 +125,17 @@ class ExpansionPanel(Panel):
             "expansion.active_scorer", formula=formula, value=format_score(view.selected_score)))
 
     def _equation_html(self, q: np.ndarray, k: np.ndarray, pair: Breakdown) -> str:
-        """q·k written out, then its products and sum; the dominant term in the mark colour."""
+        """q·k written out, then its products and sum; the dominant term in the mark colour
+        (with the spotlight on, the other terms fade: the class reads the one that decides)."""
         mark = f"<b><span style='color:{SELECTION_COLOUR}'>{{}}</span></b>"
+        look = self.look
+        rest = (f"<span style='color:{look.faded(look.theme.foreground)}'>{{}}</span>"
+                if look.spotlight else "{}")
         terms = [f"{operand(a)}×{operand(b)}" for a, b in zip(q, k, strict=True)]
         products = [operand(p) for p in pair.products]
         for parts in (terms, products):
-            parts[pair.dominant] = mark.format(html.escape(parts[pair.dominant]))
+            for i, part in enumerate(parts):
+                parts[i] = (mark if i == pair.dominant else rest).format(html.escape(part))
         return "<br>".join([
             "q·k = " + " + ".join(terms),
             "= " + " + ".join(products) + f" = <b>{number(pair.total)}</b>",
@@ -145,6 +150,12 @@ class ExpansionPanel(Panel):
         pens = [pg.mkPen(self.look.theme.foreground,
                          width=self.look.px(4 if i == pair.dominant else 1))
                 for i in range(d)]
+        for i, (brush, pen) in enumerate(zip(brushes, pens, strict=True)):
+            opacity = self.look.opacity(i == pair.dominant)  # the spotlight fades the others
+            brush.setAlphaF(opacity)
+            colour = pen.color()
+            colour.setAlphaF(opacity)
+            pen.setColor(colour)
         self.bars.setOpts(x=xs, height=products, width=0.6, brushes=brushes, pens=pens)
         plot = self.bars_plot.getPlotItem()
         labels = [(int(x), f"q{x}k{x}".translate(SUBSCRIPTS)) for x in xs]

@@ -60,6 +60,7 @@ class CellLayer:
         self.names: dict[str, Sequence[str]] = {}
         """The tick names on the left and top axes, which `fit` makes room for."""
         self._tick_pt = 0.0
+        self._title_room = 0.0
         self.veil = QtWidgets.QGraphicsPathItem()
         """Above the numbers, below the selection outline: every cell but the pair fades."""
         self.veil.setZValue(15)
@@ -113,8 +114,9 @@ class CellLayer:
             item.setFont(font)
             item.setVisible(fitted >= SMALLEST_CELL_PT)
         tick = round(min(size, self.look.pt(12)) * 2) / 2
-        if rows and abs(tick - self._tick_pt) >= 1.0:  # hysteresis: the axes' room moves the
-            self._tick_pt = tick  # cells, which must not move the axes back and forth
+        # hysteresis: the axes' room moves the cells, which must not move the axes back and forth
+        if rows and (abs(tick - self._tick_pt) >= 1.0 or view_box.height() != self._title_room):
+            self._tick_pt = tick if abs(tick - self._tick_pt) >= 1.0 else self._tick_pt
             self.fit_axes()
 
     def fit_axes(self) -> None:
@@ -122,7 +124,22 @@ class CellLayer:
         tick_font = ui_font(self._tick_pt or self.look.pt(12), True)
         for side in self.names:
             self.plot.getAxis(side).setStyle(tickFont=tick_font)
+        self._fit_titles()
         reserve_axis_room(self.plot, tick_font, self.names)
+
+    def _fit_titles(self) -> None:
+        """Both axis titles show only if the plot, with the top one, is still as tall as the
+        rotated query title is long: past the plot's end it would run into the readout. In a
+        cramped dock the cells' numbers matter more than the titles.
+        """
+        left, top = self.plot.getAxis("left"), self.plot.getAxis("top")
+        title = top.label.boundingRect().height()
+        with_titles = self.plot.vb.height() - (0.0 if top.label.isVisible() else title)
+        fits = with_titles >= left.label.boundingRect().width()
+        self._title_room = with_titles + (0.0 if fits else title)
+        for axis in (left, top):
+            if axis.labelText and axis.label.isVisible() != fits:
+                axis.showLabel(fits)
 
     def spotlight(self, cell: tuple[int, int] | None, shape: tuple[int, int]) -> None:
         """Veil every cell of a `shape` matrix but `cell` while the look's spotlight is on."""

@@ -74,6 +74,10 @@ class MatchModel(QAbstractTableModel):
         self.rows = MatchRows()
         self.font = QFont()
         self.theme = "light"  # highlight_kind() of the look's background
+        self.spotlight: int | None = None
+        """The key row left in full colour while the spotlight is on; None: every row is."""
+        self.faded = ("#C7C7C7", "#FEF4E5")
+        """Text and flagged background of the rows the spotlight dims (set from the look)."""
 
     def set_rows(self, rows: MatchRows) -> None:
         """Install new numbers; same shape → dataChanged (keeps selection), else a reset."""
@@ -119,6 +123,7 @@ class MatchModel(QAbstractTableModel):
             return None
         row, column = index.row(), COLUMNS[index.column()]
         flagged = row in self.rows.flagged
+        dim = self.spotlight is not None and row != self.spotlight
         if role == Qt.ItemDataRole.DisplayRole:
             return self._value(row, column)[1]
         if role == SORT_ROLE:
@@ -131,9 +136,9 @@ class MatchModel(QAbstractTableModel):
             font.setBold(flagged or column == "key")
             return font
         if role == Qt.ItemDataRole.BackgroundRole and flagged:
-            return QColor(HIGHLIGHT[self.theme][0])
-        if role == Qt.ItemDataRole.ForegroundRole and flagged:
-            return QColor(HIGHLIGHT[self.theme][1])
+            return QColor(self.faded[1] if dim else HIGHLIGHT[self.theme][0])
+        if role == Qt.ItemDataRole.ForegroundRole and (flagged or dim):
+            return QColor(self.faded[0] if dim else HIGHLIGHT[self.theme][1])
         if role == Qt.ItemDataRole.ToolTipRole:
             if column == "cosine" and self._value(row, column)[0] is None:
                 return tr("match.tip.undefined_cos")

@@ -23,6 +23,7 @@ from app.ui.format import format_score
 from app.ui.panels.base import Panel
 from app.ui.panels.match_model import (
     ADDITIVE_COLUMNS,
+    HIGHLIGHT,
     SCORED,
     MatchModel,
     MatchRows,
@@ -131,6 +132,8 @@ class MatchTablePanel(Panel):
         numbers = ui_font(look.pt(12))
         self.model.font = numbers
         self.model.theme = highlight_kind(look.theme.background)
+        self.model.faded = (look.faded(look.theme.foreground),
+                            look.faded(HIGHLIGHT[self.model.theme][0]))
         self.table.setFont(numbers)
         self.table.horizontalHeader().setFont(ui_font(look.pt(12), bold=True))
         self.table.verticalHeader().setDefaultSectionSize(int(look.px(30)))
@@ -160,6 +163,7 @@ class MatchTablePanel(Panel):
         tips = {key: "\n".join(line for reason, line in zip(reasons, lines, strict=True)
                                if key in reason.keys) for key in explained.flagged}
         scores = {name: view.scores[name][row] for name in SCORED if name in view.scores}
+        self.model.spotlight = state.key if self.look.spotlight else None
         self.model.set_rows(MatchRows(
             names=view.key_names,
             norms=explained.norms,

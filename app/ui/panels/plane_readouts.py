@@ -43,6 +43,7 @@ class PlaneReadouts(QWidget):
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._colours = colours
+        self._look = Look()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.query_line = QLabel(objectName="playground_query")
@@ -76,6 +77,8 @@ class PlaneReadouts(QWidget):
         handled = super().event(event)
         if event.type() == QEvent.Type.LayoutRequest:
             self.relaid.emit()
+        elif event.type() == QEvent.Type.Show:
+            self.layout().invalidate()  # fonts set while hidden (start in presentation mode)
         return handled
 
     def needed_height(self, width: int) -> int:
@@ -85,6 +88,7 @@ class PlaneReadouts(QWidget):
         return self.sizeHint().height()
 
     def apply_look(self, look: Look) -> None:
+        self._look = look
         muted = f"color: {look.theme.muted};"
         for widget in (self.query_line, self.identity):
             widget.setFont(ui_font(look.pt(13), bold=True))
@@ -103,7 +107,9 @@ class PlaneReadouts(QWidget):
             self.headers[name].setText(tr(key))
         self.help_line.setText(tr("playground.help"))
 
-    def paint(self, view: View, key: int) -> None:
+    def paint(self, view: View, key: int, spotlight: bool = False) -> None:
+        """Every key's row from the view; with the spotlight on, only the selected one is
+        in full colour."""
         plane, pair = view.plane, view.pair
         self.query_line.setText(tr("playground.query_line", name=view.query_names[0],
                                    vector=vector_text(view.q[0]),
@@ -116,9 +122,14 @@ class PlaneReadouts(QWidget):
         for j, row in enumerate(self.cells):
             name = tr("playground.k_label", number=j + 1, name=view.key_names[j])
             row["key"].setText(("▶ " if j == key else "   ") + name)
-            style = f"color: {self._colours[j]};" + (" font-weight: bold;" if j == key else "")
-            if row["key"].styleSheet() != style:  # restyling is costly; most drags keep it
-                row["key"].setStyleSheet(style)
+            dim = spotlight and j != key
+            colour = self._look.faded(self._colours[j]) if dim else self._colours[j]
+            style = f"color: {colour};" + (" font-weight: bold;" if j == key else "")
+            faded = f"color: {self._look.faded(self._look.theme.foreground)};" if dim else ""
+            for column, label in row.items():
+                wanted = style if column == "key" else faded
+                if label.styleSheet() != wanted:  # restyling is costly; most drags keep it
+                    label.setStyleSheet(wanted)
             row["vector"].setText(vector_text(view.k[j]))
             row["dot"].setText(format_score(float(dots[j])))
             row["norm"].setText(format_score(float(plane.norm_k[j])))

@@ -246,7 +246,7 @@ class PlaygroundPanel(Panel):
                                 formula=SCORERS[view.scorer].formula))
         self._paint_arrows(view, state.key)
         self._paint_selected(view, state.key)
-        self.readouts.paint(view, state.key)
+        self.readouts.paint(view, state.key, self.look.spotlight)
 
     def _fit_range(self, extent: float) -> None:
         """Follow the landscape's square, but never while dragging: the plot must not slide
@@ -273,6 +273,7 @@ class PlaygroundPanel(Panel):
                 tr("playground.k_label", number=j + 1, name=view.key_names[j]),
                 pixel, bounds, placed))
             arrow.set_selected(j == key)
+            arrow.set_opacity(self.look.opacity(j == key))
         for vector_id, arrow in self.arrows.items():
             arrow.handle.set_active(vector_id == self._active)
 
