@@ -9,7 +9,7 @@ import html
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from app.i18n import tr
 from app.model.breakdown import Breakdown
@@ -20,6 +20,7 @@ from app.ui.format import format_percent, format_score
 from app.ui.look import SELECTION_COLOUR, diverging_map
 from app.ui.panels.base import Panel
 from app.ui.panels.heatmap import pair_formula
+from app.ui.panels.scroll import FittedScrollArea
 
 SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
@@ -77,11 +78,11 @@ class ExpansionPanel(Panel):
         for label in (self.heading, self.equation, self.dominant, self.polar, self.scorer_line):
             label.setWordWrap(True)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        # a short dock scrolls instead of forcing the whole window taller than the screen
-        self.scroll = QScrollArea(objectName="expansion_scroll", widgetResizable=True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        # a short dock scrolls instead of forcing the whole window taller than the screen; the
+        # fitted area re-reads the content's height whenever fonts or texts change it
+        self.scroll = FittedScrollArea(content)
+        self.scroll.setObjectName("expansion_scroll")
         self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.scroll.setWidget(content)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(self.scroll)

@@ -27,8 +27,10 @@ class PanelSpec:
 def panel_specs() -> list[PanelSpec]:
     """Every dock in menu order (Alt+1 …), laid out to fit a 1280×720 projector.
 
-    Left: the two editors. Right, top: the score matrix. Right, bottom: one tab group for the
-    panels read one at a time. Imported here so building the list is cheap until it is used.
+    Left, full height: the two editors and the panels one reads (they drive the views on the
+    right, so a stage picked in the timeline shows its effect beside it). Right: the score
+    matrix over the term-by-term expansion and the match table. Imported here so building the
+    list is cheap until it is used.
     """
     from app.ui.panels.editor import EditorPanel
     from app.ui.panels.expansion import ExpansionPanel
@@ -45,7 +47,7 @@ def panel_specs() -> list[PanelSpec]:
         PanelSpec("heatmap", HeatmapPanel, RIGHT),
         PanelSpec("expansion", ExpansionPanel, RIGHT),
         PanelSpec("match", MatchTablePanel, RIGHT, tab_with="expansion"),
-        PanelSpec("shapes", ShapesPanel, RIGHT, tab_with="expansion"),
-        PanelSpec("timeline", TimelinePanel, RIGHT, tab_with="expansion"),
-        PanelSpec("guide", GuidePanel, RIGHT, tab_with="expansion"),
+        PanelSpec("shapes", ShapesPanel, LEFT, tab_with="playground"),
+        PanelSpec("timeline", TimelinePanel, LEFT, tab_with="playground"),
+        PanelSpec("guide", GuidePanel, LEFT, tab_with="playground"),
     ]
