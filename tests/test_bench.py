@@ -41,7 +41,8 @@ def test_evaluate_fills_each_target_from_its_size_only() -> None:
     bare = Result("model", "bare NumPy Q @ K.T (floor)", size, [10.0])
     dot = Result("model", 'score_matrix("dot")', size, [12.0], {"ratio_to_bare": 1.2})
     small = Result("model", 'score_matrix("dot")', "T=256, d=256", [1.0], {"ratio_to_bare": 9.0})
-    teaching = Result("ui", "edit → every panel repainted (drag step)", "T=5, d=4",
+    teaching = Result("ui", "drag step → every visible panel repainted (default layout)",
+                      "T=5, d=4",
                       [float(x) for x in range(1, 22)], {"max_ui_block_ms": 3.0})
     targets = {t.key: t for t in evaluate([small, bare, dot, teaching])}
     assert set(targets) == TARGET_KEYS

@@ -291,6 +291,15 @@ class MainWindow(QMainWindow):
         if isinstance(state, QByteArray) and self.restoreState(state, LAYOUT_VERSION):
             self._sized = True
 
+    def show_panel(self, name: str) -> Panel:
+        """Bring a panel's dock to the front, up to date, and return the panel."""
+        dock = self.docks[name]
+        dock.show()
+        dock.raise_()
+        panel = self.panels[name]
+        panel.catch_up()
+        return panel
+
     def _fit_screen(self) -> None:
         """First start: fill most of the screen (a projector is often exactly 1280×720)."""
         screen = self.screen() or QApplication.primaryScreen()

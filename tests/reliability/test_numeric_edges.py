@@ -35,13 +35,13 @@ def _settle(qtbot, window) -> None:
 def _match_cells(window, scorer: str, role: int = Qt.ItemDataRole.DisplayRole) -> list:
     from app.ui.panels.match_model import COLUMNS
 
-    model = window.panels["match"].model
+    model = window.show_panel("match").model
     column = COLUMNS.index(scorer)
     return [model.data(model.index(row, column), role) for row in range(model.rowCount())]
 
 
 def _heatmap_texts(window) -> list[list[str]]:
-    panel = window.panels["heatmap"]
+    panel = window.show_panel("heatmap")
     return [[item.textItem.toPlainText() for item in line] for line in panel.cell_texts]
 
 
@@ -64,10 +64,10 @@ def test_zero_query_makes_cosine_undefined_everywhere_it_is_shown(qtbot, window)
     assert all(text != UNDEFINED_TEXT for text in _match_cells(window, "dot"))
 
     assert _heatmap_texts(window)[row] == [UNDEFINED_TEXT] * len(view.key_names)
-    readout = window.panels["heatmap"].readout.text()
+    readout = window.show_panel("heatmap").readout.text()
     assert UNDEFINED_TEXT in readout and tr("heatmap.undefined_note") in readout
     assert window.findChild(type(window._status), "status_pair").text().endswith(UNDEFINED_TEXT)
-    polar = window.panels["expansion"].polar.text()  # says in words why θ has no value
+    polar = window.show_panel("expansion").polar.text()  # says in words why θ has no value
     assert polar.startswith(tr("expansion.polar_undefined", total="\0").split("\0")[0])
     assert "nan" not in polar.lower()
 
@@ -78,7 +78,7 @@ def test_zero_query_in_the_playground_shows_a_dash_with_the_reason(qtbot, window
     document.set_vector("q", 0, [0.0, 0.0])
     document.set_scorer("cosine")
     _settle(qtbot, window)
-    playground = window.panels["playground"]
+    playground = window.show_panel("playground")
     for key in range(len(document.view.key_names)):
         for column in ("cos", "angle", "active"):
             label = playground.findChild(QLabel, f"playground_{column}_{key}")
@@ -113,7 +113,7 @@ def test_everything_zero_gives_uniform_finite_weights(qtbot, window):
     _settle(qtbot, window)
     weights = document.view.weights
     assert np.allclose(weights, 1 / weights.shape[1])
-    image = window.panels["heatmap"].image.image
+    image = window.show_panel("heatmap").image.image
     assert np.all(np.isfinite(image)) and np.allclose(image, 100 / weights.shape[1])
 
 
@@ -187,9 +187,9 @@ def test_identical_keys_rank_stably_by_position(qtbot, window):
         assert ranks[1] == ranks[0] + 1 and ranks[4] == ranks[1] + 1, (name, ranks)
     weights = document.view.weights[document.state.query]
     assert weights[0] == weights[1] == weights[4]
-    table = window.panels["match"].table
+    table = window.show_panel("match").table
     table.sortByColumn(2, Qt.SortOrder.DescendingOrder)
-    proxy = window.panels["match"].proxy
+    proxy = window.show_panel("match").proxy
 
     def order() -> list[int]:
         return [proxy.mapToSource(proxy.index(r, 0)).row() for r in range(proxy.rowCount())]
@@ -214,7 +214,7 @@ def test_values_beyond_the_editing_range_are_clamped_with_a_visible_note(qtbot, 
     assert list(document.state.teaching_q[3]) == [EDIT_LIMIT, -EDIT_LIMIT, 3.0, EDIT_LIMIT]
     assert f"{EDIT_LIMIT:g}" in blocker.args[0]
     assert window.statusBar().currentMessage() == blocker.args[0]
-    boxes = window.panels["editor"].charts[("q", 3)].boxes
+    boxes = window.show_panel("editor").charts[("q", 3)].boxes
     assert [box.value() for box in boxes] == [EDIT_LIMIT, -EDIT_LIMIT, 3.0, EDIT_LIMIT]
     with qtbot.assertNotEmitted(document.notice):
         document.set_vector("q", 3, [EDIT_LIMIT, -EDIT_LIMIT, 0.0, 0.0])

@@ -157,7 +157,7 @@ def heatmap_cell(view: View, state, row: int, col: int, decimals: int) -> str:
 
 
 def check_heatmap(window, fresh: View) -> None:
-    panel, state = window.panels["heatmap"], window.document.state
+    panel, state = window.show_panel("heatmap"), window.document.state
     if state.options.heatmap_mode == "weights":
         expected = 100 * fresh.weights
     else:
@@ -175,7 +175,7 @@ def check_heatmap(window, fresh: View) -> None:
 def check_match_table(window, fresh: View) -> None:
     from app.ui.panels.match_model import COLUMNS
 
-    model, row = window.panels["match"].model, window.document.state.query
+    model, row = window.show_panel("match").model, window.document.state.query
     for key, name in enumerate(fresh.key_names):
         def cell(column: str, key: int = key) -> str:
             return model.data(model.index(key, COLUMNS.index(column)))
@@ -195,23 +195,23 @@ def check_readouts(window, fresh: View) -> None:
     assert status == tr("status.pair", query=fresh.query_names[state.query],
                         key=fresh.key_names[state.key], scorer=tr(SCORER_KEYS[state.scorer]),
                         score=format_score(fresh.selected_score))
-    line = window.panels["expansion"].scorer_line
+    line = window.show_panel("expansion").scorer_line
     if not line.isHidden():
         assert format_score(fresh.selected_score) in line.text()
     if not isinstance(fresh.pair.cos, Undefined):
-        assert format_score(fresh.pair.cos, 3) in window.panels["expansion"].polar.text()
+        assert format_score(fresh.pair.cos, 3) in window.show_panel("expansion").polar.text()
 
 
 def check_editor_and_playground(window, fresh: View) -> None:
     state = window.document.state
     if state.world == "teaching":
-        editor = window.panels["editor"]
+        editor = window.show_panel("editor")
         for (role, token), chart in editor.charts.items():
             matrix = state.teaching_q if role == "q" else state.teaching_k
             shown = [box.value() for box in chart.boxes]
             assert shown == [round(float(v), 2) for v in matrix[token]], (role, token)
     elif "playground" in window.panels and fresh.landscape is not None:
-        images = [item.image for item in image_items(window.panels["playground"])]
+        images = [item.image for item in image_items(window.show_panel("playground"))]
         assert any(image is not None and image.shape == fresh.landscape.values.shape
                    and np.array_equal(image, fresh.landscape.values) for image in images), (
             "the playground must show the fresh landscape")

@@ -39,3 +39,22 @@ def test_language_switch_retranslates_without_restart(qtbot):
     assert window.file_menu.title() == "&File"
     i18n.set_language("zh")
     assert window.file_menu.title().startswith("文件")
+
+
+def test_a_panel_behind_a_tab_catches_up_when_shown(qtbot, monkeypatch):
+    make_application()
+    window = build_window("en")
+    qtbot.addWidget(window)
+    window.resize(1280, 720)
+    window.show()
+    qtbot.waitExposed(window)
+    window.docks["expansion"].raise_()
+    qtbot.waitUntil(lambda: not window.panels["match"]._on_screen())
+    calls = []
+    match = window.panels["match"]
+    monkeypatch.setattr(match, "refresh", lambda: calls.append(window.document.state.key))
+    with qtbot.waitSignal(window.document.changed, timeout=2000):
+        window.document.select(key=0)
+    assert calls == []
+    window.docks["match"].raise_()
+    qtbot.waitUntil(lambda: calls == [0])

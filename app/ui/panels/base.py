@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from PySide6.QtCore import QPoint, QRect, QTimer
+from PySide6.QtGui import QPaintEvent, QShowEvent
 from PySide6.QtWidgets import QWidget
 
 from app.state.document import Document
@@ -18,13 +20,49 @@ class Panel(QWidget):
 
     name: ClassVar[str] = ""
     title_key: ClassVar[str] = ""
+    observes_while_hidden: ClassVar[bool] = False
+    """True for panels that must see every change (the checklist ticks from what happened),
+    not just the latest state."""
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.document = document
         self.look = Look()
         self.setObjectName(f"panel_{self.name}")
-        document.changed.connect(self.refresh)
+        self._stale = False
+        document.changed.connect(self._on_document_changed)
+
+    def _on_document_changed(self) -> None:
+        """Repaint now if anyone can see it; a panel behind a tab (Qt moves those off-screen
+        rather than hiding them) catches up when it is next painted, so a drag step costs only
+        what is on screen."""
+        if self.window().isVisible() and not self._on_screen() and not self.observes_while_hidden:
+            self._stale = True
+            return
+        self._stale = False
+        self.refresh()
+
+    def _on_screen(self) -> bool:
+        """Shown and inside its window: Qt parks the docks behind a tab outside the window."""
+        top = self.window()
+        where = QRect(self.mapTo(top, QPoint(0, 0)), self.size())
+        return self.isVisible() and top.rect().intersects(where)
+
+    def catch_up(self) -> None:
+        """Refresh now if changes arrived while this panel was out of sight."""
+        if self._stale:
+            self._stale = False
+            self.refresh()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self.catch_up()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        """Uncovered while stale: refresh right after this paint (never inside it)."""
+        super().paintEvent(event)
+        if self._stale:
+            QTimer.singleShot(0, self, self.catch_up)
 
     def set_look(self, look: Look) -> None:
         """Presentation scale or theme changed: restyle, then repaint."""

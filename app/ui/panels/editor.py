@@ -7,16 +7,17 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QButtonGroup,
-    QFrame,
     QGridLayout,
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QScrollArea,
     QStackedWidget,
+    QStyle,
     QVBoxLayout,
     QWidget,
 )
@@ -28,6 +29,8 @@ from app.ui.fonts import ui_font
 from app.ui.look import OKABE_ITO, SELECTION_COLOUR
 from app.ui.panels.bars import BarColumns, EntryBox
 from app.ui.panels.base import Panel
+from app.ui.panels.scroll import FittedScrollArea
+from app.ui.panels.world_hint import WorldHint
 
 ROLES = ("q", "k")
 SNAP = 0.1
@@ -107,7 +110,8 @@ class EditorPanel(Panel):
         self.pick_buttons: dict[tuple[str, int], QPushButton] = {}
         self.pick_groups = {role: QButtonGroup(self) for role in ROLES}
         self._build_content()
-        self._build_hint()
+        self._hint_page = WorldHint("editor", lambda: self.document.set_world("teaching"))
+        self.hint, self.switch_button = self._hint_page.hint, self._hint_page.switch_button
         self.stack = QStackedWidget()
         self.stack.addWidget(self._content)
         self.stack.addWidget(self._hint_page)
@@ -123,46 +127,89 @@ class EditorPanel(Panel):
     # --- construction --------------------------------------------------------------------
 
     def _build_content(self) -> None:
-        grid_host = QWidget()
-        grid = QGridLayout(grid_host)
+        page = QWidget()
+        self._grid = grid = QGridLayout()
         grid.setContentsMargins(2, 2, 2, 2)
         grid.setHorizontalSpacing(10)
         grid.setVerticalSpacing(6)
-        self.role_headers = {role: QLabel() for role in ROLES}
-        grid.addWidget(self.role_headers["q"], 0, 1)
-        grid.addWidget(self.role_headers["k"], 0, 2)
-        for token, name in enumerate(self.tokens):
-            colour = OKABE_ITO[token % len(OKABE_ITO)]
-            grid.addWidget(self._token_cell(token, name, colour), token + 1, 0)
-            for column, role in enumerate(ROLES, start=1):
-                chart = VectorChart(role, token, colour, self._dims)
-                self._connect(chart)
-                self.charts[(role, token)] = chart
-                grid.addWidget(chart.widget, token + 1, column)
-        grid.setColumnStretch(1, 1)
-        grid.setColumnStretch(2, 1)
+        self.role_headers = {role: QLabel(page) for role in ROLES}
+        self.role_marks = {(role, token): QLabel(role, page)
+                           for token in range(len(self.tokens)) for role in ROLES}
+        self._cells = [self._token_cell(token, name, OKABE_ITO[token % len(OKABE_ITO)])
+                       for token, name in enumerate(self.tokens)]
+        for (role, token), _mark in self.role_marks.items():
+            chart = VectorChart(role, token, OKABE_ITO[token % len(OKABE_ITO)], self._dims)
+            self._connect(chart)
+            self.charts[(role, token)] = chart
+        self._narrow: bool | None = None
+        self._arrange(narrow=False)
         for role in ROLES:
             self.pick_groups[role].idClicked.connect(
                 lambda token, r=role: self._pick(r, token))
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setWidget(grid_host)
+        self.help_line = QLabel(objectName="editor_help")
+        self.help_line.setWordWrap(True)
+        column = QVBoxLayout(page)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addLayout(grid)
+        column.addWidget(self.help_line)  # scrolls with the charts: they need the height more
+        column.addStretch(1)
+        self._scroll = FittedScrollArea(page)
         self.message = QLabel(objectName="editor_message")
         self.message.setWordWrap(True)
         self.message.hide()
-        self.help_line = QLabel(objectName="editor_help")
-        self.help_line.setWordWrap(True)
         self._content = QWidget()
         layout = QVBoxLayout(self._content)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(scroll, 1)
+        layout.addWidget(self._scroll, 1)
         layout.addWidget(self.message)
-        layout.addWidget(self.help_line)
+
+    def _arrange(self, narrow: bool) -> None:
+        """A row per token: its name and buttons, then its q and k charts side by side. In a
+        narrow dock the name and buttons head the token's rows, and k goes under q (each
+        marked with its role), so no chart hides past the right edge at a large scale."""
+        if narrow == self._narrow:
+            return
+        self._narrow = narrow
+        grid, rows = self._grid, 3 if narrow else 1
+        for widget in (*self.role_headers.values(), *self.role_marks.values(), *self._cells,
+                       *(chart.widget for chart in self.charts.values())):
+            grid.removeWidget(widget)
+            widget.setVisible(widget not in self.role_marks.values() or narrow)
+        if not narrow:
+            grid.addWidget(self.role_headers["q"], 0, 2)
+            grid.addWidget(self.role_headers["k"], 0, 3)
+        for token, cell in enumerate(self._cells):
+            top = 1 + rows * token
+            grid.addWidget(cell, top, 0, 1, 3 if narrow else 1)
+            cell.layout().setDirection(QBoxLayout.Direction.LeftToRight if narrow
+                                       else QBoxLayout.Direction.TopToBottom)
+            for index, role in enumerate(ROLES):
+                row, column = (top + 1 + index, 2) if narrow else (top, 2 + index)
+                if narrow:
+                    grid.addWidget(self.role_marks[(role, token)], row, 1)
+                grid.addWidget(self.charts[(role, token)].widget, row, column)
+        for header in self.role_headers.values():
+            header.setVisible(not narrow)
+        grid.setColumnStretch(2, 1)
+        grid.setColumnStretch(3, 0 if narrow else 1)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_columns()
+
+    def _fit_columns(self) -> None:
+        """Narrow when the two charts of a token and its name would not fit side by side."""
+        chart = self.charts[("q", 0)].widget.minimumSizeHint().width()
+        cells = max(cell.minimumSizeHint().width() for cell in self._cells)
+        bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        margins = self.layout().contentsMargins()
+        needed = cells + 2 * chart + 2 * self._grid.horizontalSpacing() + 4 + bar + (
+            margins.left() + margins.right())
+        self._arrange(narrow=self.width() < needed)
 
     def _token_cell(self, token: int, name: str, colour: str) -> QWidget:
         cell = QWidget()
-        layout = QVBoxLayout(cell)
+        layout = QBoxLayout(QBoxLayout.Direction.TopToBottom, cell)
         layout.setContentsMargins(0, 0, 0, 0)
         label = QLabel(name, objectName=f"editor_name_{token}")
         label.setStyleSheet(f"color: {colour};")
@@ -190,19 +237,6 @@ class EditorPanel(Panel):
                 lambda value, r=role, t=token, d=dim: self._on_typed(r, t, d, value))
             box.rejected.connect(self._on_rejected)
 
-    def _build_hint(self) -> None:
-        self._hint_page = QWidget()
-        layout = QVBoxLayout(self._hint_page)
-        self.hint = QLabel(objectName="editor_hint")
-        self.hint.setWordWrap(True)
-        self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.switch_button = QPushButton(objectName="editor_switch_world")
-        self.switch_button.clicked.connect(lambda: self.document.set_world("teaching"))
-        layout.addStretch(1)
-        layout.addWidget(self.hint)
-        layout.addWidget(self.switch_button, 0, Qt.AlignmentFlag.AlignHCenter)
-        layout.addStretch(2)
-
     # --- look and language ---------------------------------------------------------------
 
     def apply_look(self) -> None:
@@ -215,7 +249,7 @@ class EditorPanel(Panel):
             button.setMinimumWidth(int(look.px(34)))
             button.setStyleSheet(
                 f"QPushButton:checked {{ background: {SELECTION_COLOUR}; color: white; }}")
-        for label in self.role_headers.values():
+        for label in (*self.role_headers.values(), *self.role_marks.values()):
             label.setFont(ui_font(look.pt(12), bold=True))
         for chart in self.charts.values():
             chart.plot.setBackground(theme.background)
@@ -228,15 +262,14 @@ class EditorPanel(Panel):
         self.message.setStyleSheet(f"color: {SELECTION_COLOUR};")
         self.help_line.setFont(ui_font(look.pt(11)))
         self.help_line.setStyleSheet(f"color: {theme.muted};")
-        self.hint.setFont(ui_font(look.pt(14)))
-        self.switch_button.setFont(ui_font(look.pt(13), bold=True))
+        self._hint_page.apply_look(look)
+        QTimer.singleShot(0, self, self._fit_columns)  # once new fonts reach the minimum sizes
 
     def retranslate(self) -> None:
         self.role_headers["q"].setText(tr("editor.col_q"))
         self.role_headers["k"].setText(tr("editor.col_k"))
         self.help_line.setText(tr("editor.help"))
-        self.hint.setText(tr("editor.dialogue_hint"))
-        self.switch_button.setText(tr("editor.switch_world"))
+        self._hint_page.set_texts(tr("editor.dialogue_hint"), tr("editor.switch_world"))
         tips = {"q": "editor.pick_query_tip", "k": "editor.pick_key_tip"}
         for (role, token), button in self.pick_buttons.items():
             button.setToolTip(tr(tips[role], name=self.tokens[token]))

@@ -8,7 +8,7 @@ import html
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from app.i18n import tr
@@ -43,6 +43,17 @@ def operand(value: float) -> str:
     return f"({text})" if text.startswith("−") else text
 
 
+class BarsView(pg.PlotWidget):
+    """The products' plot asks for a height from its minimum and grows into the room left.
+
+    A graphics view's own size hint is its last size, so a plot once laid out tall (say,
+    before the window first showed) would keep the scrolled page that tall for good.
+    """
+
+    def sizeHint(self) -> QSize:
+        return QSize(super().sizeHint().width(), self.minimumHeight() * 3 // 2)
+
+
 class ExpansionPanel(Panel):
     """Shows why the selected score is what it is, one dimension at a time."""
 
@@ -54,7 +65,7 @@ class ExpansionPanel(Panel):
         self.heading = QLabel(objectName="expansion_heading")
         self.equation = QLabel(objectName="expansion_equation")
         self.equation.setTextFormat(Qt.TextFormat.RichText)
-        self.bars_plot = pg.PlotWidget()
+        self.bars_plot = BarsView()
         self.bars_plot.setObjectName("expansion_bars")
         plot = self.bars_plot.getPlotItem()
         plot.setMouseEnabled(False, False)

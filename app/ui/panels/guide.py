@@ -139,6 +139,7 @@ class GuidePanel(Panel):
 
     name = "guide"
     title_key = "guide.title"
+    observes_while_hidden = True
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(document, parent)

@@ -21,13 +21,12 @@ from app.ui.format import format_bytes, format_percent, format_score
 from app.ui.look import diverging_map, sequential_map
 from app.ui.panels.base import Panel
 from app.ui.panels.heatmap_cells import CellLayer
+from app.ui.panels.heatmap_fit import fit_colorbar, fit_lines
 
 NO_VALUE = {"light": "#D9D9D9", "dark": "#3C3C3C"}
 """Cells without a number (undefined cosine, masked score) show the background in this grey."""
 MIN_PLOT_HEIGHT = 60
 """Pixels at 100 %: the plot gives way first in a short dock, the readout lines never."""
-ROOMY_PLOT_HEIGHT = 150
-"""Pixels at 100 %: a plot shorter than this takes the room of the less important text line."""
 PERCENT = 100.0
 """Weights are drawn and printed in percent, as the lesson quotes them (32.5 %)."""
 _SYMBOL = re.compile(r"(?<![A-Za-z])([qk])(?![A-Za-z])")
@@ -132,8 +131,6 @@ class HeatmapPanel(Panel):
     def apply_look(self) -> None:
         look, theme = self.look, self.look.theme
         self.setFont(ui_font(look.pt(11)))
-        self.readout.setFont(ui_font(look.pt(14), bold=True))
-        self.info.setFont(ui_font(look.pt(11)))
         self.graphics.setBackground(theme.background)
         self.graphics.setMinimumHeight(int(look.px(MIN_PLOT_HEIGHT)))
         self.backdrop.setBrush(QtGui.QColor(NO_VALUE.get(theme.name, NO_VALUE["light"])))
@@ -145,7 +142,7 @@ class HeatmapPanel(Panel):
             axis.setPen(theme.foreground)
             axis.label.setFont(ui_font(look.pt(12)))
         self.cells.set_look(look)
-        self._fit_colorbar()
+        fit_colorbar(self.colorbar, self.plot.vb.height(), look)
         self.colorbar.axis.setTextPen(theme.foreground)
         self.mask_item.setBrush(QtGui.QBrush(QtGui.QColor(theme.muted), Qt.BrushStyle.BDiagPattern))
         for item in (self.backdrop, self.mask_item):
@@ -186,17 +183,12 @@ class HeatmapPanel(Panel):
         self._fit_lines()
 
     def _fit_lines(self) -> None:
-        """A short dock keeps the plot readable: the line that matters less in this mode (the
-        lesson's help line, scale mode's seed line) gives up its room and becomes a tooltip."""
-        scale_mode = self.document.state.options.scale_mode
-        spare, keep = (self.readout, self.info) if scale_mode else (self.info, self.readout)
         layout, margins = self.layout(), self.layout().contentsMargins()
-        width = self.width() - margins.left() - margins.right()
-        used = (self._controls.sizeHint().height() + margins.top() + margins.bottom()
-                + sum(label.heightForWidth(width) + layout.spacing() for label in (spare, keep)))
-        spare.setVisible(self.height() - used >= self.look.px(ROOMY_PLOT_HEIGHT))
-        keep.setVisible(True)
-        keep.setToolTip("" if spare.isVisible() else spare.text())
+        room = (self.height() - self._controls.sizeHint().height() - margins.top()
+                - margins.bottom() - 3 * layout.spacing())
+        fit_lines(self.readout, self.info, self.document.state.options.scale_mode,
+                  self.width() - margins.left() - margins.right(), room,
+                  self.graphics.minimumHeight(), self.look)
 
     def sizeHint(self) -> QSize:
         """Modest, so the term-by-term dock below gets room at 1280×720; it grows from there."""
@@ -302,8 +294,7 @@ class HeatmapPanel(Panel):
         state, options = self.document.state, self.document.state.options
         for side in ("left", "top"):
             self.plot.getAxis(side).setTicks(None)
-        self.cells.names = {"left": [str(options.scale_T)], "top": [str(options.scale_T)]}
-        self.cells.fit_axes()
+        self.cells.fit_scale_axes(options.scale_T)
         T, view_px = options.scale_T, max(self.plot.vb.width(), self.plot.vb.height(), 64)
         try:
             target = -(-T // downsample_factor(T, int(view_px * self.devicePixelRatioF())))
@@ -344,15 +335,9 @@ class HeatmapPanel(Panel):
         self.readout.setText(tr("heatmap.scale_readout", seed=request.seed))
         self._fit_lines()
 
-    def _fit_colorbar(self) -> None:
-        """The colour bar's numbers shrink with a short plot rather than overlap each other
-        (about five of them share its height)."""
-        size = min(self.look.pt(11), max(7.0, 0.12 * self.plot.vb.height()))
-        self.colorbar.axis.setStyle(tickFont=ui_font(round(size * 2) / 2))
-
     def _on_view_resized(self) -> None:
         """Cell labels refit to the new cell size; scale mode asks for a fitting picture."""
-        self._fit_colorbar()
+        fit_colorbar(self.colorbar, self.plot.vb.height(), self.look)
         if self.document.state.options.scale_mode:
             self._show_scale()
         else:

@@ -3,7 +3,6 @@ fonts fitted to the cell size, axis room measured from those fonts, and the spot
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -13,6 +12,7 @@ from PySide6.QtCore import QRectF, Qt
 
 from app.ui.fonts import ui_font
 from app.ui.look import SPOTLIGHT_VEIL, Look
+from app.ui.panels.axes import reserve_room
 
 CELL_TEXT_LIMIT = 12
 """Up to this many tokens every cell prints its value; beyond, the cells are too small."""
@@ -25,28 +25,6 @@ def text_colour(rgb: np.ndarray) -> str:
     linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
     luminance = float(linear[:3] @ np.array([0.2126, 0.7152, 0.0722]))
     return "#000000" if luminance > 0.179 else "#FFFFFF"
-
-
-def reserve_axis_room(plot: pg.PlotItem, tick_font: QtGui.QFont,
-                      names: dict[str, Sequence[str]]) -> None:
-    """Reserve each axis's room from the fonts at the current scale: title, gap, tick names.
-
-    pyqtgraph counts only 80 % of the title's height (and remembers older, smaller tick
-    widths), so at 200 % and more the rotated "query" title ran into the token names.
-    """
-    metrics = QtGui.QFontMetricsF(tick_font)
-    for side, labels in names.items():
-        axis = plot.getAxis(side)
-        boxes = [metrics.boundingRect(text) for text in labels] or [metrics.boundingRect("0")]
-        across = (max(box.width() for box in boxes) if side == "left"
-                  else max(metrics.height(), *(box.height() for box in boxes)))
-        title = axis.label.boundingRect().height() if axis.label.isVisible() else 0.0
-        offset = axis.style["tickTextOffset"][0 if side == "left" else 1]
-        room = math.ceil(title + across + offset + max(0, axis.style["tickLength"]))
-        if side == "left":
-            axis.setWidth(room)
-        else:
-            axis.setHeight(room)
 
 
 class CellLayer:
@@ -119,13 +97,22 @@ class CellLayer:
             self._tick_pt = tick if abs(tick - self._tick_pt) >= 1.0 else self._tick_pt
             self.fit_axes()
 
+    def fit_scale_axes(self, T: int) -> None:
+        """Scale mode's numbered axes (0 … T): tick numbers sized to the plot's height, as
+        pyqtgraph spaces about five of them along it whatever their size."""
+        self.names = {"left": [str(T)], "top": [str(T)]}
+        size = min(self.look.pt(12), max(SMALLEST_CELL_PT, 0.12 * self.plot.vb.height()))
+        self._tick_pt = round(size * 2) / 2
+        self.fit_axes()
+
     def fit_axes(self) -> None:
         """Tick names in the font `fit` chose, and each axis as wide as they and its title."""
         tick_font = ui_font(self._tick_pt or self.look.pt(12), True)
         for side in self.names:
             self.plot.getAxis(side).setStyle(tickFont=tick_font)
         self._fit_titles()
-        reserve_axis_room(self.plot, tick_font, self.names)
+        for side, labels in self.names.items():
+            reserve_room(self.plot.getAxis(side), tick_font, labels)
 
     def _fit_titles(self) -> None:
         """Both axis titles show only if the plot, with the top one, is still as tall as the

@@ -11,6 +11,7 @@ from app.model.view import View
 from app.ui.fonts import ui_font
 from app.ui.format import format_score
 from app.ui.look import Look, diverging_map
+from app.ui.panels.axes import reserve_room
 
 ISO_LABELS = 16
 """Label items kept for iso-score lines; nice_levels yields about eight, so this never runs out."""
@@ -40,6 +41,9 @@ class LandscapeLayer:
         self.iso.setZValue(-10)
         plot.addItem(self.iso)
         self.labels = []
+        self._tick_font = ui_font(11)
+        self._title_style: dict[str, str] = {}
+        self._titled: tuple[str, float] | None = None
         for _ in range(ISO_LABELS):
             label = pg.TextItem("", color="#222222", anchor=(0.5, 0.5),
                                 fill=pg.mkBrush(255, 255, 255, 150))
@@ -49,20 +53,29 @@ class LandscapeLayer:
             self.labels.append(label)
 
     def apply_look(self, look: Look) -> None:
-        self.colorbar.axis.setTickFont(ui_font(look.pt(11)))
+        self._tick_font = ui_font(look.pt(11))
+        self._title_style = {"font-size": f"{look.pt(12):g}pt", "color": look.theme.foreground}
+        self._titled = None
+        self.colorbar.axis.setTickFont(self._tick_font)
         self.colorbar.axis.setTextPen(pg.mkPen(look.theme.foreground))
         self.iso.setPen(pg.mkPen("#333333", width=look.px(1)))
         for label in self.labels:
             label.setFont(ui_font(look.pt(11)))
 
-    def paint(self, view: View) -> None:
-        """Fixed symmetric levels ±limit, so zero is always the middle (white) colour."""
+    def paint(self, view: View, title: str = "") -> None:
+        """Fixed symmetric levels ±limit, so zero is always the middle (white) colour; the
+        colour bar carries `title` (the score's formula) when the plane has no caption."""
         land, iso = view.landscape, view.plane.iso
         step = 2 * land.extent / (len(land.xs) - 1)
         self.image.setImage(land.values, autoLevels=False)
         self.image.setRect(QRectF(-land.extent - step / 2, -land.extent - step / 2,
                                   2 * land.extent + step, 2 * land.extent + step))
         self.colorbar.setLevels((-land.limit, land.limit))
+        if (title, land.limit) != self._titled:  # relaying the plot on every drag step is slow
+            self._titled = (title, land.limit)
+            axis = self.colorbar.axis
+            axis.setLabel(title, **self._title_style)
+            reserve_room(axis, self._tick_font, [f"{-land.limit:.0f}", f"{land.limit:.0f}"])
         points = iso.segments.reshape(-1, 2)
         self.iso.setData(points[:, 0], points[:, 1], connect="pairs")
         for index, label in enumerate(self.labels):

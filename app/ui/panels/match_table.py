@@ -99,6 +99,7 @@ class MatchTablePanel(Panel):
         self.additive_box.toggled.connect(
             lambda on: self.document.set_options(show_additive=bool(on)))
         self.reasons_title = QLabel()
+        self.reasons_title.setWordWrap(True)  # unwrapped, it widened the page past the dock
         self.reasons = QLabel()
         self.reasons.setObjectName("match_reasons")
         self.reasons.setWordWrap(True)

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, QRectF, Qt
 from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QBoxLayout,
     QFrame,
     QLabel,
-    QPushButton,
     QScrollArea,
     QSizePolicy,
     QStackedWidget,
@@ -20,17 +19,18 @@ from PySide6.QtWidgets import (
 )
 
 from app.i18n import tr
-from app.model.plane import arc_points, editable_values
-from app.model.scoring import SCORERS, Undefined
+from app.model.plane import editable_values
+from app.model.scoring import SCORERS
 from app.model.view import View
 from app.state.document import Document
 from app.ui.fonts import ui_font
-from app.ui.format import format_score
-from app.ui.look import OKABE_ITO, QUERY_COLOUR, SELECTION_COLOUR
-from app.ui.panels.arrows import LABEL_GAP_PX, VectorArrow, VectorId
+from app.ui.look import OKABE_ITO, QUERY_COLOUR
+from app.ui.panels.arrows import VectorArrow, VectorId
 from app.ui.panels.base import Panel
 from app.ui.panels.landscape import LandscapeLayer
+from app.ui.panels.plane_marks import PairMarks
 from app.ui.panels.plane_readouts import PlaneReadouts
+from app.ui.panels.world_hint import WorldHint
 
 SNAP = 0.5
 NUDGE, FINE_NUDGE = 0.5, 0.1
@@ -38,6 +38,13 @@ QWIDGETSIZE_MAX = (1 << 24) - 1
 READOUT_SHARE = 0.45
 """Below the plane, the readouts take at most this share of the panel's height."""
 MINIMUM_SIZE = (240, 220)
+CRAMPED_HEIGHT = 250
+"""Pixels at 100 % of height left for the plane (the panel less any readouts below it): with
+less, the plane drops its axis titles and the caption above it (the colour bar names the
+score instead), so the arrows keep the room."""
+LABEL_PT_PER_PX = 0.06
+"""A vector label's point size per pixel of plane height (its line is then about a ninth of
+the plane): in a small dock at a large scale labels shrink before they bury the arrows."""
 NUMBER_KEYS = {getattr(Qt.Key, f"Key_{n}"): n for n in range(10)}
 ARROW_STEPS = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0),
                Qt.Key.Key_Up: (0, 1), Qt.Key.Key_Down: (0, -1)}
@@ -57,6 +64,8 @@ class PlaygroundPanel(Panel):
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(document, parent)
         self._dragging = False
+        self._cramped = False
+        self._label_pt = 0.0
         self._extent = 0.0
         self._key_count = len(document.state.dialogue_keys)
         self._key_colours = [OKABE_ITO[j % len(OKABE_ITO)] for j in range(self._key_count)]
@@ -65,7 +74,8 @@ class PlaygroundPanel(Panel):
         self._seen_key = document.state.key
         self._build_plot()
         self._build_readouts()
-        self._build_hint()
+        self._hint_page = WorldHint("playground", lambda: self.document.set_world("dialogue"))
+        self.hint, self.switch_button = self._hint_page.hint, self._hint_page.switch_button
         self.stack = QStackedWidget()
         self.stack.addWidget(self._content)
         self.stack.addWidget(self._hint_page)
@@ -97,15 +107,9 @@ class PlaygroundPanel(Panel):
         for angle in (0, 90):
             self.plot.addItem(pg.InfiniteLine(pos=0, angle=angle,
                                               pen=pg.mkPen("#444444", width=1)))
-        self.projection_line = pg.PlotDataItem()
-        self.projection_span = pg.PlotDataItem()
-        self.foot = pg.ScatterPlotItem(symbol="o")
-        self.arc = pg.PlotDataItem()
-        for item in (self.projection_span, self.projection_line, self.arc, self.foot):
-            item.setZValue(15)
-            self.plot.addItem(item)
-        self.theta_label = self._text_item(anchor=(0.5, 0.5))
-        self.projection_label = self._text_item(anchor=(0.5, 0.5))
+        self.marks = PairMarks(self.plot)
+        self.arc, self.foot, self.projection_label = (
+            self.marks.arc, self.marks.foot, self.marks.projection_label)
         self.arrows: dict[VectorId, VectorArrow] = {}
         specs = [("q", 0, QUERY_COLOUR)] + [("k", j, colour)
                                             for j, colour in enumerate(self._key_colours)]
@@ -118,14 +122,6 @@ class PlaygroundPanel(Panel):
             arrow.shaft.sigClicked.connect(
                 lambda _item, _ev, r=role, i=index: self._on_arrow_clicked(r, i))
             self.arrows[(role, index)] = arrow
-
-    def _text_item(self, anchor: tuple[float, float]) -> pg.TextItem:
-        item = pg.TextItem("", color="#222222", anchor=anchor,
-                           fill=pg.mkBrush(255, 255, 255, 190))
-        item.setZValue(25)
-        item.hide()
-        self.plot.addItem(item)
-        return item
 
     def _build_readouts(self) -> None:
         self._content = QWidget()
@@ -159,30 +155,28 @@ class PlaygroundPanel(Panel):
         super().resizeEvent(event)
         self._fit_readouts()
 
+    def _fit_chrome(self) -> None:
+        """Axis titles and caption only while the plane has the height for them."""
+        below = self._scroll.maximumHeight() if self._body.direction() == (
+            QBoxLayout.Direction.TopToBottom) else 0
+        cramped = self.height() - below < self.look.px(CRAMPED_HEIGHT)
+        if cramped != self._cramped:
+            self._cramped = cramped
+            self._set_axis_labels()
+            self.refresh()
+
     def _fit_readouts(self) -> None:
         """Below the plane the readouts get the height they need (scrolling only past a share
         of the panel); beside it they scroll within the full height."""
         if self._body.direction() == QBoxLayout.Direction.LeftToRight:
             self._scroll.setMinimumHeight(0)
             self._scroll.setMaximumHeight(QWIDGETSIZE_MAX)
-            return
-        margins = self.layout().contentsMargins()
-        needed = self.readouts.needed_height(
-            max(1, self.width() - margins.left() - margins.right()))
-        self._scroll.setFixedHeight(min(needed + 2, int(READOUT_SHARE * self.height())))
-
-    def _build_hint(self) -> None:
-        self._hint_page = QWidget()
-        layout = QVBoxLayout(self._hint_page)
-        self.hint = QLabel(objectName="playground_hint")
-        self.hint.setWordWrap(True)
-        self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.switch_button = QPushButton(objectName="playground_switch_world")
-        self.switch_button.clicked.connect(lambda: self.document.set_world("dialogue"))
-        layout.addStretch(1)
-        layout.addWidget(self.hint)
-        layout.addWidget(self.switch_button, 0, Qt.AlignmentFlag.AlignHCenter)
-        layout.addStretch(2)
+        else:
+            margins = self.layout().contentsMargins()
+            needed = self.readouts.needed_height(
+                max(1, self.width() - margins.left() - margins.right()))
+            self._scroll.setFixedHeight(min(needed + 2, int(READOUT_SHARE * self.height())))
+        self._fit_chrome()
 
     # --- look and language ---------------------------------------------------------------
 
@@ -199,18 +193,11 @@ class PlaygroundPanel(Panel):
         self.landscape.apply_look(look)
         for arrow in self.arrows.values():
             arrow.set_look(look)
-        for item in (self.theta_label, self.projection_label):
-            item.setFont(ui_font(look.pt(12), bold=True))
-        self.projection_line.setPen(pg.mkPen("#333333", width=look.px(2),
-                                             style=Qt.PenStyle.DashLine))
-        self.arc.setPen(pg.mkPen(SELECTION_COLOUR, width=look.px(2.5)))
-        self.foot.setSize(look.px(11))
-        self.foot.setBrush(pg.mkBrush("white"))
-        self.foot.setPen(pg.mkPen("#333333", width=look.px(2)))
+        self.marks.apply_look(look)
         self.readouts.apply_look(look)
         self.caption.setFont(ui_font(look.pt(12)))
-        self.hint.setFont(ui_font(look.pt(14)))
-        self.switch_button.setFont(ui_font(look.pt(13), bold=True))
+        self._hint_page.apply_look(look)
+        self._label_pt = 0.0  # arrows.set_look chose full-size labels: refit them
         self._set_axis_labels()
         self._fit_readouts()
 
@@ -218,11 +205,12 @@ class PlaygroundPanel(Panel):
         style = {"font-size": f"{self.look.pt(12):g}pt", "color": self.look.theme.foreground}
         self.plot.setLabel("bottom", tr("playground.axis_x"), **style)
         self.plot.setLabel("left", tr("playground.axis_y"), **style)
+        for side in ("bottom", "left"):
+            self.plot.getAxis(side).showLabel(not self._cramped)
 
     def retranslate(self) -> None:
         self.readouts.retranslate()
-        self.hint.setText(tr("playground.teaching_hint"))
-        self.switch_button.setText(tr("playground.switch_world"))
+        self._hint_page.set_texts(tr("playground.teaching_hint"), tr("playground.switch_world"))
         self.canvas.setToolTip(tr("playground.canvas_tip"))
         self._set_axis_labels()
         self.refresh()
@@ -241,12 +229,27 @@ class PlaygroundPanel(Panel):
             self._seen_key = state.key
             self._active = ("k", state.key)
         self._fit_range(view.landscape.extent)
-        self.landscape.paint(view)
-        self.caption.setText(tr("playground.landscape_title",
-                                formula=SCORERS[view.scorer].formula))
-        self._paint_arrows(view, state.key)
-        self._paint_selected(view, state.key)
+        formula = SCORERS[view.scorer].formula
+        self.landscape.paint(view, formula if self._cramped else "")
+        self.caption.setText(tr("playground.landscape_title", formula=formula))
+        self.caption.setVisible(not self._cramped)
+        self._fit_labels()
+        pixel = self.plot.vb.viewPixelSize()
+        marks = self.marks.paint(view, state.key, self.arrows[("k", state.key)].colour,
+                                 self._extent, pixel, self.plot.vb.viewRange())
+        self._paint_arrows(view, state.key, marks)
         self.readouts.paint(view, state.key, self.look.spotlight)
+
+    def _fit_labels(self) -> None:
+        size = min(self.look.pt(14), max(11.0, round(LABEL_PT_PER_PX * self.plot.vb.height())))
+        if size != self._label_pt:
+            self._label_pt = size
+            for arrow in self.arrows.values():
+                arrow.label.setFont(ui_font(size, bold=True))
+            for label in (self.marks.theta_label, self.marks.projection_label):
+                label.setFont(ui_font(size * 12 / 14, bold=True))
+            for label in self.landscape.labels:  # iso-score values, smaller still
+                label.setFont(ui_font(max(11.0, size * 11 / 14)))
 
     def _fit_range(self, extent: float) -> None:
         """Follow the landscape's square, but never while dragging: the plot must not slide
@@ -257,13 +260,15 @@ class PlaygroundPanel(Panel):
         self._extent = extent
         self.plot.setRange(xRange=(-extent, extent), yRange=(-extent, extent), padding=0.06)
 
-    def _paint_arrows(self, view: View, key: int) -> None:
+    def _paint_arrows(self, view: View, key: int, marks: list[QRectF]) -> None:
+        """Labels are placed clear of `marks` (the pair's θ and projection labels) and of the
+        labels placed before them: q's first, then the selected key's."""
         pixel = self.plot.vb.viewPixelSize()
         bounds = self.plot.vb.viewRange()
         q = view.q[0]
-        placed = [self.arrows[("q", 0)].set_tip(
+        placed = [*marks, self.arrows[("q", 0)].set_tip(
             float(q[0]), float(q[1]), tr("playground.q_label", name=view.query_names[0]),
-            pixel, bounds, [])]
+            pixel, bounds, marks)]
         # the selected key labels next, so it gets the best place after q
         for j in sorted(range(len(view.k)), key=lambda j: j != key):
             arrow = self.arrows[("k", j)]
@@ -276,44 +281,6 @@ class PlaygroundPanel(Panel):
             arrow.set_opacity(self.look.opacity(j == key))
         for vector_id, arrow in self.arrows.items():
             arrow.handle.set_active(vector_id == self._active)
-
-    def _paint_selected(self, view: View, key: int) -> None:
-        """The angle arc between q and the selected key, and k's projection onto q."""
-        plane, pair = view.plane, view.pair
-        k = view.k[key]
-        sweep = plane.arc_sweep_deg
-        has_angle = not isinstance(sweep, Undefined) and not isinstance(pair.angle_deg, Undefined)
-        self.arc.setVisible(has_angle)
-        self.theta_label.setVisible(has_angle)
-        if has_angle:
-            radius = float(np.clip(0.35 * min(plane.norm_q, plane.norm_k[key]),
-                                   0.3, 0.2 * self._extent))
-            points = arc_points(plane.arc_start_deg, sweep, radius)
-            self.arc.setData(points[:, 0], points[:, 1])
-            middle = arc_points(plane.arc_start_deg + sweep / 2, 0.0, radius * 1.45, 1)[0]
-            self.theta_label.setText(tr("playground.theta"))
-            self.theta_label.setPos(*middle)
-        foot = plane.foot
-        for item in (self.projection_line, self.projection_span, self.foot,
-                     self.projection_label):
-            item.setVisible(foot is not None)
-        if foot is None:
-            return
-        self.projection_line.setData([k[0], foot[0]], [k[1], foot[1]])
-        colour = self.arrows[("k", key)].colour
-        self.projection_span.setData([0, foot[0]], [0, foot[1]])
-        self.projection_span.setPen(pg.mkPen(colour, width=self.look.px(8)))
-        self.projection_span.setOpacity(0.45)
-        self.foot.setData([foot[0]], [foot[1]])
-        self.projection_label.setText(tr("playground.projection",
-                                         value=format_score(plane.projection)))
-        # beside the foot, on the side of q away from k, so it covers neither arrow
-        q = view.q[0]
-        side = -1.0 if not isinstance(sweep, Undefined) and sweep > 0 else 1.0
-        normal = side * np.array([-q[1], q[0]]) / plane.norm_q
-        gap = LABEL_GAP_PX * self.look.scale * max(self.plot.vb.viewPixelSize())
-        self.projection_label.setAnchor((0.5 - 0.5 * normal[0], 0.5 + 0.5 * normal[1]))
-        self.projection_label.setPos(*(foot + gap * normal))
 
     # --- gestures ------------------------------------------------------------------------
 

@@ -127,6 +127,7 @@ class ShapesPanel(Panel):
         for key, (name, value) in self.numbers.items():
             value.setObjectName(f"shapes_{key}")
             name.setTextFormat(Qt.TextFormat.RichText)
+            name.setWordWrap(True)  # "T × T × d_h" names are long at 250 %: wrap, not widen
             value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
@@ -143,6 +144,8 @@ class ShapesPanel(Panel):
         self._arrange_pending = False
         self.head_box = QGroupBox()
         self.flow_box = QGroupBox()
+        self.flow_title = QLabel()  # a box title cannot wrap: at 200 % it set a minimum width
+        self.flow_title.setWordWrap(True)
         self._build_layout()
         self.flow.set_current_row(STAGE_KEYS.index("scores"))
         self.apply_look()
@@ -174,6 +177,7 @@ class ShapesPanel(Panel):
         self.head_row.addLayout(picture, 3)
         self.head_row.addLayout(controls, 2)
         flow = QVBoxLayout(self.flow_box)
+        flow.addWidget(self.flow_title)
         flow.addWidget(self.flow)
         flow.addWidget(self.detail, 1)
         content = QWidget()
@@ -290,7 +294,7 @@ class ShapesPanel(Panel):
         for button in (self.lesson_button, self.anchor_button):
             button.setStyleSheet(
                 f"QRadioButton::indicator {{ width: {mark}px; height: {mark}px; }}")
-        for box in (self.head_box, self.flow_box):
+        for box in (self.head_box, self.flow_box, self.flow_title):
             box.setFont(ui_font(look.pt(11), bold=True))  # the title; children set their own
         line, pad = max(1, round(look.px(1))), round(look.px(3))
         self.flow.setStyleSheet(
@@ -303,7 +307,7 @@ class ShapesPanel(Panel):
 
     def retranslate(self) -> None:
         self.head_box.setTitle(tr("shapes.head_title"))
-        self.flow_box.setTitle(tr("shapes.flow_title", model=self.anchor.display_name))
+        self.flow_title.setText(tr("shapes.flow_title", model=self.anchor.display_name))
         self.lesson_button.setText(tr("shapes.lesson_scale", T=self.lesson_T, d=self.lesson_d))
         self.anchor_button.setText(tr("shapes.anchor_scale", d=self.anchor_d))
         self.slider.setToolTip(tr("shapes.tip.slider"))

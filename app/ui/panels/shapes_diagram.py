@@ -70,7 +70,7 @@ class ShapesDiagram(QWidget):
         self.update()
 
     def minimumSizeHint(self) -> QSize:
-        return QSize(int(360 * self.scale), int(150 * self.scale))
+        return QSize(int(280 * self.scale), int(150 * self.scale))  # the narrowest that reads
 
     def sizeHint(self) -> QSize:
         return QSize(int(560 * self.scale), int(240 * self.scale))

@@ -1,0 +1,48 @@
+"""Owns fitting the score matrix's text to a short dock at a large scale: the two lines under
+the plot (one gives up its room, the other shrinks) and the colour bar's numbers."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtWidgets import QLabel
+
+from app.ui.fonts import ui_font
+from app.ui.look import Look
+from app.ui.panels.text_fit import largest_size, wrapped_height
+
+ROOMY_PLOT_HEIGHT = 150
+"""Pixels at 100 %: a plot shorter than this takes the room of the less important line."""
+LINE_FONTS = (14.0, True), (11.0, False)
+"""Point size at 100 % and boldness of the readout line, then of the info line."""
+
+
+def fit_lines(readout: QLabel, info: QLabel, scale_mode: bool, width: float, room: float,
+              plot_height: float, look: Look) -> None:
+    """Share `room` pixels between the plot (at least `plot_height`) and the two lines.
+
+    The line that matters less in this mode (the lesson's help line, scale mode's seed line)
+    hides and becomes the other's tooltip when the plot would be cramped; the line kept then
+    shrinks, not below 11 pt, rather than run over the plot.
+    """
+    fonts = {readout: (look.pt(LINE_FONTS[0][0]), LINE_FONTS[0][1]),
+             info: (look.pt(LINE_FONTS[1][0]), LINE_FONTS[1][1])}
+    spare, keep = (readout, info) if scale_mode else (info, readout)
+
+    def height(label: QLabel, size: float) -> float:
+        return wrapped_height(label.text(), ui_font(size, fonts[label][1]), width)
+
+    full = {label: height(label, fonts[label][0]) for label in (spare, keep)}
+    spare.setVisible(room - full[spare] - full[keep] >= look.px(ROOMY_PLOT_HEIGHT))
+    keep.setVisible(True)
+    keep.setToolTip("" if spare.isVisible() else spare.text())
+    left = room - plot_height - (full[spare] if spare.isVisible() else 0.0)
+    size = largest_size(fonts[keep][0], lambda size: height(keep, size) <= left)
+    keep.setFont(ui_font(size, fonts[keep][1]))
+    spare.setFont(ui_font(*fonts[spare]))
+
+
+def fit_colorbar(colorbar: pg.ColorBarItem, plot_height: float, look: Look) -> None:
+    """The colour bar's numbers shrink with a short plot rather than overlap each other
+    (about five of them share its height)."""
+    size = min(look.pt(11), max(7.0, 0.12 * plot_height))
+    colorbar.axis.setStyle(tickFont=ui_font(round(size * 2) / 2))

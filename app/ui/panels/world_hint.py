@@ -1,0 +1,71 @@
+"""Owns the page a panel shows while the other world is open: why it is empty, and a button
+that switches worlds, both fitted to the dock at any presentation scale."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontMetricsF, QResizeEvent
+from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
+
+from app.ui.fonts import ui_font
+from app.ui.look import Look
+from app.ui.panels.text_fit import largest_size, wrapped_height
+
+HINT_PT, BUTTON_PT = 14.0, 13.0
+BUTTON_PADDING = 3.0
+"""The button's text may fill the page's width less this many of its own letter heights."""
+
+
+class WorldHint(QWidget):
+    """A centred message above a switch button; their fonts shrink (never below 11 pt) when
+    a short or narrow dock at a large scale would otherwise clip the text."""
+
+    def __init__(self, name: str, on_switch: Callable[[], None],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.hint = QLabel(objectName=f"{name}_hint")
+        self.hint.setWordWrap(True)
+        self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.hint.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.switch_button = QPushButton(objectName=f"{name}_switch_world")
+        self.switch_button.clicked.connect(on_switch)
+        layout = QVBoxLayout(self)
+        layout.addStretch(1)
+        layout.addWidget(self.hint)
+        layout.addWidget(self.switch_button, 0, Qt.AlignmentFlag.AlignHCenter)
+        layout.addStretch(2)
+        self.look = Look()
+
+    def apply_look(self, look: Look) -> None:
+        self.look = look
+        self.fit()
+
+    def set_texts(self, hint: str, button: str) -> None:
+        self.hint.setText(hint)
+        self.switch_button.setText(button)
+        self.fit()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.fit()
+
+    def fit(self) -> None:
+        """The largest sizes up to the look's that fit: the button's text in one line across
+        the page, then the message, wrapped, in the height the button leaves."""
+        margins = self.layout().contentsMargins()
+        width = max(1, self.width() - margins.left() - margins.right())
+        height = self.height() - margins.top() - margins.bottom() - self.layout().spacing()
+        button = largest_size(self.look.pt(BUTTON_PT),
+                              lambda size: self._button_fits(size, width))
+        self.switch_button.setFont(ui_font(button, bold=True))
+        room = height - self.switch_button.sizeHint().height()
+        hint = largest_size(self.look.pt(HINT_PT), lambda size: wrapped_height(
+            self.hint.text(), ui_font(size), width) <= room)
+        self.hint.setFont(ui_font(hint))
+
+    def _button_fits(self, size: float, width: int) -> bool:
+        metrics = QFontMetricsF(ui_font(size, bold=True))
+        text = self.switch_button.text()
+        return metrics.horizontalAdvance(text) + BUTTON_PADDING * metrics.height() <= width
