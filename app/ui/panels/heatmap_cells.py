@@ -92,9 +92,10 @@ class CellLayer:
             item.setFont(font)
             item.setVisible(fitted >= SMALLEST_CELL_PT)
         tick = round(min(size, self.look.pt(12)) * 2) / 2
-        # hysteresis: the axes' room moves the cells, which must not move the axes back and forth
-        if rows and (abs(tick - self._tick_pt) >= 1.0 or view_box.height() != self._title_room):
-            self._tick_pt = tick if abs(tick - self._tick_pt) >= 1.0 else self._tick_pt
+        moved = abs(tick - self._tick_pt) >= 1.0  # hysteresis: the axes' room moves the cells,
+        if moved:  # which must not move the axes back and forth
+            self._tick_pt = tick
+        if rows and (moved or view_box.height() != self._title_room):
             self.fit_axes()
 
     def fit_scale_axes(self, T: int) -> None:
