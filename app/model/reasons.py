@@ -76,7 +76,7 @@ def explain_swap(q: np.ndarray, K: np.ndarray, swap: Swap, other: str) -> SwapRe
     if dots[a] == dots[b]:
         raise ValueError(f"keys {a} and {b} tie on q·k, so they are not a swap")
     winner, loser = (a, b) if dots[a] > dots[b] else (b, a)
-    norm_w, norm_l = (breakdown(q, K[j]).norm_k for j in (winner, loser))
+    norm_w, norm_l = (float(np.linalg.norm(K[j])) for j in (winner, loser))
     if norm_l == 0.0:
         kind: ReasonKind = "zero_length"
         ratio = math.inf
@@ -122,7 +122,7 @@ def explain_row(q: np.ndarray, K: np.ndarray,
                 swaps: dict[str, Iterable[Swap]]) -> RowReasons:
     """Reasons for the swaps of q·k against each scorer in COMPARED (missing names: none)."""
     K = np.asarray(K, dtype=np.float64)
-    norms = np.array([breakdown(q, k).norm_k for k in K]) if len(K) else np.zeros(0)
+    norms = np.linalg.norm(K, axis=1) if len(K) else np.zeros(0)
     norms.setflags(write=False)
     reasons = tuple(reason for other in COMPARED
                     for reason in explain_swaps(q, K, swaps.get(other, ()), other))

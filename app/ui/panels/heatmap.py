@@ -246,7 +246,8 @@ class HeatmapPanel(Panel):
 
     def _set_image(self, values: np.ndarray, levels: tuple[float, float], cmap: pg.ColorMap,
                    factor: int) -> None:
-        self.colorbar.setColorMap(cmap)
+        if cmap.name != self.colorbar.colorMap().name:  # re-colouring the bar costs a frame
+            self.colorbar.setColorMap(cmap)
         weights = self.document.state.options.heatmap_mode == "weights"
         self.colorbar.axis.setLabel("%" if weights else "")
         rows, cols = values.shape[0] * factor, values.shape[1] * factor

@@ -39,6 +39,8 @@ class CellLayer:
         """The tick names on the left and top axes, which `fit` makes room for."""
         self._tick_pt = 0.0
         self._title_room = 0.0
+        self._fitted: tuple[float, bool, int] | None = None
+        self._shown: dict[tuple[int, int], tuple[str, str]] = {}
         self.veil = QtWidgets.QGraphicsPathItem()
         """Above the numbers, below the selection outline: every cell but the pair fades."""
         self.veil.setZValue(15)
@@ -49,6 +51,8 @@ class CellLayer:
     def set_look(self, look: Look) -> None:
         self.look = look
         self._tick_pt = 0.0
+        self._fitted = None
+        self._shown.clear()
         colour = QtGui.QColor(look.theme.background)
         colour.setAlphaF(SPOTLIGHT_VEIL)
         self.veil.setBrush(colour)
@@ -61,6 +65,8 @@ class CellLayer:
         if (rows, cols) != self.shape:
             for item in (item for line in self.texts for item in line):
                 self.plot.removeItem(item)
+            self._shown.clear()
+            self._fitted = None
             self.shape = (rows, cols)
             self.texts = [[pg.TextItem(anchor=(0.5, 0.5)) for _ in range(cols)]
                           for _ in range(rows)] if show else []
@@ -77,7 +83,10 @@ class CellLayer:
         for (row, col), value in np.ndenumerate(values):
             colour = self.look.theme.foreground if np.isnan(value) else text_colour(
                 colours[row, col])
-            self.texts[row][col].setText(text_of(row, col), color=colour)
+            shown = (text_of(row, col), colour)
+            if self._shown.get((row, col)) != shown:  # setText re-lays out the label
+                self._shown[(row, col)] = shown
+                self.texts[row][col].setText(shown[0], color=colour)
 
     def fit(self) -> None:
         """As large as the presentation scale asks, but never wider or taller than a cell;
@@ -87,10 +96,13 @@ class CellLayer:
         cell_w, cell_h = view_box.width() / max(cols, 1), view_box.height() / max(rows, 1)
         fitted = 0.75 * min(cell_h * 0.6, cell_w / 3.4)  # pt: 0.75 px; "−3.76" ≈ 3.4 em wide
         size = max(SMALLEST_CELL_PT, min(self.look.pt(14), fitted))
-        font = ui_font(round(size * 2) / 2, bold=True)
-        for item in (item for line in self.texts for item in line):
-            item.setFont(font)
-            item.setVisible(fitted >= SMALLEST_CELL_PT)
+        point, visible = round(size * 2) / 2, fitted >= SMALLEST_CELL_PT
+        if (point, visible, len(self.texts)) != self._fitted:  # a drag step changes neither
+            self._fitted = (point, visible, len(self.texts))
+            font = ui_font(point, bold=True)
+            for item in (item for line in self.texts for item in line):
+                item.setFont(font)
+                item.setVisible(visible)
         tick = round(min(size, self.look.pt(12)) * 2) / 2
         moved = abs(tick - self._tick_pt) >= 1.0  # hysteresis: the axes' room moves the cells,
         if moved:  # which must not move the axes back and forth
