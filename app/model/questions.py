@@ -7,12 +7,12 @@ file or the new one, never a truncated mix: earlier questions are never lost.
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+
+from app.model.atomic import write_text_atomic
 
 __all__ = [
     "LOG_NAME",
@@ -58,27 +58,6 @@ def _entry(question: Question) -> str:
     return f"\n## {question.asked_at.strftime(TIME_FORMAT)}\n\n{quoted}\n"
 
 
-def _write_atomically(path: Path, content: str) -> None:
-    """Write to a temp file in the same folder, fsync it, then rename over the target."""
-    handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    temp = Path(temp_name)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(content)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
-    if hasattr(os, "O_DIRECTORY"):
-        folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
-        try:
-            os.fsync(folder)
-        finally:
-            os.close(folder)
-
-
 def append_question(path: Path, text: str, now: datetime | None = None) -> Question:
     """Record one question with its time.
 
@@ -93,7 +72,7 @@ def append_question(path: Path, text: str, now: datetime | None = None) -> Quest
     old = path.read_text(encoding="utf-8", errors="replace") if path.exists() else HEADER
     if old and not old.endswith("\n"):
         old += "\n"
-    _write_atomically(path, old + _entry(question))
+    write_text_atomic(path, old + _entry(question))
     return question
 
 

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import tempfile
 import types
 import typing
 from dataclasses import fields, replace
@@ -19,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from app.model.atomic import write_text_atomic
 from app.model.errors import ScenarioError
 from app.model.jsonfile import join
 from app.model.scale import MAX_T
@@ -36,7 +35,6 @@ __all__ = [
     "state_to_dict",
     "with_scenario_suffix",
     "write_scenario",
-    "write_text_atomic",
 ]
 
 FORMAT = "attention-lab-scenario"
@@ -93,39 +91,6 @@ def _encode(value: Any, indent: str = "") -> str:
 def dumps(state: LabState) -> str:
     """The file's text; float repr round-trips exactly, so open(save(s)) == s."""
     return _encode(state_to_dict(state)) + "\n"
-
-
-def write_text_atomic(path: Path, text: str) -> None:
-    """Write beside the target, fsync, then rename over it: a crash leaves old or new, never half.
-
-    Raises OSError (no permission, disk full); the temporary file is removed on failure.
-    """
-    path = Path(path)
-    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-    _fsync_folder(path.parent)
-
-
-def _fsync_folder(folder: Path) -> None:
-    """Make the rename itself durable where the OS allows it (not on Windows)."""
-    try:
-        descriptor = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(descriptor)
-    except OSError:
-        pass
-    finally:
-        os.close(descriptor)
 
 
 def write_scenario(state: LabState, path: Path) -> None:

@@ -14,8 +14,9 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
+from app.model.atomic import write_text_atomic
 from app.model.errors import ScenarioError
-from app.model.scenario import dumps, read_scenario, write_text_atomic
+from app.model.scenario import dumps, read_scenario
 from app.model.state import LabState
 from app.paths import user_data_dir
 from app.state.document import Document

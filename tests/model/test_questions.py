@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from app.model import questions
+from app.model import atomic
 from app.model.questions import LOG_NAME, MAX_QUESTION_CHARS, append_question, read_questions
 
 
@@ -61,7 +61,7 @@ def test_crash_mid_write_keeps_earlier_questions(tmp_path: Path,
     def crash(_fd: int) -> None:
         raise OSError("disk pulled out")
 
-    monkeypatch.setattr(questions.os, "fsync", crash)
+    monkeypatch.setattr(atomic.os, "fsync", crash)
     with pytest.raises(OSError, match="disk pulled out"):
         append_question(log, "third")
     assert log.read_bytes() == before
@@ -77,7 +77,7 @@ def test_crash_at_rename_leaves_no_temp_file(tmp_path: Path,
     def crash(_src: object, _dst: object) -> None:
         raise OSError("power cut")
 
-    monkeypatch.setattr(questions.os, "replace", crash)
+    monkeypatch.setattr(atomic.os, "replace", crash)
     with pytest.raises(OSError):
         append_question(log, "second")
     assert [q.text for q in read_questions(log)] == ["first"]

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.model import scenario
+from app.model import atomic, scenario
 from app.model.errors import ScenarioError
 from app.model.scenario import MAX_BYTES, dumps, loads, read_scenario, write_scenario
 from app.model.state import EDIT_LIMIT, LabState, Options, frozen_array
@@ -230,7 +230,7 @@ def test_failed_atomic_write_keeps_the_old_file(tmp_path: Path, monkeypatch) -> 
     def no_space(_fd: int) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(scenario.os, "fsync", no_space)
+    monkeypatch.setattr(atomic.os, "fsync", no_space)
     with pytest.raises(OSError):
         write_scenario(edited(), path)
     monkeypatch.undo()

@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from app import i18n
-from app.model import questions
+from app.model import atomic
 from app.model.data import DEFAULT_DATA_DIR, load_lesson_data
 from app.model.figures import lesson_figures
 from app.model.measure import MAX_D_A, MAX_T
@@ -133,7 +133,7 @@ def test_empty_question_and_failed_write_change_nothing(qtbot, panel, monkeypatc
     def crash(_src: object, _dst: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(questions.os, "replace", crash)
+    monkeypatch.setattr(atomic.os, "replace", crash)
     qtbot.keyClicks(ask.edit, "second")
     qtbot.mouseClick(ask.button, Qt.MouseButton.LeftButton)
     assert "No space left on device" in ask.status.text()
