@@ -100,11 +100,6 @@ class ModelConfig:
         return self.layer_types.count(LINEAR_ATTENTION)
 
     @property
-    def is_mla(self) -> bool:
-        """True when the cache holds a low-rank latent (kv_lora_rank) rather than K and V."""
-        return self.kv_lora_rank is not None
-
-    @property
     def rotary_dims(self) -> int | None:
         """How many of head_dim's dimensions RoPE rotates (partial rotary)."""
         if self.head_dim is None:

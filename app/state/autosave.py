@@ -97,10 +97,6 @@ class Autosaver(QObject):
         """Say the files already hold `state` (just restored), so nothing is rewritten."""
         self._written = dumps(state)
 
-    @property
-    def pending(self) -> bool:
-        return self._first is not None
-
     def _on_changed(self) -> None:
         now = time.monotonic()
         if self._first is None:

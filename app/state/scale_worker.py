@@ -73,7 +73,6 @@ class ScaleWorker(QObject):
         self._relay.failed.connect(self._on_failed)
         ticket = self._ticket  # not self: the slot runs while the C++ object is going away
         self.destroyed.connect(lambda _obj=None: ticket.retire())
-        self.busy = False
         app = QCoreApplication.instance()
         if app is not None:
             app.aboutToQuit.connect(self.shutdown)
@@ -85,14 +84,12 @@ class ScaleWorker(QObject):
     def request(self, request: ScaleRequest) -> int:
         """Start computing `request`; any older job stops or is ignored. Returns its generation."""
         generation = self._ticket.retire()
-        self.busy = True
         self._pool.start(_Job(generation, request, self._ticket, self._relay))
         return generation
 
     def cancel(self) -> None:
         """Forget every running request (scale mode switched off)."""
         self._ticket.retire()
-        self.busy = False
 
     def shutdown(self) -> None:
         """Stop the running job and wait for its thread, so nothing outlives the application."""
@@ -103,12 +100,10 @@ class ScaleWorker(QObject):
         if generation != self._ticket.generation or result is None:
             self.dropped.emit(generation)
             return
-        self.busy = False
         self.finished.emit(result)
 
     def _on_failed(self, generation: int, message: str) -> None:
         if generation != self._ticket.generation:
             self.dropped.emit(generation)
             return
-        self.busy = False
         self.failed.emit(message)

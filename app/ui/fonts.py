@@ -14,6 +14,8 @@ from pathlib import Path
 
 from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication
 
+from app.paths import RESOURCES
+
 __all__ = [
     "FONT_DIR",
     "apply_cjk_fallback",
@@ -24,7 +26,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-FONT_DIR = Path(__file__).resolve().parents[2] / "resources" / "fonts"
+FONT_DIR = RESOURCES / "fonts"
 FONT_SUFFIXES = (".otf", ".ttf")
 
 _registered: dict[Path, list[str]] = {}

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QStackedWidget,
     QStyle,
     QVBoxLayout,
     QWidget,
@@ -30,7 +29,7 @@ from app.ui.look import OKABE_ITO, SELECTION_COLOUR
 from app.ui.panels.bars import BarColumns, EntryBox
 from app.ui.panels.base import Panel
 from app.ui.panels.scroll import FittedScrollArea
-from app.ui.panels.world_hint import WorldHint
+from app.ui.panels.world_hint import WorldHint, pages_with_hint
 
 ROLES = ("q", "k")
 SNAP = 0.1
@@ -112,15 +111,7 @@ class EditorPanel(Panel):
         self._build_content()
         self._hint_page = WorldHint("editor", lambda: self.document.set_world("teaching"))
         self.hint, self.switch_button = self._hint_page.hint, self._hint_page.switch_button
-        self.stack = QStackedWidget()
-        self.stack.addWidget(self._content)
-        self.stack.addWidget(self._hint_page)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(self.stack)
-        # a fixed floor instead of the content's (which scrolls), so a small dock never
-        # forces the main window to grow
-        self.setMinimumSize(MINIMUM_SIZE[0], MINIMUM_SIZE[1])
+        self.stack = pages_with_hint(self, self._content, self._hint_page, MINIMUM_SIZE)
         self.apply_look()
         self.retranslate()
 

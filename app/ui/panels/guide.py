@@ -39,17 +39,7 @@ from app.ui.panels.base import Panel
 from app.ui.panels.checklist import Checklist
 from app.ui.panels.guide_sections import AFTER_MEASURE, BEFORE_MEASURE, CLOSING, section_html
 from app.ui.panels.measure import MeasureBox
-from app.ui.panels.timeline_cards import bold_values, lesson_values
-
-
-def rich_label(name: str) -> QLabel:
-    label = QLabel()
-    label.setObjectName(name)
-    label.setWordWrap(True)
-    label.setTextFormat(Qt.TextFormat.RichText)
-    label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    return label
+from app.ui.panels.timeline_cards import bold_values, lesson_values, rich_label
 
 
 class AskBox(QWidget):
@@ -73,7 +63,7 @@ class AskBox(QWidget):
         self.status = QLabel()
         self.status.setObjectName("guide_ask_status")
         self.status.setWordWrap(True)
-        self.listing = rich_label("guide_ask_list")
+        self.listing = rich_label("guide_ask_list", selectable=True)
         row = QHBoxLayout()
         row.addWidget(self.edit, 1)
         row.addWidget(self.button)
@@ -145,7 +135,7 @@ class GuidePanel(Panel):
         super().__init__(document, parent)
         self.figures = lesson_figures(document.data.data_dir)
         self.values: dict[str, str] = {}
-        self.question = rich_label("guide_question")
+        self.question = rich_label("guide_question", selectable=True)
         self.labels: dict[str, QLabel] = {}
         self.measure = MeasureBox()
         self.checklist_title = QLabel()
@@ -178,7 +168,7 @@ class GuidePanel(Panel):
 
     def _add_sections(self, column: QVBoxLayout, sections: tuple) -> None:
         for section in sections:
-            label = rich_label(section.name)
+            label = rich_label(section.name, selectable=True)
             self.labels[section.name] = label
             column.addWidget(label)
 

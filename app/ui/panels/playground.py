@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QScrollArea,
     QSizePolicy,
-    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -30,7 +29,7 @@ from app.ui.panels.base import Panel
 from app.ui.panels.landscape import LandscapeLayer
 from app.ui.panels.plane_marks import PairMarks
 from app.ui.panels.plane_readouts import PlaneReadouts
-from app.ui.panels.world_hint import WorldHint
+from app.ui.panels.world_hint import WorldHint, pages_with_hint
 
 SNAP = 0.5
 NUDGE, FINE_NUDGE = 0.5, 0.1
@@ -76,15 +75,7 @@ class PlaygroundPanel(Panel):
         self._build_readouts()
         self._hint_page = WorldHint("playground", lambda: self.document.set_world("dialogue"))
         self.hint, self.switch_button = self._hint_page.hint, self._hint_page.switch_button
-        self.stack = QStackedWidget()
-        self.stack.addWidget(self._content)
-        self.stack.addWidget(self._hint_page)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(self.stack)
-        # a fixed floor instead of the content's: the readouts scroll in a small dock, and the
-        # main window's minimum size does not jump when the layout turns sideways
-        self.setMinimumSize(MINIMUM_SIZE[0], MINIMUM_SIZE[1])
+        self.stack = pages_with_hint(self, self._content, self._hint_page, MINIMUM_SIZE)
         self.apply_look()
         self.retranslate()
 

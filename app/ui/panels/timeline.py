@@ -35,7 +35,13 @@ from app.ui.format import format_score
 from app.ui.look import OKABE_ITO
 from app.ui.panels.base import Panel
 from app.ui.panels.kv_chart import KVChart
-from app.ui.panels.timeline_cards import StageStrip, card_html, format_number, lesson_values
+from app.ui.panels.timeline_cards import (
+    StageStrip,
+    card_html,
+    format_number,
+    lesson_values,
+    rich_label,
+)
 
 SCORER_KEYS = {
     "dot": "scorer.dot", "scaled_dot": "scorer.scaled_dot", "cosine": "scorer.cosine",
@@ -106,7 +112,7 @@ class TimelinePanel(Panel):
         self.strip_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.strip.moved.connect(lambda chip: self.strip_scroll.ensureWidgetVisible(chip, 8, 0))
         self.live = QStackedWidget()
-        self.live_label = self._rich_label("timeline_live_text")
+        self.live_label = rich_label("timeline_live_text")
         self.kv = KVChart(document.data)
         text_page = scrolled(self.live_label)
         self.pages = {"none": text_page, "weights": text_page, "heads": text_page,
@@ -129,18 +135,9 @@ class TimelinePanel(Panel):
         self.apply_look()
         self.retranslate()
 
-    @staticmethod
-    def _rich_label(name: str) -> QLabel:
-        label = QLabel()
-        label.setObjectName(name)
-        label.setWordWrap(True)
-        label.setTextFormat(Qt.TextFormat.RichText)
-        label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        return label
-
     def _build_rope(self) -> QWidget:
         page = QWidget()
-        self.rope_caption = self._rich_label("timeline_rope_caption")
+        self.rope_caption = rich_label("timeline_rope_caption")
         self.rope_grid = QGridLayout()
         self.position_boxes: list[QSpinBox] = []
         self.rope_names: list[QLabel] = []
@@ -157,7 +154,7 @@ class TimelinePanel(Panel):
         self.shift_button = QPushButton()
         self.shift_button.setObjectName("timeline_rope_shift")
         self.shift_button.clicked.connect(self._on_shift)
-        self.rope_scores = self._rich_label("timeline_rope_scores")
+        self.rope_scores = rich_label("timeline_rope_scores")
         layout = QVBoxLayout(page)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.rope_caption)
@@ -178,7 +175,7 @@ class TimelinePanel(Panel):
         self.sink_slider.valueChanged.connect(self._on_sink_moved)
         self.sink_slider.sliderReleased.connect(self._commit_sink)
         self.sink_value = QLabel()
-        self.sink_text = self._rich_label("timeline_sink_text")
+        self.sink_text = rich_label("timeline_sink_text")
         row = QHBoxLayout()
         row.addWidget(self.sink_box)
         row.addWidget(self.sink_slider, 1)

@@ -59,6 +59,19 @@ SIZE_UNITS = ("KiB", "MiB", "GiB")
 HERE_COLOUR = OKABE_ITO[1]
 
 
+def rich_label(name: str, selectable: bool = False) -> QLabel:
+    """A wrapping rich-text label aligned top-left, as the cards and the guide's page use;
+    `selectable` lets students copy the guide's prose (not the live readouts)."""
+    label = QLabel()
+    label.setObjectName(name)
+    label.setWordWrap(True)
+    label.setTextFormat(Qt.TextFormat.RichText)
+    label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+    if selectable:
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
+
+
 def _rounded(value: float, places: int) -> str:
     """Half-up rounding of the shortest decimal form, as a reader rounds what they see."""
     step = Decimal(1).scaleb(-places)

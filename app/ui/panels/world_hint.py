@@ -7,7 +7,14 @@ from collections.abc import Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetricsF, QResizeEvent
-from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app.ui.fonts import ui_font
 from app.ui.look import Look
@@ -16,6 +23,23 @@ from app.ui.panels.text_fit import largest_size, wrapped_height
 HINT_PT, BUTTON_PT = 14.0, 13.0
 BUTTON_PADDING = 3.0
 """The button's text may fill the page's width less this many of its own letter heights."""
+
+
+def pages_with_hint(panel: QWidget, content: QWidget, hint: WorldHint,
+                    minimum: tuple[int, int]) -> QStackedWidget:
+    """Fill `panel` with a stack of its content and its other-world page.
+
+    The panel gets a fixed minimum instead of its content's (which scrolls), so a small dock
+    never forces the main window to grow, nor makes it jump when a layout turns sideways.
+    """
+    stack = QStackedWidget()
+    stack.addWidget(content)
+    stack.addWidget(hint)
+    layout = QVBoxLayout(panel)
+    layout.setContentsMargins(4, 4, 4, 4)
+    layout.addWidget(stack)
+    panel.setMinimumSize(*minimum)
+    return stack
 
 
 class WorldHint(QWidget):
