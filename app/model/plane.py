@@ -9,6 +9,7 @@ from typing import Literal
 
 import numpy as np
 
+from app.model.nice import nice_step, step_decimals
 from app.model.rope import rotate
 from app.model.scoring import UNDEFINED_ZERO, Undefined
 from app.model.state import LabState
@@ -23,7 +24,6 @@ __all__ = [
     "plane_geometry",
 ]
 
-NICE_MANTISSAS = (1.0, 2.0, 2.5, 5.0, 10.0)
 TARGET_LINES = 8
 LABEL_RING = 0.88
 """Level labels sit near a ring of this fraction of the plot's half-width: readable for lines,
@@ -65,14 +65,12 @@ def nice_levels(low: float, high: float, target: int = TARGET_LINES) -> tuple[np
     span = high - low
     if not (math.isfinite(span) and span > 0):
         return np.empty(0), 0
-    raw = span / target
-    power = 10.0 ** math.floor(math.log10(raw))
-    step = next(m * power for m in NICE_MANTISSAS if m * power >= raw * (1 - 1e-9))
+    step = nice_step(span / target)
     margin = span * 0.01
     first = math.ceil((low + margin) / step)
     last = math.floor((high - margin) / step)
     levels = np.arange(first, last + 1) * step
-    decimals = next(d for d in range(8) if abs(round(step, d) - step) < step * 1e-6)
+    decimals = step_decimals(step)
     return np.round(levels, decimals), decimals
 
 

@@ -35,6 +35,8 @@ class Document(QObject):
     """Emitted once after every recompute; read `view` and `state` in the handler."""
     notice = Signal(str)
     """A message for the user (rejected or clamped input); the state is already consistent."""
+    gesture_finished = Signal()
+    """A drag ended: scales that held still while it ran (`dragging`) may refit now."""
 
     def __init__(self, data: LessonData, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -116,7 +118,16 @@ class Document(QObject):
         self._next_drag_id += 1
 
     def end_drag(self) -> None:
-        self._drag_id = None
+        if self._drag_id is not None:
+            self._drag_id = None
+            self.flush()  # the last step first, so refitting panels read the final state
+            self.gesture_finished.emit()
+
+    @property
+    def dragging(self) -> bool:
+        """Inside a drag gesture: panels keep their axes and colour scales still (they only
+        grow to fit), so the picture does not jump under the pointer at every step."""
+        return self._drag_id is not None
 
     def set_vector(self, role: Literal["q", "k"], index: int, values: object) -> bool:
         """Edit one vector; non-finite input is refused, out-of-range input is clamped."""

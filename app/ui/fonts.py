@@ -9,6 +9,7 @@ character the system font cannot draw.
 
 from __future__ import annotations
 
+import functools
 import logging
 from pathlib import Path
 
@@ -66,9 +67,15 @@ def font_families() -> list[str]:
     Qt6 tries the families of QFont.setFamilies() in order, character by character, so
     Latin stays in the platform's own font and Chinese comes from the bundled one.
     """
+    return list(_family_list())
+
+
+@functools.cache
+def _family_list() -> tuple[str, ...]:
+    """Looked up once: panels ask for fonts on every repaint."""
     system = QFontDatabase.systemFont(QFontDatabase.SystemFont.GeneralFont).family()
     bundled = register_bundled_fonts()
-    return [system, *(f for f in bundled if f != system)]
+    return (system, *(f for f in bundled if f != system))
 
 
 def apply_cjk_fallback(app: QGuiApplication) -> None:

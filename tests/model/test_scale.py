@@ -46,6 +46,12 @@ def test_same_seed_same_matrices_other_seed_different():
     assert not np.array_equal(Q1, K1)
 
 
+def test_random_entries_have_unit_variance_so_scores_spread_as_sqrt_d():
+    Q, K = random_qk(512, 256, seed=3)
+    assert abs(float(Q.mean())) < 0.01 and abs(float(Q.var()) - 1.0) < 0.01
+    assert abs(float((Q @ K.T).std()) / 16.0 - 1.0) < 0.02  # √256 = 16
+
+
 def test_selector_is_powers_of_two_up_to_4096():
     assert SCALE_TS[0] == 8 and SCALE_TS[-1] == 4096
     assert all(b == 2 * a for a, b in itertools.pairwise(SCALE_TS))
@@ -85,8 +91,9 @@ def test_downsampled_picture_matches_an_independent_block_reduction():
     assert result.factor == 8 and result.image.shape == (32, 32)
     expected = reference_extreme(np.asarray(Q @ K.T, dtype=np.float64), 8)
     assert np.allclose(result.image, expected, rtol=1e-5)
-    full_reach = float(np.max(np.abs(Q @ K.T)))
-    assert result.levels == pytest.approx((-full_reach, full_reach), rel=1e-6)
+    full_reach = float(np.max(np.abs(Q @ K.T)))  # the peak survives the downsampling
+    low, high = result.levels
+    assert low == -high and full_reach <= high < 1.2 * full_reach
 
 
 def test_causal_weights_are_zero_above_the_diagonal_and_rows_sum_to_one():

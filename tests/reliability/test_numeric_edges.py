@@ -42,7 +42,7 @@ def _match_cells(window, scorer: str, role: int = Qt.ItemDataRole.DisplayRole) -
 
 def _heatmap_texts(window) -> list[list[str]]:
     panel = window.show_panel("heatmap")
-    return [[item.textItem.toPlainText() for item in line] for line in panel.cell_texts]
+    return panel.cells.grid.labels
 
 
 # ---- zero-length vectors ------------------------------------------------------------------------
@@ -113,7 +113,7 @@ def test_everything_zero_gives_uniform_finite_weights(qtbot, window):
     _settle(qtbot, window)
     weights = document.view.weights
     assert np.allclose(weights, 1 / weights.shape[1])
-    image = window.show_panel("heatmap").image.image
+    image = window.show_panel("heatmap").cells.grid.values
     assert np.all(np.isfinite(image)) and np.allclose(image, 100 / weights.shape[1])
 
 

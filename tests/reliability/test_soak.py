@@ -163,11 +163,11 @@ def check_heatmap(window, fresh: View) -> None:
     else:
         expected = np.ma.filled(fresh.active.astype(np.float64), np.nan)
         expected[~fresh.allowed] = np.nan
-    shown = panel.image.image
+    shown = panel.cells.grid.values
     assert shown.shape == expected.shape
-    assert np.array_equal(shown, expected.astype(np.float32), equal_nan=True), "heatmap image"
+    assert np.array_equal(shown, expected, equal_nan=True), "heatmap cell colours"
     decimals = 2 if max(expected.shape) <= 6 else 1
-    texts = [[item.textItem.toPlainText() for item in line] for line in panel.cell_texts]
+    texts = panel.cells.grid.labels
     assert texts == [[heatmap_cell(fresh, state, r, c, decimals)
                       for c in range(expected.shape[1])] for r in range(expected.shape[0])]
 

@@ -47,8 +47,14 @@ def panel(qtbot):
 
 
 def to_viewport(chart: VectorChart, x: float, y: float) -> QPoint:
-    """Plot coordinates → scene → the chart view's viewport pixels."""
-    return chart.plot.mapFromScene(chart.plot.getViewBox().mapViewToScene(QPointF(x, y)))
+    """Chart coordinates (dimension, value) → scene → the chart view's viewport pixels."""
+    return chart.plot.mapFromScene(chart.bars.mapToScene(QPointF(x, y)))
+
+
+def under_pixel(chart: VectorChart, y: float) -> float:
+    """The value the pointer really lands on when aimed at `y`: whole pixels only."""
+    pixel = QPointF(to_viewport(chart, 0, y))
+    return chart.bars.mapFromScene(chart.plot.mapToScene(pixel.toPoint())).y()
 
 
 def send(widget, kind: QEvent.Type, pos: QPointF, button, buttons, modifiers) -> None:
@@ -89,18 +95,20 @@ def test_dragging_a_bar_snaps_to_a_tenth_and_is_one_undo_step(qtbot, panel):
     before = document.state
     steps = document.undo_stack.count()
     chart = panel.charts[("q", GIVEN)]
+    landed = under_pixel(chart, 1.26)
+    assert round(landed, 2) != round(landed, 1)  # off the grid, so snapping has work to do
     seen = drag_bar(panel, chart, 1, float(before.teaching_q[GIVEN, 1]) / 2, 1.26)
     settle(panel)
     passed = {float(state.teaching_q[GIVEN, 1]) for state in seen}
     assert len(passed) >= 3
     assert all(round(value, 1) == value for value in passed)
     expected = np.array(before.teaching_q[GIVEN])
-    expected[1] = 1.3
+    expected[1] = round(landed, 1)
     assert np.allclose(document.state.teaching_q[GIVEN], expected)
     assert np.array_equal(np.delete(document.state.teaching_q, GIVEN, axis=0),
                           np.delete(before.teaching_q, GIVEN, axis=0))
-    assert chart.bars.values[1] == pytest.approx(1.3)
-    assert chart.boxes[1].value() == pytest.approx(1.3)
+    assert chart.bars.values[1] == pytest.approx(expected[1])
+    assert chart.boxes[1].value() == pytest.approx(expected[1])
     assert document.view.pair.total == pytest.approx(
         float(expected @ before.teaching_k[APPLE]))
     assert document.undo_stack.count() == steps + 1
@@ -113,19 +121,12 @@ def test_dragging_a_bar_snaps_to_a_tenth_and_is_one_undo_step(qtbot, panel):
 def test_shift_drag_keeps_two_decimals(qtbot, panel):
     document = panel.document
     chart = panel.charts[("k", APPLE)]
-    view_box = chart.plot.getViewBox()
-
-    def under_pixel(y: float) -> float:
-        """The value the pointer really lands on: the viewport has whole pixels only."""
-        pixel = QPointF(to_viewport(chart, 0, y))
-        return view_box.mapSceneToView(chart.plot.mapToScene(pixel.toPoint())).y()
-
     target = next(y for y in np.arange(-1.23, -2.0, -0.04)
-                  if round(under_pixel(y), 2) != round(under_pixel(y), 1))
+                  if round(under_pixel(chart, y), 2) != round(under_pixel(chart, y), 1))
     drag_bar(panel, chart, 0, float(document.state.teaching_k[APPLE, 0]) / 2, target,
              modifiers=SHIFT)
     settle(panel)
-    assert document.state.teaching_k[APPLE, 0] == round(under_pixel(target), 2)
+    assert document.state.teaching_k[APPLE, 0] == round(under_pixel(chart, target), 2)
 
 
 def test_typing_a_value_edits_the_vector(qtbot, panel):

@@ -11,6 +11,7 @@ from PySide6.QtCore import QPointF, Qt, QTimer
 
 from app import i18n
 from app.model.data import load_lesson_data
+from app.model.nice import snap_out
 from app.model.scale import ScaleRequest
 from app.model.scoring import SCORERS
 from app.startup import make_application
@@ -44,11 +45,15 @@ def cell_viewport_pos(panel: HeatmapPanel, row: int, col: int):
 
 
 def displayed(panel: HeatmapPanel) -> np.ndarray:
-    return np.asarray(panel.image.image)
+    """The matrix whose colours are on screen: the cell grid's, or scale mode's image."""
+    if panel.document.state.options.scale_mode:
+        return np.asarray(panel.image.image)
+    assert panel.cells.grid.isVisible() and not panel.image.isVisible()
+    return panel.cells.grid.values
 
 
 def texts(panel: HeatmapPanel) -> list[list[str]]:
-    return [[item.toPlainText() for item in line] for line in panel.cell_texts]
+    return panel.cells.grid.labels
 
 
 def test_clicking_a_cell_selects_that_pair_in_the_document(qtbot, panel):
@@ -77,8 +82,8 @@ def test_every_cell_prints_its_score_in_a_contrasting_colour(panel):
     for (row, col), value in np.ndenumerate(view.active.filled(np.nan)):
         assert shown[row][col] == format_score(round(float(value), 2), 2)
     assert not any("e" in text for line in shown for text in line)  # no 6e−17 noise
-    colours = {item.color.name() for line in panel.cell_texts for item in line}
-    assert colours == {"#000000", "#ffffff"}  # dark cells get white text, light cells black
+    colours = {colour for line in panel.cells.grid.label_colours for colour in line}
+    assert colours == {"#000000", "#FFFFFF"}  # dark cells get white text, light cells black
 
 
 def test_hover_shows_the_exact_value_and_the_formula(qtbot, panel):
@@ -120,9 +125,11 @@ def test_masked_scores_print_minus_infinity_and_undefined_cosine_a_dash(qtbot, p
     assert np.isnan(displayed(panel)[:, 0]).all()
 
 
-def test_signed_scores_use_symmetric_levels(panel):
+def test_signed_scores_use_symmetric_round_levels_that_cover_every_score(panel):
     reach = float(np.max(np.abs(panel.document.view.active)))
-    assert panel.colorbar.levels() == pytest.approx((-reach, reach))
+    low, high = panel.colorbar.levels()
+    assert low == -high and reach <= high <= 1.25 * reach
+    assert snap_out(0.0, high) == (0.0, high)  # a round number: already on its own grid
 
 
 def test_dialogue_world_is_a_one_row_strip(qtbot, panel):
@@ -147,14 +154,14 @@ def test_arrow_keys_move_the_selection(qtbot, panel):
 def test_presentation_scale_enlarges_cell_labels_and_axes(qtbot, panel):
     with qtbot.waitSignal(panel.plot.vb.sigResized, timeout=2000):
         panel.resize(1100, 1000)  # cells big enough that labels are not capped by cell size
-    before = panel.cell_texts[0][0].textItem.font().pointSizeF()
+    before = panel.cells.grid.font.pointSizeF()
     panel.set_look(Look(scale=2.0))
-    after = panel.cell_texts[0][0].textItem.font().pointSizeF()
+    after = panel.cells.grid.font.pointSizeF()
     assert after == pytest.approx(2 * before)
     assert panel.readout.font().pointSizeF() >= 2 * 11
     with qtbot.waitSignal(panel.plot.vb.sigResized, timeout=2000):
         panel.resize(300, 300)  # small cells: labels shrink to fit rather than overlap
-    assert panel.cell_texts[0][0].textItem.font().pointSizeF() < after
+    assert panel.cells.grid.font.pointSizeF() < after
 
 
 def test_language_switch_retitles_the_axes(panel):

@@ -47,7 +47,7 @@ def lit(heatmap, row: int, col: int) -> bool:
 
 def test_heatmap_veils_every_cell_but_the_selected_pair(qtbot, window) -> None:
     heatmap, state = window.panels["heatmap"], window.document.state
-    rows, cols = heatmap.image.image.shape
+    rows, cols = heatmap.cells.grid.values.shape
     assert all(lit(heatmap, r, c) for r in range(rows) for c in range(cols))
     assert heatmap.band_over.isVisible()
     press_f6(qtbot, window)

@@ -31,6 +31,7 @@ class Panel(QWidget):
         self.setObjectName(f"panel_{self.name}")
         self._stale = False
         document.changed.connect(self._on_document_changed)
+        document.gesture_finished.connect(self._on_document_changed)  # refit held scales
 
     def _on_document_changed(self) -> None:
         """Repaint now if anyone can see it; a panel behind a tab (Qt moves those off-screen

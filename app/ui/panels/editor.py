@@ -7,11 +7,14 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtCore import QRectF, Qt, QTimer
+from PySide6.QtGui import QPainter, QPen, QResizeEvent, QTransform
 from PySide6.QtWidgets import (
     QBoxLayout,
     QButtonGroup,
+    QGraphicsItem,
+    QGraphicsLineItem,
+    QGraphicsRectItem,
     QGridLayout,
     QHBoxLayout,
     QLabel,
@@ -48,25 +51,69 @@ def bar_reach(values: np.ndarray) -> float:
     return max(MIN_REACH, math.ceil(2 * (float(np.max(np.abs(values))) + 0.25)) / 2)
 
 
+class ChartView(pg.GraphicsView):
+    """A bare pyqtgraph view for one vector: no axes, menus or view box, so ten of them
+    build in a few milliseconds (a PlotWidget each took over ten) and a drag step repaints
+    only the bars.
+
+    The scene stays in pixels, as pyqtgraph's drag threshold is measured in scene units;
+    items hang under `canvas`, whose transform maps (dimension, value) onto the viewport
+    with values growing upwards.
+    """
+
+    def __init__(self, dims: int) -> None:
+        self._dims = dims  # set first: pyqtgraph's constructor already calls resizeEvent
+        self._reach = 1.0
+        self.canvas = QGraphicsRectItem()
+        super().__init__()
+        self.border = pg.mkPen("#BBBBBB", width=1)
+        self.canvas.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
+        self.addItem(self.canvas)
+
+    def set_reach(self, reach: float) -> None:
+        """Show values from −reach to reach (with a little room above and below)."""
+        self._reach = reach
+        self._fit()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        margin = 1.04 * self._reach
+        sx, sy = self.width() / self._dims, self.height() / (2 * margin)
+        self.canvas.setTransform(QTransform(sx, 0.0, 0.0, -sy, 0.5 * sx, margin * sy))
+
+    def set_border(self, pen: QPen) -> None:
+        self.border = pen
+        self.viewport().update()
+
+    def drawForeground(self, painter: QPainter, _rect: QRectF) -> None:
+        """The frame that marks the selected token, drawn in pixels just inside the edge."""
+        painter.save()
+        painter.resetTransform()
+        painter.setPen(self.border)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        inset = self.border.widthF() / 2
+        painter.drawRect(QRectF(self.viewport().rect()).adjusted(inset, inset, -inset, -inset))
+        painter.restore()
+
+
 class VectorChart:
-    """One token's q or k: a small plot holding its BarColumns, plus the entry boxes below."""
+    """One token's q or k: a small chart holding its BarColumns, plus the entry boxes below."""
 
     def __init__(self, role: str, token: int, colour: str, dims: int) -> None:
         self.role, self.token = role, token
-        self.plot = pg.PlotWidget()
+        self.plot = ChartView(dims)
         self.plot.setObjectName(f"editor_{role}_{token}_chart")
-        self.plot.setMouseEnabled(x=False, y=False)
-        self.plot.setMenuEnabled(False)
-        self.plot.hideButtons()
-        for side in ("left", "bottom"):
-            self.plot.hideAxis(side)
-        self.plot.setXRange(-0.5, dims - 0.5, padding=0)
-        self.plot.getPlotItem().layout.setContentsMargins(0, 0, 0, 0)
         self.plot.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.zero = pg.InfiniteLine(pos=0, angle=0, pen=pg.mkPen("#777777", width=1))
-        self.plot.addItem(self.zero)
+        self.zero = QGraphicsLineItem(-0.5, 0.0, dims - 0.5, 0.0)
+        zero_pen = pg.mkPen("#777777", width=1)
+        zero_pen.setCosmetic(True)
+        self.zero.setPen(zero_pen)
+        self.zero.setParentItem(self.plot.canvas)
         self.bars = BarColumns(dims, colour)
-        self.plot.addItem(self.bars)
+        self.bars.setParentItem(self.plot.canvas)
         self.boxes = [EntryBox() for _ in range(dims)]
         for dim, box in enumerate(self.boxes):
             box.setObjectName(f"editor_{role}_{token}_{dim}")
@@ -81,16 +128,22 @@ class VectorChart:
             row.addWidget(box)
         layout.addLayout(row)
         self._reach = 0.0
+        self._selected: tuple[bool, float] | None = None
 
     def set_reach(self, reach: float) -> None:
         if reach != self._reach:
             self._reach = reach
             self.bars.set_reach(reach)
-            self.plot.setYRange(-reach, reach, padding=0.04)
+            self.plot.set_reach(reach)
 
     def set_selected(self, selected: bool, width: float) -> None:
+        """Outline the chart of the selected token (a new border repaints the whole chart,
+        so an unchanged one is left alone)."""
+        if (selected, width) == self._selected:
+            return
+        self._selected = (selected, width)
         colour = SELECTION_COLOUR if selected else "#BBBBBB"
-        self.plot.getViewBox().setBorder(pg.mkPen(colour, width=width * (2 if selected else 1)))
+        self.plot.set_border(pg.mkPen(colour, width=width * (2 if selected else 1)))
 
 
 class EditorPanel(Panel):
@@ -103,7 +156,6 @@ class EditorPanel(Panel):
         super().__init__(document, parent)
         self.tokens = tuple(document.data.teaching.tokens)
         self._dims = document.state.teaching_q.shape[1]
-        self._dragging = False
         self.charts: dict[tuple[str, int], VectorChart] = {}
         self.name_labels: list[QLabel] = []
         self.pick_buttons: dict[tuple[str, int], QPushButton] = {}
@@ -281,7 +333,7 @@ class EditorPanel(Panel):
             return
         self.stack.setCurrentWidget(self._content)
         matrices = {"q": state.teaching_q, "k": state.teaching_k}
-        if not self._dragging:
+        if not self.document.dragging:
             reach = bar_reach(np.concatenate([state.teaching_q, state.teaching_k]))
             for chart in self.charts.values():
                 chart.set_reach(reach)
@@ -328,7 +380,6 @@ class EditorPanel(Panel):
         self.document.set_vector(role, token, values)
 
     def _on_drag_started(self, _dim: int) -> None:
-        self._dragging = True
         self.message.hide()
         self.document.begin_drag()
 
@@ -336,9 +387,7 @@ class EditorPanel(Panel):
         self._edit(role, token, dim, snapped(value, free))
 
     def _on_drag_finished(self, _dim: int) -> None:
-        self.document.end_drag()
-        self._dragging = False
-        self.refresh()
+        self.document.end_drag()  # every panel refits its held scales
 
     def _on_typed(self, role: str, token: int, dim: int, value: float) -> None:
         self.message.hide()

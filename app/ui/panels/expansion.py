@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from app.i18n import tr
 from app.model.breakdown import Breakdown
+from app.model.nice import snap_out
 from app.model.scoring import SCORERS, Undefined
 from app.state.document import Document
 from app.ui.fonts import ui_font
@@ -71,6 +72,8 @@ class ExpansionPanel(Panel):
         plot.setMouseEnabled(False, False)
         plot.setMenuEnabled(False)
         plot.hideButtons()
+        self._tick_labels: list[tuple[int, str]] = []
+        self._span: tuple[tuple[float, float], tuple[float, float]] | None = None
         self.bars = pg.BarGraphItem(x=[], height=[], width=0.6)
         plot.addItem(self.bars)
         plot.addItem(pg.InfiniteLine(pos=0, angle=0, pen=pg.mkPen("#888888", width=1)))
@@ -171,11 +174,21 @@ class ExpansionPanel(Panel):
         self.bars.setOpts(x=xs, height=products, width=0.6, brushes=brushes, pens=pens)
         plot = self.bars_plot.getPlotItem()
         labels = [(int(x), f"q{x}k{x}".translate(SUBSCRIPTS)) for x in xs]
-        plot.getAxis("bottom").setTicks([labels, []])
+        # new ticks or a new range regenerate pyqtgraph's axes, a few ms each: the range is
+        # snapped to round numbers and held during a drag, so a step moves only the bars
+        if labels != self._tick_labels:
+            self._tick_labels = labels
+            plot.getAxis("bottom").setTicks([labels, []])
         reach = float(np.max(np.abs(products))) or 1.0
         low, high = min(0.0, products.min()), max(0.0, products.max())
-        plot.setRange(xRange=(0.4, d + 0.6), yRange=(low - 0.1 * reach, high + 0.1 * reach),
-                      padding=0)
+        y_range = snap_out(low - 0.1 * reach, high + 0.1 * reach)
+        if self.document.dragging and self._span is not None and self._span[0][1] == d + 0.6:
+            held = self._span[1]  # during a drag the axis only widens, so bars move, not it
+            y_range = (min(y_range[0], held[0]), max(y_range[1], held[1]))
+        span = (0.4, d + 0.6), y_range
+        if span != self._span:
+            self._span = span
+            plot.setRange(xRange=span[0], yRange=span[1], padding=0)
         share = pair.dominant_share
         self.dominant.setText("" if isinstance(share, Undefined) else tr(
             "expansion.dominant", term=labels[pair.dominant][1],

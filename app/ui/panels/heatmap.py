@@ -53,6 +53,9 @@ class HeatmapPanel(Panel):
         self._requested: ScaleRequest | None = None  # the newest request sent to the worker
         self._hover: tuple[int, int] | None = None
         self._values = np.zeros((0, 0))  # the matrix shown, for hover and keys
+        self._mask: np.ndarray | None = None  # the hatched cells' mask, None: scale mode's
+        self._extent: tuple[int, int, int] | None = None  # rows, columns, downsampling
+        self._levels: dict[tuple[object, ...], tuple[float, float]] = {}  # the last, by meaning
         self._build_controls()
         self._build_plot()
         layout = QtWidgets.QVBoxLayout(self)
@@ -122,11 +125,6 @@ class HeatmapPanel(Panel):
         scene.sigMouseMoved.connect(self._on_moved)
         self.plot.vb.sigResized.connect(self._on_view_resized)
         self.cells = CellLayer(self.plot)
-
-    @property
-    def cell_texts(self) -> list[list[pg.TextItem]]:
-        """The number label of every cell, [row][column] (empty when cells are too many)."""
-        return self.cells.texts
 
     def apply_look(self) -> None:
         look, theme = self.look, self.look.theme
@@ -217,22 +215,21 @@ class HeatmapPanel(Panel):
             values = np.ma.filled(view.active.astype(np.float64), np.nan)
             values[~view.allowed] = np.nan  # a masked score is −∞: no colour, hatched
             levels, signed = score_levels(state.scorer, values), SCORERS[state.scorer].signed
+        levels = self._held(levels, (state.scorer, state.options.heatmap_mode, values.shape))
         self._hover = self._hover if values.shape == self._values.shape else None
         self._values = values
         cmap = diverging_map() if signed else sequential_map()
-        self._set_image(values, levels, cmap, factor=1)
+        self._set_scale(values.shape, levels, cmap, factor=1)
+        self.image.setVisible(False)  # the cell grid paints the colours (and far faster)
         rows, cols = values.shape
-        for side, names in (("left", view.query_names), ("top", view.key_names)):
-            self.plot.getAxis(side).setTicks([list(enumerate(names)), []])
-        path = QtGui.QPainterPath()
-        for row, col in zip(*np.nonzero(~view.allowed), strict=True):
-            path.addRect(QRectF(col - 0.5, row - 0.5, 1.0, 1.0))
-        self.mask_item.setPath(path)
-        self.cells.paint(values, levels, cmap, self._cell_text)
         names = {"left": view.query_names, "top": view.key_names}
-        if names != self.cells.names:
+        if names != self.cells.names:  # new ticks regenerate the axes: a frame's worth
+            for side, labels in names.items():
+                self.plot.getAxis(side).setTicks([list(enumerate(labels)), []])
             self.cells.names = names
             self.cells.fit_axes()
+        self._set_lesson_mask(view.allowed)
+        self.cells.paint(values, levels, cmap, self._cell_text)
         self.cells.spotlight((state.query, state.key), values.shape)
         bands, cell = QtGui.QPainterPath(), QtGui.QPainterPath()
         bands.addRect(QRectF(-0.5, state.query - 0.5, cols, 1))
@@ -244,18 +241,47 @@ class HeatmapPanel(Panel):
         self.info.setText(tr("heatmap.lesson_info", rows=rows, cols=cols, pairs=rows * cols))
         self._update_readout()
 
-    def _set_image(self, values: np.ndarray, levels: tuple[float, float], cmap: pg.ColorMap,
-                   factor: int) -> None:
+    def _held(self, levels: tuple[float, float],
+              meaning: tuple[object, ...]) -> tuple[float, float]:
+        """During a drag the colour scale only widens: cells keep their colours unless a
+        score outgrows the bar. It refits when the drag ends (`gesture_finished`)."""
+        held = self._levels.get(meaning) if self.document.dragging else None
+        if held is not None:
+            levels = (min(levels[0], held[0]), max(levels[1], held[1]))
+        self._levels = {meaning: levels}
+        return levels
+
+    def _set_lesson_mask(self, allowed: np.ndarray) -> None:
+        """Hatch the cells the causal mask removes (redrawn only when the mask changes)."""
+        mask = ~allowed
+        if np.array_equal(mask, self._mask):
+            return
+        self._mask = mask
+        path = QtGui.QPainterPath()
+        for row, col in zip(*np.nonzero(mask), strict=True):
+            path.addRect(QRectF(col - 0.5, row - 0.5, 1.0, 1.0))
+        self.mask_item.setPath(path)
+
+    def _set_scale(self, shape: tuple[int, int], levels: tuple[float, float],
+                   cmap: pg.ColorMap, factor: int) -> None:
+        """The colour bar, its label and the view range, each only when it changes: every one
+        of them makes pyqtgraph regenerate an axis (a few ms per drag step)."""
         if cmap.name != self.colorbar.colorMap().name:  # re-colouring the bar costs a frame
             self.colorbar.setColorMap(cmap)
-        weights = self.document.state.options.heatmap_mode == "weights"
-        self.colorbar.axis.setLabel("%" if weights else "")
-        rows, cols = values.shape[0] * factor, values.shape[1] * factor
-        self.backdrop.setRect(QRectF(-0.5, -0.5, cols, rows))
-        self.image.setImage(values.astype(np.float32), autoLevels=False, levels=levels)
-        self.colorbar.setLevels(levels)
-        self.image.setTransform(QtGui.QTransform().translate(-0.5, -0.5).scale(factor, factor))
-        self.plot.vb.setRange(xRange=(-0.5, cols - 0.5), yRange=(-0.5, rows - 0.5), padding=0)
+        unit = "%" if self.document.state.options.heatmap_mode == "weights" else ""
+        if self.colorbar.axis.labelText != unit:
+            self.colorbar.axis.setLabel(unit)
+        if tuple(self.colorbar.levels()) != tuple(levels):
+            self.colorbar.setLevels(levels)
+        rows, cols = shape[0] * factor, shape[1] * factor
+        extent = (rows, cols, factor)
+        if extent != self._extent:
+            self._extent = extent
+            self.backdrop.setRect(QRectF(-0.5, -0.5, cols, rows))
+            self.image.setTransform(
+                QtGui.QTransform().translate(-0.5, -0.5).scale(factor, factor))
+            self.plot.vb.setRange(xRange=(-0.5, cols - 0.5), yRange=(-0.5, rows - 0.5),
+                                  padding=0)
 
     def _cell_text(self, row: int, col: int) -> str:
         """The number printed in a cell: "—" undefined, "−∞" masked score, percent weights."""
@@ -293,8 +319,9 @@ class HeatmapPanel(Panel):
         self.cells.paint(np.zeros((0, 0)), (0.0, 1.0), sequential_map(), self._cell_text)
         self.cells.spotlight(None, (0, 0))
         state, options = self.document.state, self.document.state.options
-        for side in ("left", "top"):
-            self.plot.getAxis(side).setTicks(None)
+        if self.cells.names.get("left") != [str(options.scale_T)]:  # numbered axes
+            for side in ("left", "top"):
+                self.plot.getAxis(side).setTicks(None)
         self.cells.fit_scale_axes(options.scale_T)
         T, view_px = options.scale_T, max(self.plot.vb.width(), self.plot.vb.height(), 64)
         try:
@@ -308,7 +335,11 @@ class HeatmapPanel(Panel):
         if request != self._requested:
             self._requested = request
             self.worker.request(request)
-            self.info.setText(tr("heatmap.computing", T=f"{request.T:,}"))
+            shown = self.scale_result
+            if shown is None or (shown.request.T, shown.request.d) != (request.T, request.d):
+                # a new seed or scorer keeps the size line, which still holds: flipping it to
+                # "computing" and back would resize the plot (and redraw its axes) twice
+                self.info.setText(tr("heatmap.computing", T=f"{request.T:,}"))
         elif self.scale_result is not None and self.scale_result.request == request:
             self._on_scale_finished(self.scale_result)
 
@@ -321,13 +352,16 @@ class HeatmapPanel(Panel):
             diverging_map() if SCORERS[request.scorer].signed else sequential_map())
         unit, self._values = (PERCENT if request.mode == "weights" else 1.0), result.image
         levels = (result.levels[0] * unit, result.levels[1] * unit)
-        self._set_image(result.image * unit, levels, cmap, result.factor)
+        self.image.setImage(result.image * unit, autoLevels=False, levels=levels)
+        self.image.setVisible(True)
+        self._set_scale(result.image.shape, levels, cmap, result.factor)
         path = QtGui.QPainterPath()
         if request.causal:
             T = request.T
             path.addPolygon(QtGui.QPolygonF([QPointF(0.5, -0.5), QPointF(T - 0.5, -0.5),
                                        QPointF(T - 0.5, T - 1.5), QPointF(0.5, -0.5)]))
         self.mask_item.setPath(path)
+        self._mask = None
         cost = result.cost
         self.info.setText(tr("heatmap.scale_info", T=f"{cost.T:,}", d=request.d,
                              pairs=f"{cost.pairs:,}", bytes=format_bytes(cost.score_bytes),

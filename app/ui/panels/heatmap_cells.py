@@ -1,5 +1,6 @@
-"""Owns the heatmap's per-cell layer: the number printed in each cell in a contrasting colour,
-fonts fitted to the cell size, axis room measured from those fonts, and the spotlight veil."""
+"""Owns the heatmap's per-cell layer: each lesson cell's colour and the number printed in it
+in a contrasting colour, fonts fitted to the cell size, axis room measured from those fonts,
+and the spotlight veil."""
 
 from __future__ import annotations
 
@@ -20,27 +21,85 @@ SMALLEST_CELL_PT = 7.0
 """Below this a cell's number is unreadable anyway: the label hides instead of spilling over."""
 
 
-def text_colour(rgb: np.ndarray) -> str:
-    """Black on light cells, white on dark ones, by the cell's relative luminance (WCAG)."""
+def text_colours(rgb: np.ndarray) -> np.ndarray:
+    """Black on light cells, white on dark ones, by each cell's relative luminance (WCAG);
+    `rgb` is (..., 3 or 4) floats in 0…1."""
+    rgb = rgb[..., :3]
     linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
-    luminance = float(linear[:3] @ np.array([0.2126, 0.7152, 0.0722]))
-    return "#000000" if luminance > 0.179 else "#FFFFFF"
+    luminance = linear @ np.array([0.2126, 0.7152, 0.0722])
+    return np.where(luminance > 0.179, "#000000", "#FFFFFF")
+
+
+class CellGrid(pg.GraphicsObject):
+    """Every lesson cell's colour and number, painted by one item in one call.
+
+    One pyqtgraph TextItem per cell plus a scaled ImageItem cost more per drag step than a
+    whole frame may take; filled rectangles and drawText in device pixels cost a fraction.
+    Cells without a number (NaN) are left unfilled, so the grey backdrop shows through.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.values = np.zeros((0, 0))
+        """The matrix whose colours are painted, [row, column]."""
+        self.labels: list[list[str]] = []
+        """The number printed in each cell (empty when there are too many cells)."""
+        self.label_colours: list[list[str]] = []
+        self.font = ui_font(SMALLEST_CELL_PT, bold=True)
+        self.labels_visible = True
+        self._fills: list[tuple[QRectF, QtGui.QColor]] = []
+
+    def set_cells(self, values: np.ndarray, rgba: np.ndarray, labels: list[list[str]],
+                  label_colours: list[list[str]]) -> None:
+        if values.shape != self.values.shape:
+            self.prepareGeometryChange()
+        self.values, self.labels, self.label_colours = values, labels, label_colours
+        self._fills = [(QRectF(col - 0.5, row - 0.5, 1.0, 1.0),
+                        QtGui.QColor.fromRgbF(*rgba[row, col]))
+                       for (row, col), value in np.ndenumerate(values) if not np.isnan(value)]
+        self.update()
+
+    def set_font(self, font: QtGui.QFont, visible: bool) -> None:
+        self.font, self.labels_visible = font, visible
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        rows, cols = self.values.shape
+        return QRectF(-0.5, -0.5, cols, rows)
+
+    def paint(self, painter: QtGui.QPainter, *_args: object) -> None:
+        painter.save()
+        painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, False)  # no seams
+        for rect, colour in self._fills:
+            painter.fillRect(rect, colour)
+        if self.labels_visible and self.labels:
+            to_device = painter.transform()
+            painter.resetTransform()  # numbers keep their point size however large a cell is
+            painter.setFont(self.font)
+            for row, (line, colours) in enumerate(zip(self.labels, self.label_colours,
+                                                      strict=True)):
+                for col, (text, colour) in enumerate(zip(line, colours, strict=True)):
+                    painter.setPen(QtGui.QColor(colour))
+                    painter.drawText(to_device.mapRect(QRectF(col - 0.5, row - 0.5, 1.0, 1.0)),
+                                     Qt.AlignmentFlag.AlignCenter, text)
+        painter.restore()
 
 
 class CellLayer:
-    """The text items over the heatmap's cells and the veil the spotlight lays over them."""
+    """The painted cells, the axes' room for their fonts, and the veil of the spotlight."""
 
     def __init__(self, plot: pg.PlotItem) -> None:
         self.plot = plot
         self.look = Look()
-        self.texts: list[list[pg.TextItem]] = []
+        self.grid = CellGrid()
+        self.grid.setZValue(1)
+        plot.addItem(self.grid)
         self.shape = (0, 0)
         self.names: dict[str, Sequence[str]] = {}
         """The tick names on the left and top axes, which `fit` makes room for."""
         self._tick_pt = 0.0
         self._title_room = 0.0
-        self._fitted: tuple[float, bool, int] | None = None
-        self._shown: dict[tuple[int, int], tuple[str, str]] = {}
+        self._fitted: tuple[float, bool] | None = None
         self.veil = QtWidgets.QGraphicsPathItem()
         """Above the numbers, below the selection outline: every cell but the pair fades."""
         self.veil.setZValue(15)
@@ -52,41 +111,32 @@ class CellLayer:
         self.look = look
         self._tick_pt = 0.0
         self._fitted = None
-        self._shown.clear()
         colour = QtGui.QColor(look.theme.background)
         colour.setAlphaF(SPOTLIGHT_VEIL)
         self.veil.setBrush(colour)
 
     def paint(self, values: np.ndarray, levels: tuple[float, float], cmap: pg.ColorMap,
               text_of: Callable[[int, int], str]) -> None:
-        """One label per cell (T ≤ CELL_TEXT_LIMIT), black or white by the cell's colour."""
+        """Colour every cell; print its value (T ≤ CELL_TEXT_LIMIT), black or white by the
+        cell's colour. An empty matrix clears the grid (scale mode draws an image instead)."""
         rows, cols = values.shape
-        show = max(rows, cols) <= CELL_TEXT_LIMIT
         if (rows, cols) != self.shape:
-            for item in (item for line in self.texts for item in line):
-                self.plot.removeItem(item)
-            self._shown.clear()
-            self._fitted = None
             self.shape = (rows, cols)
-            self.texts = [[pg.TextItem(anchor=(0.5, 0.5)) for _ in range(cols)]
-                          for _ in range(rows)] if show else []
-            for (row, col), item in np.ndenumerate(np.array(self.texts, dtype=object)):
-                item.setPos(col, row)
-                item.setZValue(10)
-                self.plot.addItem(item)
-        if not show or not values.size:
-            return
-        self.fit()
+            self._fitted = None
         low, high = levels
-        colours = cmap.map(np.clip((np.nan_to_num(values) - low) / (high - low), 0, 1),
-                           mode=pg.ColorMap.FLOAT)
-        for (row, col), value in np.ndenumerate(values):
-            colour = self.look.theme.foreground if np.isnan(value) else text_colour(
-                colours[row, col])
-            shown = (text_of(row, col), colour)
-            if self._shown.get((row, col)) != shown:  # setText re-lays out the label
-                self._shown[(row, col)] = shown
-                self.texts[row][col].setText(shown[0], color=colour)
+        rgba = cmap.map(np.clip((np.nan_to_num(values) - low) / (high - low), 0, 1),
+                        mode=pg.ColorMap.FLOAT).reshape(rows, cols, 4)
+        labels: list[list[str]] = []
+        label_colours: list[list[str]] = []
+        if max(rows, cols, 0) <= CELL_TEXT_LIMIT:
+            contrast = text_colours(rgba)
+            labels = [[text_of(row, col) for col in range(cols)] for row in range(rows)]
+            label_colours = [[self.look.theme.foreground if np.isnan(values[row, col])
+                              else str(contrast[row, col]) for col in range(cols)]
+                             for row in range(rows)]
+        self.grid.set_cells(values, rgba, labels, label_colours)
+        if values.size:
+            self.fit()
 
     def fit(self) -> None:
         """As large as the presentation scale asks, but never wider or taller than a cell;
@@ -97,12 +147,9 @@ class CellLayer:
         fitted = 0.75 * min(cell_h * 0.6, cell_w / 3.4)  # pt: 0.75 px; "−3.76" ≈ 3.4 em wide
         size = max(SMALLEST_CELL_PT, min(self.look.pt(14), fitted))
         point, visible = round(size * 2) / 2, fitted >= SMALLEST_CELL_PT
-        if (point, visible, len(self.texts)) != self._fitted:  # a drag step changes neither
-            self._fitted = (point, visible, len(self.texts))
-            font = ui_font(point, bold=True)
-            for item in (item for line in self.texts for item in line):
-                item.setFont(font)
-                item.setVisible(visible)
+        if (point, visible) != self._fitted:  # a drag step changes neither
+            self._fitted = (point, visible)
+            self.grid.set_font(ui_font(point, bold=True), visible)
         tick = round(min(size, self.look.pt(12)) * 2) / 2
         moved = abs(tick - self._tick_pt) >= 1.0  # hysteresis: the axes' room moves the cells,
         if moved:  # which must not move the axes back and forth
@@ -112,11 +159,14 @@ class CellLayer:
 
     def fit_scale_axes(self, T: int) -> None:
         """Scale mode's numbered axes (0 … T): tick numbers sized to the plot's height, as
-        pyqtgraph spaces about five of them along it whatever their size."""
-        self.names = {"left": [str(T)], "top": [str(T)]}
+        pyqtgraph spaces about five of them along it whatever their size. Refits only when
+        T or the size changes: refitting regenerates both axes."""
+        names = {"left": [str(T)], "top": [str(T)]}
         size = min(self.look.pt(12), max(SMALLEST_CELL_PT, 0.12 * self.plot.vb.height()))
-        self._tick_pt = round(size * 2) / 2
-        self.fit_axes()
+        tick = round(size * 2) / 2
+        if (names, tick) != (self.names, self._tick_pt):
+            self.names, self._tick_pt = names, tick
+            self.fit_axes()
 
     def fit_axes(self) -> None:
         """Tick names in the font `fit` chose, and each axis as wide as they and its title."""

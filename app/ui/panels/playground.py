@@ -62,7 +62,6 @@ class PlaygroundPanel(Panel):
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(document, parent)
-        self._dragging = False
         self._cramped = False
         self._label_pt = 0.0
         self._extent = 0.0
@@ -246,7 +245,7 @@ class PlaygroundPanel(Panel):
         """Follow the landscape's square, but never while dragging: the plot must not slide
         under the pointer (a growing range would chase the mouse outwards). The padding leaves
         room for the labels of the outermost arrows."""
-        if self._dragging or extent == self._extent:
+        if self.document.dragging or extent == self._extent:
             return
         self._extent = extent
         self.plot.setRange(xRange=(-extent, extent), yRange=(-extent, extent), padding=0.06)
@@ -276,7 +275,6 @@ class PlaygroundPanel(Panel):
     # --- gestures ------------------------------------------------------------------------
 
     def _on_drag_started(self, role: str, index: int) -> None:
-        self._dragging = True
         self._active = (role, index)
         self.document.begin_drag()
 
@@ -285,9 +283,7 @@ class PlaygroundPanel(Panel):
         self._edit(role, index, shown)
 
     def _on_drag_finished(self, _role: str, _index: int) -> None:
-        self.document.end_drag()
-        self._dragging = False
-        self.refresh()
+        self.document.end_drag()  # every panel refits its held scales
 
     def _on_arrow_clicked(self, role: str, index: int) -> None:
         self._select((role, index))

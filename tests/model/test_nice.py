@@ -1,0 +1,38 @@
+"""Round scale ends: they cover the data, stay close to it, and hold still inside a step."""
+
+from __future__ import annotations
+
+import math
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from app.model.nice import SNAP_PARTS, nice_step, snap_out
+
+finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
+
+
+@given(finite, finite)
+def test_snapped_range_covers_the_values_and_widens_by_under_two_steps(a, b):
+    low, high = min(a, b), max(a, b)
+    snapped = snap_out(low, high)
+    if high - low <= 0:
+        assert snapped == (low, high)
+        return
+    step = nice_step((high - low) / SNAP_PARTS)
+    assert snapped[0] <= low and snapped[1] >= high
+    assert (snapped[1] - snapped[0]) - (high - low) < 2 * step * (1 + 1e-9)
+
+
+def test_round_ranges_stay_and_a_drag_inside_one_step_keeps_the_ends():
+    assert snap_out(-5.0, 5.0) == (-5.0, 5.0)
+    assert snap_out(0.0, 3.76) == (0.0, 4.0)
+    assert snap_out(0.0, 3.61) == snap_out(0.0, 3.99)  # 0.4 steps: the bar holds still
+
+
+@given(st.floats(min_value=1e-6, max_value=1e9))
+def test_steps_are_one_two_two_and_a_half_or_five_times_a_power_of_ten(raw):
+    step = nice_step(raw)
+    assert step >= raw * (1 - 1e-9) and step < 5 * raw
+    mantissa = step / 10.0 ** math.floor(math.log10(step) + 1e-12)
+    assert any(math.isclose(mantissa, m, rel_tol=1e-9) for m in (1.0, 2.0, 2.5, 5.0, 10.0))
