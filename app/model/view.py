@@ -7,6 +7,7 @@ from scratch and compares, and a notebook can call it directly.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -65,7 +66,18 @@ class View:
     heads: tuple[HeadView, ...]
     landscape: Landscape | None
     plane: Plane | None  # the 2-D playground's lengths, angle, projection, iso-lines
-    reasons: RowReasons  # why q·k disagrees with cosine and with distance on the row
+    query: int  # the selected query row
+
+    @cached_property
+    def reasons(self) -> RowReasons:
+        """Why q·k disagrees with cosine and with distance on the selected row. Worked out
+        when first read: only the match table reads it, and it costs more than every other
+        number of a drag step together."""
+        dot = self.scores["dot"][self.query]
+        return explain_row(self.q[self.query], self.k, {
+            "cosine": self.swaps,
+            "neg_euclidean": disagreements(dot, self.scores["neg_euclidean"][self.query]),
+        })
 
 
 def scorer_params(state: LabState, data: LessonData) -> ScorerParams:
@@ -171,10 +183,6 @@ def compute_view(state: LabState, data: LessonData) -> View:
     selected = Undefined("zero-length vector") if cell is np.ma.masked else float(cell)
     row_ranks = {name: ranks(matrix[row]) for name, matrix in scores.items()}
     swaps = tuple(disagreements(scores["dot"][row], scores["cosine"][row]))
-    reasons = explain_row(q[row], k, {
-        "cosine": swaps,
-        "neg_euclidean": disagreements(scores["dot"][row], scores["neg_euclidean"][row]),
-    })
     landscape = _landscape(state, q, k, params)
     query_names, key_names = _names(state, data)
     return View(
@@ -198,5 +206,5 @@ def compute_view(state: LabState, data: LessonData) -> View:
         heads=_heads(state, q, k) if state.world == "teaching" else (),
         landscape=landscape,
         plane=_plane(state, q, k, landscape),
-        reasons=reasons,
+        query=row,
     )

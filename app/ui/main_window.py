@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QMessageBox,
+    QSizePolicy,
     QToolBar,
     QWidget,
 )
@@ -24,6 +25,7 @@ from app.state.document import Document
 from app.ui.actions_classroom import ClassroomActions
 from app.ui.format import format_score
 from app.ui.panels.base import Panel
+from app.ui.panels.live_label import LiveLabel
 from app.ui.panels.registry import panel_specs
 
 LAYOUT_VERSION = 1
@@ -65,9 +67,10 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._build_toolbar()
         self.classroom = ClassroomActions(self)
-        self._status = QLabel()
-        self._status.setObjectName("status_pair")
-        self.statusBar().addPermanentWidget(self._status, 1)
+        self._status = LiveLabel("status_pair", wrap=False)  # new text at every drag step
+        self._status.holder.setSizePolicy(QSizePolicy.Policy.Ignored,
+                                          QSizePolicy.Policy.Preferred)
+        self.statusBar().addPermanentWidget(self._status.holder, 1)
         self._default_layout = self.saveState(LAYOUT_VERSION)
         document.changed.connect(self._on_document_changed)
         document.notice.connect(self._on_notice)

@@ -127,7 +127,8 @@ def test_score_matrix_text_never_overlaps_in_presentation(qtbot, window, scale) 
     qtbot.waitUntil(lambda: heatmap.isVisible() and heatmap.height() > 100)
     window.document.flush()
     assert window.height() == 720, "the window still fits a 720-line projector"
-    lines = [w for w in (heatmap.graphics, heatmap.readout, heatmap.info) if w.isVisible()]
+    lines = [w for w in (heatmap.graphics, heatmap.readout.holder, heatmap.info.holder)
+             if w.isVisible()]
     for upper, lower in itertools.pairwise(lines):
         assert upper.geometry().bottom() < lower.geometry().top()
     assert lines[-1].geometry().bottom() <= heatmap.height()

@@ -128,7 +128,7 @@ class VectorChart:
             row.addWidget(box)
         layout.addLayout(row)
         self._reach = 0.0
-        self._selected: tuple[bool, float] | None = None
+        self._shown: tuple[bytes, bool, float, float] | None = None
 
     def set_reach(self, reach: float) -> None:
         if reach != self._reach:
@@ -136,12 +136,20 @@ class VectorChart:
             self.bars.set_reach(reach)
             self.plot.set_reach(reach)
 
-    def set_selected(self, selected: bool, width: float) -> None:
-        """Outline the chart of the selected token (a new border repaints the whole chart,
-        so an unchanged one is left alone)."""
-        if (selected, width) == self._selected:
+    def show(self, values: np.ndarray, selected: bool, opacity: float, width: float) -> None:
+        """Bars, boxes and outline for these values; a drag step changes one chart of ten,
+        so the other nine return at once."""
+        shown = (values.tobytes(), selected, opacity, width)
+        if shown == self._shown:
             return
-        self._selected = (selected, width)
+        self._shown = shown
+        self.bars.set_values(values)
+        self.bars.setOpacity(opacity)
+        for box, value in zip(self.boxes, values, strict=True):
+            if box.value() != round(float(value), 2):
+                box.blockSignals(True)
+                box.setValue(float(value))
+                box.blockSignals(False)
         colour = SELECTION_COLOUR if selected else "#BBBBBB"
         self.plot.set_border(pg.mkPen(colour, width=width * (2 if selected else 1)))
 
@@ -340,15 +348,8 @@ class EditorPanel(Panel):
         selected = {"q": state.query, "k": state.key}
         width = self.look.px(1.5)
         for (role, token), chart in self.charts.items():
-            values = matrices[role][token]
-            chart.bars.set_values(values)
-            for box, value in zip(chart.boxes, values, strict=True):
-                if box.value() != round(float(value), 2):
-                    box.blockSignals(True)
-                    box.setValue(float(value))
-                    box.blockSignals(False)
-            chart.set_selected(selected[role] == token, width)
-            chart.bars.setOpacity(self.look.opacity(selected[role] == token))
+            picked = selected[role] == token
+            chart.show(matrices[role][token], picked, self.look.opacity(picked), width)
             button = self.pick_buttons[(role, token)]
             button.blockSignals(True)
             button.setChecked(selected[role] == token)

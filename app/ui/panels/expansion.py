@@ -9,7 +9,7 @@ import html
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from app.i18n import tr
 from app.model.breakdown import Breakdown
@@ -21,6 +21,7 @@ from app.ui.format import format_percent, format_score
 from app.ui.look import SELECTION_COLOUR, diverging_map
 from app.ui.panels.base import Panel
 from app.ui.panels.heatmap import pair_formula
+from app.ui.panels.live_label import LiveLabel
 from app.ui.panels.scroll import FittedScrollArea
 
 SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
@@ -63,9 +64,12 @@ class ExpansionPanel(Panel):
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(document, parent)
-        self.heading = QLabel(objectName="expansion_heading")
-        self.equation = QLabel(objectName="expansion_equation")
+        self.heading = LiveLabel("expansion_heading")
+        self.equation = LiveLabel("expansion_equation")
         self.equation.setTextFormat(Qt.TextFormat.RichText)
+        # the sum can be copied; rich text is laid out as a document anyway, so selecting
+        # costs nothing more, whereas it would make the plain lines documents too
+        self.equation.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.bars_plot = BarsView()
         self.bars_plot.setObjectName("expansion_bars")
         plot = self.bars_plot.getPlotItem()
@@ -77,21 +81,18 @@ class ExpansionPanel(Panel):
         self.bars = pg.BarGraphItem(x=[], height=[], width=0.6)
         plot.addItem(self.bars)
         plot.addItem(pg.InfiniteLine(pos=0, angle=0, pen=pg.mkPen("#888888", width=1)))
-        self.dominant = QLabel(objectName="expansion_dominant")
-        self.polar = QLabel(objectName="expansion_polar")
-        self.scorer_line = QLabel(objectName="expansion_scorer")
+        self.dominant = LiveLabel("expansion_dominant")
+        self.polar = LiveLabel("expansion_polar")
+        self.scorer_line = LiveLabel("expansion_scorer")
         content = QWidget()
         layout = QVBoxLayout(content)
         layout.setContentsMargins(6, 4, 6, 4)
-        layout.addWidget(self.heading)
-        layout.addWidget(self.equation)
+        layout.addWidget(self.heading.holder)
+        layout.addWidget(self.equation.holder)
         layout.addWidget(self.bars_plot, 1)
-        layout.addWidget(self.dominant)
-        layout.addWidget(self.polar)
-        layout.addWidget(self.scorer_line)
-        for label in (self.heading, self.equation, self.dominant, self.polar, self.scorer_line):
-            label.setWordWrap(True)
-            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.dominant.holder)
+        layout.addWidget(self.polar.holder)
+        layout.addWidget(self.scorer_line.holder)
         # a short dock scrolls instead of forcing the whole window taller than the screen; the
         # fitted area re-reads the content's height whenever fonts or texts change it
         self.scroll = FittedScrollArea(content)

@@ -22,6 +22,7 @@ from app.ui.look import diverging_map, sequential_map
 from app.ui.panels.base import Panel
 from app.ui.panels.heatmap_cells import CellLayer
 from app.ui.panels.heatmap_fit import fit_colorbar, fit_lines
+from app.ui.panels.live_label import LiveLabel
 
 NO_VALUE = {"light": "#D9D9D9", "dark": "#3C3C3C"}
 """Cells without a number (undefined cosine, masked score) show the background in this grey."""
@@ -63,8 +64,7 @@ class HeatmapPanel(Panel):
         layout.addLayout(self._controls)
         layout.addWidget(self.graphics, 1)
         for label in (self.readout, self.info):
-            label.setWordWrap(True)
-            layout.addWidget(label)
+            layout.addWidget(label.holder)
         self.apply_look()
         self.retranslate()
 
@@ -92,9 +92,9 @@ class HeatmapPanel(Panel):
                 row.addWidget(widget)
             row.addStretch(1)
             self._controls.addLayout(row)
-        self.readout = QtWidgets.QLabel(objectName="heatmap_readout")
+        self.readout = LiveLabel("heatmap_readout")
         self.readout.setTextFormat(Qt.TextFormat.PlainText)
-        self.info = QtWidgets.QLabel(objectName="heatmap_info")
+        self.info = LiveLabel("heatmap_info")
 
     def _build_plot(self) -> None:
         self.graphics = pg.GraphicsLayoutWidget()

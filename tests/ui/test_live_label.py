@@ -1,0 +1,102 @@
+"""The label for per-step text: its remembered heights always equal a plain QLabel's, and
+its holder asks for a new layout only when the label's height changes."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout, QWidget
+
+from app.startup import make_application
+from app.ui.fonts import ui_font
+from app.ui.panels.live_label import LiveLabel
+
+LONG = "q·k = 0.2×0 + 2.2×0 + (−0.4)×(−0.8) + (−2.04)×(−2) = 4.4 " * 3
+
+
+@pytest.fixture
+def labels(qtbot):
+    make_application()
+    live, plain = LiveLabel("live"), QLabel()
+    plain.setWordWrap(True)
+    for label in (live, plain):
+        qtbot.addWidget(label)
+    return live, plain
+
+
+def heights(live: LiveLabel, plain: QLabel, width: int) -> tuple[int, int]:
+    return live.heightForWidth(width), plain.heightForWidth(width)
+
+
+def test_heights_follow_text_and_font_changes(labels):
+    live, plain = labels
+    for label in labels:
+        label.setText(LONG)
+    tall, expected = heights(live, plain, 150)
+    assert tall == expected and tall > heights(live, plain, 600)[0]
+    for label in labels:
+        label.setText("4.4")
+    short, expected = heights(live, plain, 150)
+    assert short == expected < tall  # a new text is measured, not read from the old one
+    for label in labels:
+        label.setFont(ui_font(40))
+    big, expected = heights(live, plain, 150)
+    assert big == expected > short  # so is a new font
+
+
+def test_rich_text_heights_match_too(labels):
+    live, plain = labels
+    for label in labels:
+        label.setText(f"<b>{LONG}</b><br>= <span style='color:#D55E00'>4.08</span>")
+    for width in (120, 300, 900, 120):
+        assert heights(live, plain, width)[0] == heights(live, plain, width)[1]
+
+
+class LayoutRequests(QObject):
+    """Counts the layout requests a widget receives."""
+
+    def __init__(self, widget: QWidget) -> None:
+        super().__init__(widget)
+        self.count = 0
+        widget.installEventFilter(self)
+
+    def eventFilter(self, _watched: QObject, event: QEvent) -> bool:
+        self.count += event.type() == QEvent.Type.LayoutRequest
+        return False
+
+
+@pytest.fixture
+def panel(qtbot):
+    make_application()
+    panel = QWidget()
+    panel.setMinimumSize(1, 1)
+    live = LiveLabel("live")
+    layout = QVBoxLayout(panel)
+    layout.addWidget(live.holder)
+    layout.addStretch(1)
+    qtbot.addWidget(panel)
+    panel.resize(300, 400)
+    live.setText("4.40")
+    panel.show()
+    qtbot.waitExposed(panel)
+    return panel, live
+
+
+def test_a_new_number_of_the_same_height_lays_nothing_out_again(qtbot, panel):
+    panel, live = panel
+    requests = LayoutRequests(panel)
+    for text in ("4.08", "−2.40", "3.68"):
+        live.setText(text)
+        QApplication.processEvents()
+    assert requests.count == 0 and live.text() == "3.68"
+    live.setText(LONG)  # now it wraps: the holder grows, and the panel hears of it
+    qtbot.waitUntil(lambda: live.holder.height() == live.heightForWidth(live.holder.width()))
+    assert requests.count >= 1 and live.geometry() == live.holder.rect()
+
+
+def test_the_holder_shows_and_hides_with_its_label(qtbot, panel):
+    _panel, live = panel
+    live.hide()
+    assert live.isHidden() and not live.holder.isVisible()
+    live.show()
+    assert live.isVisible() and live.holder.isVisible()
