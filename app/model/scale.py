@@ -130,12 +130,14 @@ def _block_reduce(ufunc: np.ufunc, values: np.ndarray, factor: int, axis: int) -
         padding = [(0, 0)] * values.ndim
         padding[axis] = (0, -length % factor)
         values = np.pad(values, padding, constant_values=np.nan)
-    index: list[slice] = [slice(None)] * values.ndim
-    index[axis] = slice(0, None, factor)
-    out = values[tuple(index)].copy()
-    for offset in range(1, factor):
+    def run(offset: int) -> np.ndarray:
+        index: list[slice] = [slice(None)] * values.ndim
         index[axis] = slice(offset, None, factor)
-        ufunc(out, values[tuple(index)], out=out)
+        return values[tuple(index)]
+
+    out = ufunc(run(0), run(1))  # factor ≥ 2; the first call allocates, no separate copy
+    for offset in range(2, factor):
+        ufunc(out, run(offset), out=out)
     return out
 
 

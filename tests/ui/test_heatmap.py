@@ -132,6 +132,22 @@ def test_signed_scores_use_symmetric_round_levels_that_cover_every_score(panel):
     assert snap_out(0.0, high) == (0.0, high)  # a round number: already on its own grid
 
 
+def test_during_a_drag_the_colour_scale_only_widens_and_refits_when_it_ends(qtbot, panel):
+    document = panel.document
+    key, start = document.state.key, np.array(document.state.teaching_k[document.state.key])
+    fitted = panel.colorbar.levels()
+    document.begin_drag()
+    for values in (start * 3, start):  # out and back within one gesture
+        with qtbot.waitSignal(document.changed, timeout=2000):
+            document.set_vector("k", key, values)
+        if values is not start:
+            wide = panel.colorbar.levels()
+            assert wide[1] > fitted[1] and wide[1] >= np.max(np.abs(document.view.active))
+    assert panel.colorbar.levels() == wide  # held while the pointer is still down
+    document.end_drag()
+    assert panel.colorbar.levels() == fitted  # the same scores as at the start, refitted
+
+
 def test_dialogue_world_is_a_one_row_strip(qtbot, panel):
     with qtbot.waitSignal(panel.document.changed, timeout=2000):
         panel.document.set_world("dialogue")

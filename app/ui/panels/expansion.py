@@ -76,6 +76,7 @@ class ExpansionPanel(Panel):
         plot.setMouseEnabled(False, False)
         plot.setMenuEnabled(False)
         plot.hideButtons()
+        self._drawn: tuple[object, ...] | None = None  # what the bars show
         self._tick_labels: list[tuple[int, str]] = []
         self._span: tuple[tuple[float, float], tuple[float, float]] | None = None
         self.bars = pg.BarGraphItem(x=[], height=[], width=0.6)
@@ -161,18 +162,10 @@ class ExpansionPanel(Panel):
         products = np.asarray(pair.products, dtype=np.float64)
         d = len(products)
         xs = np.arange(1, d + 1)
-        cmap = diverging_map()
-        brushes = [cmap.map(0.88 if p >= 0 else 0.12, mode=pg.ColorMap.QCOLOR) for p in products]
-        pens = [pg.mkPen(self.look.theme.foreground,
-                         width=self.look.px(4 if i == pair.dominant else 1))
-                for i in range(d)]
-        for i, (brush, pen) in enumerate(zip(brushes, pens, strict=True)):
-            opacity = self.look.opacity(i == pair.dominant)  # the spotlight fades the others
-            brush.setAlphaF(opacity)
-            colour = pen.color()
-            colour.setAlphaF(opacity)
-            pen.setColor(colour)
-        self.bars.setOpts(x=xs, height=products, width=0.6, brushes=brushes, pens=pens)
+        drawn = (products.tobytes(), pair.dominant, self.look)
+        if drawn != self._drawn:  # new bars repaint the plot: an edit elsewhere keeps them
+            self._drawn = drawn
+            self._draw_bars(xs, products, pair.dominant)
         plot = self.bars_plot.getPlotItem()
         labels = [(int(x), f"q{x}k{x}".translate(SUBSCRIPTS)) for x in xs]
         # new ticks or a new range regenerate pyqtgraph's axes, a few ms each: the range is
@@ -194,6 +187,19 @@ class ExpansionPanel(Panel):
         self.dominant.setText("" if isinstance(share, Undefined) else tr(
             "expansion.dominant", term=labels[pair.dominant][1],
             value=number(products[pair.dominant]), share=format_percent(share, 0)))
+
+    def _draw_bars(self, xs: np.ndarray, products: np.ndarray, dominant: int) -> None:
+        cmap = diverging_map()
+        brushes = [cmap.map(0.88 if p >= 0 else 0.12, mode=pg.ColorMap.QCOLOR) for p in products]
+        pens = [pg.mkPen(self.look.theme.foreground, width=self.look.px(4 if i == dominant else 1))
+                for i in range(len(products))]
+        for i, (brush, pen) in enumerate(zip(brushes, pens, strict=True)):
+            opacity = self.look.opacity(i == dominant)  # the spotlight fades the others
+            brush.setAlphaF(opacity)
+            colour = pen.color()
+            colour.setAlphaF(opacity)
+            pen.setColor(colour)
+        self.bars.setOpts(x=xs, height=products, width=0.6, brushes=brushes, pens=pens)
 
     def _polar_text(self, pair: Breakdown) -> str:
         if isinstance(pair.cos, Undefined):
