@@ -40,3 +40,20 @@ def snap_out(low: float, high: float, parts: int = SNAP_PARTS) -> tuple[float, f
     snapped_low = round(math.floor(round(low / step, 9)) * step, decimals)
     snapped_high = round(math.ceil(round(high / step, 9)) * step, decimals)
     return min(snapped_low, low), max(snapped_high, high)  # float error never uncovers
+
+
+class HeldRange:
+    """A scale that holds still through a gesture: while held it only widens to take in new
+    ranges; otherwise, or when what it measures changes (`meaning`), it takes each as it is."""
+
+    def __init__(self) -> None:
+        self._meaning: object = None
+        self._range: tuple[float, float] | None = None
+
+    def fit(self, wanted: tuple[float, float], meaning: object,
+            hold: bool) -> tuple[float, float]:
+        """The range to show for `wanted`; `hold` is true during a drag."""
+        if hold and self._range is not None and meaning == self._meaning:
+            wanted = (min(wanted[0], self._range[0]), max(wanted[1], self._range[1]))
+        self._meaning, self._range = meaning, wanted
+        return wanted

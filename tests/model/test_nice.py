@@ -7,7 +7,7 @@ import math
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.model.nice import SNAP_PARTS, nice_step, snap_out
+from app.model.nice import SNAP_PARTS, HeldRange, nice_step, snap_out
 
 finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
 
@@ -36,3 +36,12 @@ def test_steps_are_one_two_two_and_a_half_or_five_times_a_power_of_ten(raw):
     assert step >= raw * (1 - 1e-9) and step < 5 * raw
     mantissa = step / 10.0 ** math.floor(math.log10(step) + 1e-12)
     assert any(math.isclose(mantissa, m, rel_tol=1e-9) for m in (1.0, 2.0, 2.5, 5.0, 10.0))
+
+
+def test_a_held_range_only_widens_and_lets_go_when_released_or_when_its_meaning_changes():
+    scale = HeldRange()
+    assert scale.fit((-4.0, 4.0), "dot", hold=True) == (-4.0, 4.0)  # nothing held yet
+    assert scale.fit((-6.0, 2.0), "dot", hold=True) == (-6.0, 4.0)
+    assert scale.fit((-1.0, 1.0), "dot", hold=True) == (-6.0, 4.0)
+    assert scale.fit((-1.0, 1.0), "cosine", hold=True) == (-1.0, 1.0)  # another quantity
+    assert scale.fit((-0.5, 0.5), "cosine", hold=False) == (-0.5, 0.5)

@@ -72,8 +72,9 @@ class ChartView(pg.GraphicsView):
 
     def set_reach(self, reach: float) -> None:
         """Show values from −reach to reach (with a little room above and below)."""
-        self._reach = reach
-        self._fit()
+        if reach != self._reach:
+            self._reach = reach
+            self._fit()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -108,9 +109,7 @@ class VectorChart:
         self.plot.setObjectName(f"editor_{role}_{token}_chart")
         self.plot.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.zero = QGraphicsLineItem(-0.5, 0.0, dims - 0.5, 0.0)
-        zero_pen = pg.mkPen("#777777", width=1)
-        zero_pen.setCosmetic(True)
-        self.zero.setPen(zero_pen)
+        self.zero.setPen(pg.mkPen("#777777", width=1))  # cosmetic: one pixel at any scale
         self.zero.setParentItem(self.plot.canvas)
         self.bars = BarColumns(dims, colour)
         self.bars.setParentItem(self.plot.canvas)
@@ -127,14 +126,11 @@ class VectorChart:
         for box in self.boxes:
             row.addWidget(box)
         layout.addLayout(row)
-        self._reach = 0.0
         self._shown: tuple[bytes, bool, float, float] | None = None
 
     def set_reach(self, reach: float) -> None:
-        if reach != self._reach:
-            self._reach = reach
-            self.bars.set_reach(reach)
-            self.plot.set_reach(reach)
+        self.bars.set_reach(reach)
+        self.plot.set_reach(reach)
 
     def show(self, values: np.ndarray, selected: bool, opacity: float, width: float) -> None:
         """Bars, boxes and outline for these values; a drag step changes one chart of ten,

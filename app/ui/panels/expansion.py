@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from app.i18n import tr
 from app.model.breakdown import Breakdown
-from app.model.nice import snap_out
+from app.model.nice import HeldRange, snap_out
 from app.model.scoring import SCORERS, Undefined
 from app.state.document import Document
 from app.ui.fonts import ui_font
@@ -78,6 +78,7 @@ class ExpansionPanel(Panel):
         plot.hideButtons()
         self._drawn: tuple[object, ...] | None = None  # what the bars show
         self._tick_labels: list[tuple[int, str]] = []
+        self._y_range = HeldRange()
         self._span: tuple[tuple[float, float], tuple[float, float]] | None = None
         self.bars = pg.BarGraphItem(x=[], height=[], width=0.6)
         plot.addItem(self.bars)
@@ -175,10 +176,8 @@ class ExpansionPanel(Panel):
             plot.getAxis("bottom").setTicks([labels, []])
         reach = float(np.max(np.abs(products))) or 1.0
         low, high = min(0.0, products.min()), max(0.0, products.max())
-        y_range = snap_out(low - 0.1 * reach, high + 0.1 * reach)
-        if self.document.dragging and self._span is not None and self._span[0][1] == d + 0.6:
-            held = self._span[1]  # during a drag the axis only widens, so bars move, not it
-            y_range = (min(y_range[0], held[0]), max(y_range[1], held[1]))
+        y_range = self._y_range.fit(snap_out(low - 0.1 * reach, high + 0.1 * reach), d,
+                                    hold=self.document.dragging)  # bars move, not the axis
         span = (0.4, d + 0.6), y_range
         if span != self._span:
             self._span = span

@@ -12,6 +12,7 @@ from PySide6 import QtGui, QtWidgets
 from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, QSignalBlocker, QSize, Qt
 
 from app.i18n import tr
+from app.model.nice import HeldRange
 from app.model.scale import SCALE_TS, ScaleRequest, ScaleResult, downsample_factor, score_levels
 from app.model.scoring import SCORERS
 from app.state.document import Document
@@ -56,7 +57,9 @@ class HeatmapPanel(Panel):
         self._values = np.zeros((0, 0))  # the matrix shown, for hover and keys
         self._mask: np.ndarray | None = None  # the hatched cells' mask, None: scale mode's
         self._extent: tuple[int, int, int] | None = None  # rows, columns, downsampling
-        self._levels: dict[tuple[object, ...], tuple[float, float]] = {}  # the last, by meaning
+        # during a drag the colour scale only widens: cells keep their colours unless a score
+        # outgrows the bar; it refits when the drag ends (`gesture_finished`)
+        self._levels = HeldRange()
         self._build_controls()
         self._build_plot()
         layout = QtWidgets.QVBoxLayout(self)
@@ -215,19 +218,15 @@ class HeatmapPanel(Panel):
             values = np.ma.filled(view.active.astype(np.float64), np.nan)
             values[~view.allowed] = np.nan  # a masked score is −∞: no colour, hatched
             levels, signed = score_levels(state.scorer, values), SCORERS[state.scorer].signed
-        levels = self._held(levels, (state.scorer, state.options.heatmap_mode, values.shape))
+        levels = self._levels.fit(levels, (state.scorer, state.options.heatmap_mode,
+                                           values.shape), hold=self.document.dragging)
         self._hover = self._hover if values.shape == self._values.shape else None
         self._values = values
         cmap = diverging_map() if signed else sequential_map()
         self._set_scale(values.shape, levels, cmap, factor=1)
         self.image.setVisible(False)  # the cell grid paints the colours (and far faster)
         rows, cols = values.shape
-        names = {"left": view.query_names, "top": view.key_names}
-        if names != self.cells.names:  # new ticks regenerate the axes: a frame's worth
-            for side, labels in names.items():
-                self.plot.getAxis(side).setTicks([list(enumerate(labels)), []])
-            self.cells.names = names
-            self.cells.fit_axes()
+        self.cells.set_token_axes({"left": view.query_names, "top": view.key_names})
         self._set_lesson_mask(view.allowed)
         self.cells.paint(values, levels, cmap, self._cell_text)
         self.cells.spotlight((state.query, state.key), values.shape)
@@ -240,16 +239,6 @@ class HeatmapPanel(Panel):
             item.setVisible(outline is cell or not self.look.spotlight)  # one pair, no bands
         self.info.setText(tr("heatmap.lesson_info", rows=rows, cols=cols, pairs=rows * cols))
         self._update_readout()
-
-    def _held(self, levels: tuple[float, float],
-              meaning: tuple[object, ...]) -> tuple[float, float]:
-        """During a drag the colour scale only widens: cells keep their colours unless a
-        score outgrows the bar. It refits when the drag ends (`gesture_finished`)."""
-        held = self._levels.get(meaning) if self.document.dragging else None
-        if held is not None:
-            levels = (min(levels[0], held[0]), max(levels[1], held[1]))
-        self._levels = {meaning: levels}
-        return levels
 
     def _set_lesson_mask(self, allowed: np.ndarray) -> None:
         """Hatch the cells the causal mask removes (redrawn only when the mask changes)."""
@@ -319,9 +308,6 @@ class HeatmapPanel(Panel):
         self.cells.paint(np.zeros((0, 0)), (0.0, 1.0), sequential_map(), self._cell_text)
         self.cells.spotlight(None, (0, 0))
         state, options = self.document.state, self.document.state.options
-        if self.cells.names.get("left") != [str(options.scale_T)]:  # numbered axes
-            for side in ("left", "top"):
-                self.plot.getAxis(side).setTicks(None)
         self.cells.fit_scale_axes(options.scale_T)
         T, view_px = options.scale_T, max(self.plot.vb.width(), self.plot.vb.height(), 64)
         try:

@@ -94,7 +94,6 @@ class CellLayer:
         self.grid = CellGrid()
         self.grid.setZValue(1)
         plot.addItem(self.grid)
-        self.shape = (0, 0)
         self.names: dict[str, Sequence[str]] = {}
         """The tick names on the left and top axes, which `fit` makes room for."""
         self._tick_pt = 0.0
@@ -120,15 +119,12 @@ class CellLayer:
         """Colour every cell; print its value (T ≤ CELL_TEXT_LIMIT), black or white by the
         cell's colour. An empty matrix clears the grid (scale mode draws an image instead)."""
         rows, cols = values.shape
-        if (rows, cols) != self.shape:
-            self.shape = (rows, cols)
-            self._fitted = None
         low, high = levels
         rgba = cmap.map(np.clip((np.nan_to_num(values) - low) / (high - low), 0, 1),
                         mode=pg.ColorMap.FLOAT).reshape(rows, cols, 4)
         labels: list[list[str]] = []
         label_colours: list[list[str]] = []
-        if max(rows, cols, 0) <= CELL_TEXT_LIMIT:
+        if max(rows, cols) <= CELL_TEXT_LIMIT:
             contrast = text_colours(rgba)
             labels = [[text_of(row, col) for col in range(cols)] for row in range(rows)]
             label_colours = [[self.look.theme.foreground if np.isnan(values[row, col])
@@ -141,7 +137,7 @@ class CellLayer:
     def fit(self) -> None:
         """As large as the presentation scale asks, but never wider or taller than a cell;
         the token names on the axes get the same fit, slightly smaller."""
-        rows, cols = self.shape
+        rows, cols = self.grid.values.shape
         view_box = self.plot.vb
         cell_w, cell_h = view_box.width() / max(cols, 1), view_box.height() / max(rows, 1)
         fitted = 0.75 * min(cell_h * 0.6, cell_w / 3.4)  # pt: 0.75 px; "−3.76" ≈ 3.4 em wide
@@ -165,7 +161,19 @@ class CellLayer:
         size = min(self.look.pt(12), max(SMALLEST_CELL_PT, 0.12 * self.plot.vb.height()))
         tick = round(size * 2) / 2
         if (names, tick) != (self.names, self._tick_pt):
+            if names != self.names:  # numbered ticks in place of the token names
+                for side in names:
+                    self.plot.getAxis(side).setTicks(None)
             self.names, self._tick_pt = names, tick
+            self.fit_axes()
+
+    def set_token_axes(self, names: dict[str, Sequence[str]]) -> None:
+        """The lesson's token names as ticks, set only when they change: new ticks make
+        pyqtgraph regenerate the axes, a frame's worth of time."""
+        if names != self.names:
+            for side, labels in names.items():
+                self.plot.getAxis(side).setTicks([list(enumerate(labels)), []])
+            self.names = names
             self.fit_axes()
 
     def fit_axes(self) -> None:
