@@ -45,18 +45,6 @@ def data():
     return load_lesson_data()
 
 
-@pytest.fixture
-def window(qtbot):
-    make_application()
-    win = build_window("en")
-    qtbot.addWidget(win)
-    win.resize(1280, 720)
-    win.show()
-    qtbot.waitExposed(win)
-    yield win
-    restore_base_style()
-
-
 def edited_state(data):
     """Edits in both worlds, a selection and options, away from every default."""
     state = initial_state(data)

@@ -15,25 +15,10 @@ from PySide6.QtGui import QGuiApplication, QImage
 from PySide6.QtWidgets import QApplication, QWidget
 
 from app.i18n import tr
-from app.startup import build_window, make_application
 from app.ui import actions_classroom
 from app.ui.export import CSV_ENCODING, save_image, scores_csv
-from app.ui.presentation import restore_base_style
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
-
-@pytest.fixture
-def window(qtbot):
-    make_application()
-    win = build_window("en")
-    qtbot.addWidget(win)
-    win.resize(1280, 720)
-    win.show()
-    qtbot.waitExposed(win)
-    win.document.flush()
-    yield win
-    restore_base_style()
-
 
 def _png_size(path: Path) -> tuple[int, int]:
     image = QImage(str(path))

@@ -178,13 +178,8 @@ def _chinese_outside(texts: list[str], allowed: list[str]) -> list[str]:
     return found
 
 
-def test_english_window_shows_no_chinese_outside_token_names(qtbot) -> None:
-    make_application()
-    window = build_window("en")
-    qtbot.addWidget(window)
-    window.resize(1280, 720)
-    window.show()
-    qtbot.waitExposed(window)
+def test_english_window_shows_no_chinese_outside_token_names(qtbot, open_window) -> None:
+    window = open_window()
     data = window.document.data
     names = [data.dialogue.query_token, *data.dialogue.key_tokens, *data.teaching.tokens]
     allowed = [*sorted(set(names), key=len, reverse=True), en.STRINGS["language.zh"]]

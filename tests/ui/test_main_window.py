@@ -8,13 +8,8 @@ from app import i18n
 from app.startup import build_window, make_application
 
 
-def test_window_opens_switches_and_closes(qtbot):
-    make_application()
-    window = build_window("en")
-    qtbot.addWidget(window)
-    window.resize(1280, 720)
-    window.show()
-    qtbot.waitExposed(window)
+def test_window_opens_switches_and_closes(qtbot, open_window):
+    window = open_window()
     document = window.document
     with qtbot.waitSignal(document.changed, timeout=2000):
         window.world_combo.setCurrentIndex(0)
@@ -41,13 +36,8 @@ def test_language_switch_retranslates_without_restart(qtbot):
     assert window.file_menu.title().startswith("文件")
 
 
-def test_a_panel_behind_a_tab_catches_up_when_shown(qtbot, monkeypatch):
-    make_application()
-    window = build_window("en")
-    qtbot.addWidget(window)
-    window.resize(1280, 720)
-    window.show()
-    qtbot.waitExposed(window)
+def test_a_panel_behind_a_tab_catches_up_when_shown(qtbot, monkeypatch, open_window):
+    window = open_window()
     window.docks["expansion"].raise_()
     qtbot.waitUntil(lambda: not window.panels["match"]._on_screen())
     calls = []

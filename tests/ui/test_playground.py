@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication
 from app import i18n
 from app.model.data import load_lesson_data
 from app.model.state import LabState
-from app.startup import build_window, make_application
+from app.startup import make_application
 from app.state.document import Document
 from app.ui.format import UNDEFINED_TEXT, format_score
 from app.ui.look import Look
@@ -141,13 +141,8 @@ def test_dragging_q_updates_the_identity_with_real_numbers(qtbot, panel):
 # Other docks may still change the window's minimum size after it is shown, which only the
 # offscreen platform reports; that belongs to the main window's own test, not to this one.
 @pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
-def test_one_drag_is_one_undo_step_and_ctrl_z_restores_it(qtbot):
-    make_application()
-    window = build_window("en")
-    qtbot.addWidget(window)
-    window.resize(1280, 720)
-    window.show()
-    qtbot.waitExposed(window)
+def test_one_drag_is_one_undo_step_and_ctrl_z_restores_it(qtbot, open_window):
+    window = open_window()
     document = window.document
     document.set_world("dialogue")
     window.docks["playground"].raise_()

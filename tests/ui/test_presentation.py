@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QImage, QPalette
 from PySide6.QtWidgets import QApplication, QMenu, QMessageBox
 
-from app.startup import build_window, make_application
+from app.startup import build_window
 from app.ui import main_window as main_window_module
 from app.ui.look import DARK, LIGHT, MAX_SCALE, MIN_SCALE, Look, diverging_map
 from app.ui.panels.base import Panel
@@ -37,16 +37,11 @@ class ProbePanel(Panel):
 
 
 @pytest.fixture
-def window(qtbot, monkeypatch):
+def window(open_window, monkeypatch):
     real = main_window_module.panel_specs
     monkeypatch.setattr(main_window_module, "panel_specs",
                         lambda: [*real(), PanelSpec("probe", ProbePanel, RIGHT)])
-    make_application()
-    win = build_window("en")
-    qtbot.addWidget(win)
-    win.resize(1280, 720)
-    win.show()
-    qtbot.waitExposed(win)
+    win = open_window()
     yield win
     restore_base_style()
 

@@ -10,28 +10,13 @@ import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QFontMetricsF
 
-from app.startup import build_window, make_application
 from app.ui.look import OKABE_ITO, SPOTLIGHT_VEIL
 from app.ui.panels.match_model import COLUMNS
-from app.ui.presentation import restore_base_style
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 FADED = pytest.approx(1.0 - SPOTLIGHT_VEIL, abs=0.01)  # 8-bit alpha
 MARGIN = 4
 """QGraphicsTextItem's document margin: the title's glyphs end this far inside its box."""
-
-
-@pytest.fixture
-def window(qtbot):
-    make_application()
-    win = build_window("en")
-    qtbot.addWidget(win)
-    win.resize(1280, 720)
-    win.show()
-    qtbot.waitExposed(win)
-    win.document.flush()
-    yield win
-    restore_base_style()
 
 
 def press_f6(qtbot, window) -> None:
