@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,13 +16,23 @@ import numpy as np
 
 from app.model.errors import DataError
 
-__all__ = ["SCHEMA_VERSION", "JsonFile", "join"]
+__all__ = [
+    "ROOT",
+    "SCHEMA_VERSION",
+    "JsonFile",
+    "NonFinite",
+    "describe",
+    "finite_number",
+    "first_duplicate",
+    "join",
+    "parse_json",
+]
 
 SCHEMA_VERSION = 1
 ROOT = "(file)"
 
 
-class _NonFinite:
+class NonFinite:
     """What NaN / Infinity / -Infinity parse to, so the check can report the field's path."""
 
     def __init__(self, literal: str) -> None:
@@ -49,35 +60,80 @@ def join(base: str, key: str | int) -> str:
     return key if base in ("", ROOT) else f"{base}.{key}"
 
 
-def _describe(value: Any) -> str:
+def describe(value: Any) -> str:
+    """A parsed JSON value as a message names it: "null", "a list of 3", "the text 'abc'"."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if value is None:
         return "null"
+    if isinstance(value, NonFinite):
+        return value.literal
     if isinstance(value, dict):
         return "an object"
     if isinstance(value, list):
-        return "a list"
+        return f"a list of {len(value)}"
     if isinstance(value, str):
         return f"the text {value[:40]!r}"
     return repr(value)
 
 
-def _scan(path: Path, node: Any, where: str) -> None:
+def parse_json(text: str, fail: Callable[[str, str], Exception], what: str) -> Any:
+    """Parse a teacher's file: NaN / Infinity become `NonFinite`, a key given twice is kept
+    on its object (`first_duplicate` finds it), and parser failures become `fail(where,
+    problem)`, with `what` naming the kind of file ("lesson data", "a scenario")."""
+    try:
+        return json.loads(text, parse_constant=NonFinite, object_pairs_hook=_pairs)
+    except json.JSONDecodeError as exc:
+        where = f"line {exc.lineno} column {exc.colno}"
+        raise fail(where, f"is not valid JSON ({exc.msg})") from None
+    except RecursionError:
+        raise fail(ROOT, f"is nested too deeply to be {what}") from None
+    except ValueError as exc:  # e.g. an integer literal longer than Python will convert
+        raise fail(ROOT, f"is not valid JSON ({exc})") from None
+
+
+def _walk(node: Any, where: str = ROOT) -> Iterator[tuple[str, Any]]:
+    """Every value of a parsed document with its path, parents before children."""
+    yield where, node
+    children = node.items() if isinstance(node, dict) else (
+        enumerate(node) if isinstance(node, list) else ())
+    for key, child in children:
+        yield from _walk(child, join(where, key))
+
+
+def first_duplicate(root: Any) -> tuple[str, str] | None:
+    """(path, key) of the first key given twice in one object, parents searched first."""
+    for where, node in _walk(root):
+        dups = getattr(node, "duplicates", ())
+        if dups:
+            return join(where, dups[0]), dups[0]
+    return None
+
+
+def finite_number(value: Any, where: str, fail: Callable[[str, str], Exception]) -> float:
+    """A JSON number as a finite float (an integer too long for a float counts as too large);
+    `fail(where, problem)` for anything else."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise fail(where, f"must be a number, found {describe(value)}")
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
+    if not math.isfinite(number):
+        raise fail(where, "number is too large to be finite")
+    return number
+
+
+def _scan(path: Path, root: Any) -> None:
     """Reject NaN/Infinity, overflowing numbers and duplicate keys anywhere in the file."""
-    if isinstance(node, _NonFinite):
-        raise DataError(path, where, f"{node.literal} is not allowed; numbers must be finite")
-    if isinstance(node, float) and not math.isfinite(node):
-        raise DataError(path, where, "number is too large to be finite")
-    if isinstance(node, dict):
+    for where, node in _walk(root):
+        if isinstance(node, NonFinite):
+            raise DataError(path, where, f"{node.literal} is not allowed; numbers must be finite")
+        if isinstance(node, float) and not math.isfinite(node):
+            raise DataError(path, where, "number is too large to be finite")
         dups = getattr(node, "duplicates", ())
         if dups:
             raise DataError(path, join(where, dups[0]), "key appears more than once")
-        for key, child in node.items():
-            _scan(path, child, join(where, key))
-    elif isinstance(node, list):
-        for i, child in enumerate(node):
-            _scan(path, child, join(where, i))
 
 
 class JsonFile:
@@ -104,21 +160,13 @@ class JsonFile:
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise self.fail(ROOT, f"is not UTF-8 text (bad byte at offset {exc.start})") from None
-        try:
-            root = json.loads(text, parse_constant=_NonFinite, object_pairs_hook=_pairs)
-        except json.JSONDecodeError as exc:
-            where = f"line {exc.lineno} column {exc.colno}"
-            raise self.fail(where, f"is not valid JSON ({exc.msg})") from None
-        except RecursionError:
-            raise self.fail(ROOT, "is nested too deeply to be lesson data") from None
-        except ValueError as exc:  # e.g. an integer literal longer than Python will convert
-            raise self.fail(ROOT, f"is not valid JSON ({exc})") from None
-        _scan(path, root, ROOT)
+        root = parse_json(text, self.fail, "lesson data")
+        _scan(path, root)
         if not isinstance(root, dict):
-            raise self.fail(ROOT, f"must be a JSON object, found {_describe(root)}")
+            raise self.fail(ROOT, f"must be a JSON object, found {describe(root)}")
         version = self.get(root, "", "schema_version")
         if type(version) is not int or version != SCHEMA_VERSION:
-            found = _describe(version)
+            found = describe(version)
             raise self.fail("schema_version", f"this app reads {SCHEMA_VERSION}, found {found}")
         self.text(root, "", "about")
         return root
@@ -137,13 +185,13 @@ class JsonFile:
         if value is None and not required:
             return None
         if not isinstance(value, dict):
-            raise self.fail(join(base, key), f"must be an object, found {_describe(value)}")
+            raise self.fail(join(base, key), f"must be an object, found {describe(value)}")
         return value
 
     def items(self, obj: dict[str, Any], base: str, key: str) -> list[Any]:
         value = self.get(obj, base, key)
         if not isinstance(value, list) or not value:
-            raise self.fail(join(base, key), f"must be a non-empty list, found {_describe(value)}")
+            raise self.fail(join(base, key), f"must be a non-empty list, found {describe(value)}")
         return value
 
     def text(self, obj: dict[str, Any], base: str, key: str, required: bool = True) -> Any:
@@ -151,7 +199,7 @@ class JsonFile:
         if value is None and not required:
             return None
         if not isinstance(value, str) or not value.strip():
-            raise self.fail(join(base, key), f"must be non-empty text, found {_describe(value)}")
+            raise self.fail(join(base, key), f"must be non-empty text, found {describe(value)}")
         return value
 
     def number(
@@ -164,14 +212,7 @@ class JsonFile:
         return self.check_number(value, join(base, key), positive)
 
     def check_number(self, value: Any, where: str, positive: bool = False) -> float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise self.fail(where, f"must be a number, found {_describe(value)}")
-        try:
-            number = float(value)
-        except OverflowError:
-            number = math.inf
-        if not math.isfinite(number):
-            raise self.fail(where, "number is too large to be finite")
+        number = finite_number(value, where, self.fail)
         if positive and not number > 0:
             raise self.fail(where, f"must be greater than 0, found {value!r}")
         return number
@@ -186,7 +227,7 @@ class JsonFile:
 
     def check_integer(self, value: Any, where: str, minimum: int = 1) -> int:
         if type(value) is not int:
-            raise self.fail(where, f"must be a whole number, found {_describe(value)}")
+            raise self.fail(where, f"must be a whole number, found {describe(value)}")
         if value < minimum:
             raise self.fail(where, f"must be at least {minimum}, found {value}")
         return value
@@ -194,7 +235,7 @@ class JsonFile:
     def boolean(self, obj: dict[str, Any], base: str, key: str) -> bool | None:
         value = self.get(obj, base, key, required=False)
         if value is not None and not isinstance(value, bool):
-            raise self.fail(join(base, key), f"must be true or false, found {_describe(value)}")
+            raise self.fail(join(base, key), f"must be true or false, found {describe(value)}")
         return value
 
     def matrix(
@@ -204,7 +245,7 @@ class JsonFile:
         where = join(base, key)
         value = self.get(obj, base, key)
         if not isinstance(value, list) or not value:
-            raise self.fail(where, f"must be a non-empty list of rows, found {_describe(value)}")
+            raise self.fail(where, f"must be a non-empty list of rows, found {describe(value)}")
         if rows is not None and len(value) != rows:
             raise self.fail(where, f"must have {rows} rows, found {len(value)}")
         width = cols if cols is not None else (len(value[0]) if isinstance(value[0], list) else 0)
@@ -219,7 +260,7 @@ class JsonFile:
 
     def _row(self, row: Any, where: str, width: int) -> list[float]:
         if not isinstance(row, list):
-            raise self.fail(where, f"must be a list of numbers, found {_describe(row)}")
+            raise self.fail(where, f"must be a list of numbers, found {describe(row)}")
         if width < 1 or len(row) != width:
             raise self.fail(where, f"must have {max(width, 1)} numbers, found {len(row)}")
         return [self.check_number(x, join(where, j)) for j, x in enumerate(row)]

@@ -8,7 +8,6 @@ file, the JSON path and what is wrong, because teachers edit these files by hand
 from __future__ import annotations
 
 import json
-import math
 import types
 import typing
 from dataclasses import fields, replace
@@ -19,7 +18,7 @@ import numpy as np
 
 from app.model.atomic import write_text_atomic
 from app.model.errors import ScenarioError
-from app.model.jsonfile import join
+from app.model.jsonfile import ROOT, describe, finite_number, first_duplicate, join, parse_json
 from app.model.scale import MAX_T
 from app.model.scoring import SCORERS
 from app.model.state import EDIT_LIMIT, POSITION_LIMIT, WORLDS, LabState, Options, frozen_array
@@ -42,7 +41,6 @@ SCHEMA_VERSION = 1
 SUFFIX = ".attnlab.json"
 MAX_BYTES = 5 * 1024 * 1024
 """A real scenario is a few KB; the limit keeps a wrong file (a video, a disk image) harmless."""
-ROOT = "(file)"
 TOP_FIELDS = ("format", "schema_version", "world", "scorer", "selection", "vectors",
               "positions", "options")
 OPTION_LIMITS: dict[str, tuple[float, float]] = {
@@ -107,26 +105,6 @@ def with_scenario_suffix(path: Path) -> Path:
 
 # ---- reading --------------------------------------------------------------------------------
 
-class _NonFinite:
-    """What NaN / Infinity parse to, so the check can name the field instead of the parser."""
-
-    def __init__(self, literal: str) -> None:
-        self.literal = literal
-
-
-class _DuplicateKey(ValueError):
-    pass
-
-
-def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    obj = dict(pairs)
-    if len(obj) != len(pairs):
-        seen: set[str] = set()
-        twice = next(k for k, _ in pairs if k in seen or seen.add(k))
-        raise _DuplicateKey(twice)
-    return obj
-
-
 def read_scenario(path: Path, template: LabState) -> LabState:
     """Open a scenario; shapes come from `template` (the lesson's state). Raises ScenarioError."""
     path = Path(path)
@@ -158,34 +136,12 @@ def read_scenario(path: Path, template: LabState) -> LabState:
 
 def loads(text: str, template: LabState, source: Path | str = "<scenario>") -> LabState:
     """Parse and check scenario text; the first problem found is raised as ScenarioError."""
-    try:
-        root = json.loads(text, parse_constant=_NonFinite, object_pairs_hook=_pairs)
-    except json.JSONDecodeError as error:
-        where = f"line {error.lineno} column {error.colno}"
-        raise ScenarioError(source, where, f"is not valid JSON ({error.msg})") from None
-    except _DuplicateKey as error:
-        raise ScenarioError(source, ROOT, f"the key {error} appears twice in one object") from None
-    except RecursionError:
-        raise ScenarioError(source, ROOT, "is nested too deeply to be a scenario") from None
-    except ValueError as error:  # e.g. an integer literal longer than Python converts
-        raise ScenarioError(source, ROOT, f"is not valid JSON ({error})") from None
-    return _Reader(source, template).state(root)
-
-
-def _describe(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "null"
-    if isinstance(value, _NonFinite):
-        return value.literal
-    if isinstance(value, dict):
-        return "an object"
-    if isinstance(value, list):
-        return f"a list of {len(value)}"
-    if isinstance(value, str):
-        return f"the text {value[:40]!r}"
-    return repr(value)
+    reader = _Reader(source, template)
+    root = parse_json(text, reader.fail, "a scenario")
+    duplicate = first_duplicate(root)
+    if duplicate is not None:
+        raise reader.fail(ROOT, f"the key {duplicate[1]} appears twice in one object")
+    return reader.state(root)
 
 
 class _Reader:
@@ -201,7 +157,7 @@ class _Reader:
     def obj(self, value: Any, where: str, allowed: tuple[str, ...],
             required: tuple[str, ...] | None = None) -> dict[str, Any]:
         if not isinstance(value, dict):
-            raise self.fail(where, f"must be an object, found {_describe(value)}")
+            raise self.fail(where, f"must be an object, found {describe(value)}")
         for key in value:
             if key not in allowed:
                 expected = ", ".join(allowed)
@@ -214,25 +170,18 @@ class _Reader:
     def choice(self, value: Any, where: str, choices: tuple[Any, ...]) -> Any:
         if isinstance(value, bool) or value not in choices:
             listed = ", ".join(json.dumps(c) for c in choices)
-            raise self.fail(where, f"must be one of {listed}, found {_describe(value)}")
+            raise self.fail(where, f"must be one of {listed}, found {describe(value)}")
         return value
 
     def number(self, value: Any, where: str, limit: float | None = None) -> float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise self.fail(where, f"must be a number, found {_describe(value)}")
-        try:
-            number = float(value)
-        except OverflowError:
-            number = math.inf
-        if not math.isfinite(number):
-            raise self.fail(where, "number is too large to be finite")
+        number = finite_number(value, where, self.fail)
         if limit is not None and abs(number) > limit:
             raise self.fail(where, f"must be between −{limit:g} and {limit:g}, found {value!r}")
         return number
 
     def integer(self, value: Any, where: str, low: float, high: float) -> int:
         if type(value) is not int:
-            raise self.fail(where, f"must be a whole number, found {_describe(value)}")
+            raise self.fail(where, f"must be a whole number, found {describe(value)}")
         if not low <= value <= high:
             raise self.fail(where, f"must be from {low:g} to {high:g}, found {value}")
         return value
@@ -241,7 +190,7 @@ class _Reader:
                limit: float = EDIT_LIMIT) -> np.ndarray:
         """A list (1-D) or list of rows (2-D) of the template's exact shape."""
         if not isinstance(value, list):
-            raise self.fail(where, f"must be a list, found {_describe(value)}")
+            raise self.fail(where, f"must be a list, found {describe(value)}")
         if len(value) != shape[0]:
             raise self.fail(where, f"must have {shape[0]} {what}, found {len(value)}")
         if len(shape) == 1:
@@ -254,12 +203,12 @@ class _Reader:
     def state(self, root: Any) -> LabState:
         t = self.template
         if not isinstance(root, dict):
-            raise self.fail(ROOT, f"must be a JSON object, found {_describe(root)}")
+            raise self.fail(ROOT, f"must be a JSON object, found {describe(root)}")
         if root.get("format") != FORMAT:
             raise self.fail("format", f"must be {FORMAT!r}: this is not an Attention Lab scenario")
         version = root.get("schema_version")
         if type(version) is not int or version < 1:
-            found = _describe(version)
+            found = describe(version)
             raise self.fail("schema_version", f"must be a whole number ≥ 1, found {found}")
         if version > SCHEMA_VERSION:
             raise self.fail("schema_version", f"is {version}: made by a newer Attention Lab; "
@@ -324,7 +273,7 @@ class _Reader:
             return self.choice(value, where, args)
         if hint is bool:
             if not isinstance(value, bool):
-                raise self.fail(where, f"must be true or false, found {_describe(value)}")
+                raise self.fail(where, f"must be true or false, found {describe(value)}")
             return value
         if hint is int:
             low, high = OPTION_LIMITS.get(name, (-(2**53), 2**53))
@@ -333,6 +282,6 @@ class _Reader:
             return self.number(value, where, EDIT_LIMIT)
         if hint is str:
             if not isinstance(value, str) or len(value) > 200:
-                raise self.fail(where, f"must be a short text, found {_describe(value)}")
+                raise self.fail(where, f"must be a short text, found {describe(value)}")
             return value
         raise self.fail(where, f"option type {hint} is not supported")

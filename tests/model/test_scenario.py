@@ -160,6 +160,7 @@ def test_invalid_field_names_what_and_where(change, field: str, words: str) -> N
         ('{"format": ', "line 1 column 12", "not valid JSON"),
         ("[1, 2]", "(file)", "must be a JSON object"),
         ('{"a": 1, "a": 2}', "(file)", "appears twice"),
+        ('{"options": {"causal": true, "causal": false}}', "(file)", "key causal appears twice"),
         ("", "line 1 column 1", "not valid JSON"),
     ],
 )
