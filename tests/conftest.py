@@ -1,12 +1,20 @@
-"""Test-wide setup: headless Qt, and a private user-data folder per test (never $HOME)."""
+"""Test-wide setup: headless Qt, a private user-data folder per test (never $HOME), and
+private copies of the lesson data for tests that edit it."""
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
+
+from app.model.data import DEFAULT_DATA_DIR
 
 
 @pytest.fixture(autouse=True)
@@ -15,3 +23,24 @@ def _private_user_data(tmp_path_factory: pytest.TempPathFactory, monkeypatch: py
     home = tmp_path_factory.mktemp("userdata")
     monkeypatch.setenv("ATTENTION_LAB_HOME", str(home))
     return home
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    """A private copy of the lesson's data folder, for tests that edit the files."""
+    target = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, target)
+    return target
+
+
+@pytest.fixture
+def edit_data(data_dir: Path) -> Callable[[str, Callable[[dict[str, Any]], None]], None]:
+    """Change one JSON file of `data_dir` in place: edit_data("anchor-model.json", change)."""
+
+    def edit(name: str, change: Callable[[dict[str, Any]], None]) -> None:
+        path = data_dir / name
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        change(doc)
+        path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+
+    return edit

@@ -27,20 +27,6 @@ from app.model.errors import AttentionLabError, DataError
 FILES = (DIALOGUE_FILE, TEACHING_FILE, ANCHOR_FILE, FRONTIER_FILE)
 
 
-@pytest.fixture
-def data_dir(tmp_path: Path) -> Path:
-    target = tmp_path / "data"
-    shutil.copytree(DEFAULT_DATA_DIR, target)
-    return target
-
-
-def _edit(folder: Path, name: str, change: Callable[[dict[str, Any]], None]) -> None:
-    path = folder / name
-    doc = json.loads(path.read_text(encoding="utf-8"))
-    change(doc)
-    path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
-
-
 def _set(path: list[Any], value: Any) -> Callable[[dict[str, Any]], None]:
     def change(doc: dict[str, Any]) -> None:
         node = doc
@@ -150,10 +136,10 @@ BAD_EDITS = [
 
 @pytest.mark.parametrize(("name", "change", "field", "problem"), BAD_EDITS)
 def test_invalid_field_names_file_and_field(
-    data_dir: Path, name: str, change: Callable[[dict[str, Any]], None], field: str,
+    data_dir: Path, edit_data, name: str, change: Callable[[dict[str, Any]], None], field: str,
     problem: str | None,
 ) -> None:
-    _edit(data_dir, name, change)
+    edit_data(name, change)
     with pytest.raises(DataError) as info:
         load_lesson_data(data_dir)
     err = info.value
@@ -222,9 +208,9 @@ def test_missing_data_folder(tmp_path: Path) -> None:
         load_lesson_data(tmp_path / "nowhere")
 
 
-def test_unknown_fields_are_tolerated(data_dir: Path) -> None:
-    _edit(data_dir, ANCHOR_FILE, _set(["intermediate_size"], 17408))
-    _edit(data_dir, TEACHING_FILE, _set(["notes"], {"anything": [1, "x", None]}))
+def test_unknown_fields_are_tolerated(data_dir: Path, edit_data) -> None:
+    edit_data(ANCHOR_FILE, _set(["intermediate_size"], 17408))
+    edit_data(TEACHING_FILE, _set(["notes"], {"anything": [1, "x", None]}))
     assert load_lesson_data(data_dir).anchor.head_dim == 256
 
 
@@ -258,12 +244,12 @@ FUZZ_TARGETS = [
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(target=st.sampled_from(FUZZ_TARGETS), value=JSON_VALUES)
 def test_any_json_value_in_a_known_field_loads_or_raises_data_error(
-    data_dir: Path, target: tuple[str, list[Any]], value: Any
+    data_dir: Path, edit_data, target: tuple[str, list[Any]], value: Any
 ) -> None:
     name, path = target
     for each in FILES:  # examples share the folder: start every one from the shipped files
         shutil.copyfile(DEFAULT_DATA_DIR / each, data_dir / each)
-    _edit(data_dir, name, _set(path, value))
+    edit_data(name, _set(path, value))
     try:
         load_lesson_data(data_dir)
     except DataError as err:

@@ -3,9 +3,7 @@ printed precision; editing a data file changes exactly the figures that depend o
 
 from __future__ import annotations
 
-import json
 import re
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,7 +12,7 @@ import numpy as np
 import pytest
 
 from app.model.breakdown import breakdown, disagreements
-from app.model.data import DEFAULT_DATA_DIR, load_teaching_world
+from app.model.data import load_teaching_world
 from app.model.errors import DataError
 from app.model.figures import PUBLISHED, Figure, decimals_of, lesson_figures, rounds_to
 from app.model.scoring import score_matrix
@@ -79,19 +77,6 @@ def test_published_values_are_the_ones_in_figures_md(key: str, cell: str) -> Non
     assert [t.replace("−", "-") for t in printed] == [t.replace("−", "-") for t in texts]
 
 
-def _copy(tmp_path: Path) -> Path:
-    target = tmp_path / "data"
-    shutil.copytree(DEFAULT_DATA_DIR, target)
-    return target
-
-
-def _edit(folder: Path, name: str, change: Callable[[dict[str, Any]], None]) -> None:
-    path = folder / name
-    doc = json.loads(path.read_text(encoding="utf-8"))
-    change(doc)
-    path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
-
-
 def _bump_e(doc: dict[str, Any]) -> None:
     doc["E"][0][0] = round(doc["E"][0][0] + 0.3, 1)
 
@@ -142,12 +127,11 @@ EDITS = [
 
 @pytest.mark.parametrize(("name", "change", "expected"), EDITS)
 def test_editing_a_data_file_changes_exactly_the_dependent_figures(
-    tmp_path: Path, figures: dict[str, Figure], name: str,
+    data_dir: Path, edit_data, figures: dict[str, Figure], name: str,
     change: Callable[[dict[str, Any]], None], expected: set[str],
 ) -> None:
-    folder = _copy(tmp_path)
-    _edit(folder, name, change)
-    edited = lesson_figures(folder)
+    edit_data(name, change)
+    edited = lesson_figures(data_dir)
     changed = {k for k in figures if edited[k].value != figures[k].value}
     if name == "teaching-world.json":  # which softmax shares move depends on the numbers
         assert expected <= changed <= TEACHING_KEYS
@@ -155,10 +139,9 @@ def test_editing_a_data_file_changes_exactly_the_dependent_figures(
         assert changed == expected
 
 
-def test_a_wrong_number_in_the_data_shows_as_a_mismatch(tmp_path: Path) -> None:
-    folder = _copy(tmp_path)
-    _edit(folder, "anchor-model.json", lambda d: d.__setitem__("head_dim", 128))
-    figure = lesson_figures(folder)["anchor_mha_kib_per_token"]
+def test_a_wrong_number_in_the_data_shows_as_a_mismatch(data_dir: Path, edit_data) -> None:
+    edit_data("anchor-model.json", lambda d: d.__setitem__("head_dim", 128))
+    figure = lesson_figures(data_dir)["anchor_mha_kib_per_token"]
     assert figure.value == 192 and not figure.matches()
 
 
@@ -219,18 +202,18 @@ def test_figure_comparisons() -> None:
     (lambda d: d["models"]["glm-5.3"].pop("max_position_embeddings"),
      "models.glm-5.3.max_position_embeddings"),
 ])
-def test_a_cited_model_missing_from_the_file_is_a_data_error(tmp_path: Path, change, field) -> None:
-    folder = _copy(tmp_path)
-    _edit(folder, "frontier-models.json", change)
+def test_a_cited_model_missing_from_the_file_is_a_data_error(data_dir: Path, edit_data, change,
+                                                             field) -> None:
+    edit_data("frontier-models.json", change)
     with pytest.raises(DataError) as info:
-        lesson_figures(folder)
+        lesson_figures(data_dir)
     assert info.value.path.name == "frontier-models.json" and info.value.field == field
 
 
-def test_degenerate_but_valid_data_gives_nan_figures_not_a_crash(tmp_path: Path) -> None:
-    folder = _copy(tmp_path)
-    _edit(folder, "teaching-world.json", lambda d: d["E"].__setitem__(4, [0, 0, 0, 0]))
-    _edit(folder, "dialogue-2d.json", lambda d: d["keys"][2].__setitem__("vector", [-2, -3]))
-    figures = lesson_figures(folder)
+def test_degenerate_but_valid_data_gives_nan_figures_not_a_crash(data_dir: Path,
+                                                                 edit_data) -> None:
+    edit_data("teaching-world.json", lambda d: d["E"].__setitem__(4, [0, 0, 0, 0]))
+    edit_data("dialogue-2d.json", lambda d: d["keys"][2].__setitem__("vector", [-2, -3]))
+    figures = lesson_figures(data_dir)
     for key in ("names_k_cos", "dialogue_car_share_proportional"):
         assert np.isnan(figures[key].value) and not figures[key].matches()

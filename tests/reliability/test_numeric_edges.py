@@ -4,9 +4,6 @@ tie order) and values beyond the editing range (clamped, with a visible note).""
 
 from __future__ import annotations
 
-import json
-import shutil
-
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
@@ -157,15 +154,11 @@ def test_softmax_of_huge_scores_stays_finite():
 
 
 @pytest.mark.parametrize("scale", [1e6, 1e100, 1e200])
-def test_huge_values_in_a_data_file_are_refused_or_shown_finite(tmp_path, scale):
-    folder = tmp_path / "data"
-    shutil.copytree(lesson_data.DEFAULT_DATA_DIR, folder)
-    path = folder / lesson_data.TEACHING_FILE
-    doc = json.loads(path.read_text(encoding="utf-8"))
-    doc["E"] = [[value * scale for value in row] for row in doc["E"]]
-    path.write_text(json.dumps(doc), encoding="utf-8")
+def test_huge_values_in_a_data_file_are_refused_or_shown_finite(data_dir, edit_data, scale):
+    edit_data(lesson_data.TEACHING_FILE, lambda doc: doc.__setitem__(
+        "E", [[value * scale for value in row] for row in doc["E"]]))
     try:
-        data = lesson_data.load_lesson_data(folder)
+        data = lesson_data.load_lesson_data(data_dir)
     except DataError as error:
         assert error.path.name == lesson_data.TEACHING_FILE and "E" in error.field
         return

@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from PySide6.QtCore import Qt
 
 from app.startup import build_window, make_application
 from app.ui.main_window import MainWindow
+from app.ui.panels.base import Panel
 from app.ui.presentation import restore_base_style
 
 CLASSROOM_SIZE = (1280, 720)
@@ -38,3 +40,21 @@ def window(open_window):
     win.document.flush()
     yield win
     restore_base_style()
+
+
+@pytest.fixture
+def world_hint_round_trip(qtbot) -> Callable[[Panel, str, str], None]:
+    """Checks a panel that edits one world: switching to the other world shows its hint page,
+    and the hint's button brings its own world back."""
+
+    def check(panel: Panel, away: str, home: str) -> None:
+        document = panel.document
+        with qtbot.waitSignal(document.changed, timeout=2000):
+            document.set_world(away)
+        assert panel.stack.currentWidget() is panel._hint_page
+        with qtbot.waitSignal(document.changed, timeout=2000):
+            qtbot.mouseClick(panel.switch_button, Qt.MouseButton.LeftButton)
+        assert document.state.world == home
+        assert panel.stack.currentWidget() is panel._content
+
+    return check

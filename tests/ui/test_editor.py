@@ -186,15 +186,8 @@ def test_clicking_a_chart_selects_its_token(qtbot, panel):
     assert document.state.query == 1
 
 
-def test_dialogue_world_shows_a_hint_and_a_way_back(qtbot, panel):
-    document = panel.document
-    with qtbot.waitSignal(document.changed, timeout=2000):
-        document.set_world("dialogue")
-    assert panel.stack.currentWidget() is panel._hint_page
-    with qtbot.waitSignal(document.changed, timeout=2000):
-        qtbot.mouseClick(panel.switch_button, LEFT)
-    assert document.state.world == "teaching"
-    assert panel.stack.currentWidget() is panel._content
+def test_dialogue_world_shows_a_hint_and_a_way_back(panel, world_hint_round_trip):
+    world_hint_round_trip(panel, away="dialogue", home="teaching")
 
 
 def test_presentation_scale_enlarges_names_boxes_and_charts(qtbot, panel):

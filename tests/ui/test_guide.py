@@ -3,8 +3,6 @@ with cancel, the question log, and the checklist that ticks from document action
 
 from __future__ import annotations
 
-import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -12,7 +10,7 @@ from PySide6.QtCore import Qt
 
 from app import i18n
 from app.model import atomic
-from app.model.data import DEFAULT_DATA_DIR, load_lesson_data
+from app.model.data import load_lesson_data
 from app.model.figures import lesson_figures
 from app.model.measure import MAX_D_A, MAX_T
 from app.model.questions import LOG_NAME, read_questions
@@ -57,18 +55,15 @@ def test_story_numbers_come_from_the_figures(panel):
     assert "{" not in "".join(label.text() for label in panel.labels.values())
 
 
-def test_guide_numbers_follow_the_data_files(qtbot, tmp_path):
+def test_guide_numbers_follow_the_data_files(qtbot, data_dir, edit_data):
     i18n.set_language("en")
     try:
-        shutil.copytree(DEFAULT_DATA_DIR, tmp_path / "data")
-        path = tmp_path / "data" / "anchor-model.json"
-        anchor = json.loads(path.read_text(encoding="utf-8"))
-        anchor["max_position_embeddings"] = anchor["max_position_embeddings"] // 2
-        path.write_text(json.dumps(anchor), encoding="utf-8")
-        new = format_figure(lesson_figures(tmp_path / "data")["anchor_pairs_per_head"])
+        edit_data("anchor-model.json", lambda anchor: anchor.__setitem__(
+            "max_position_embeddings", anchor["max_position_embeddings"] // 2))
+        new = format_figure(lesson_figures(data_dir)["anchor_pairs_per_head"])
         old = format_figure(lesson_figures()["anchor_pairs_per_head"])
         assert old != new
-        changed = build(qtbot, tmp_path / "data")
+        changed = build(qtbot, data_dir)
         intro = changed.labels["guide_intro"].text()
         assert new in intro and old not in intro
     finally:

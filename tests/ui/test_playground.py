@@ -225,15 +225,8 @@ def test_zero_length_q_shows_a_dash_and_says_why(qtbot, panel):
     assert not panel.arc.isVisible()
 
 
-def test_teaching_world_shows_a_hint_and_a_way_back(qtbot, panel):
-    document = panel.document
-    with qtbot.waitSignal(document.changed, timeout=2000):
-        document.set_world("teaching")
-    assert panel.stack.currentWidget() is panel._hint_page
-    with qtbot.waitSignal(document.changed, timeout=2000):
-        qtbot.mouseClick(panel.switch_button, LEFT)
-    assert document.state.world == "dialogue"
-    assert panel.stack.currentWidget() is panel._content
+def test_teaching_world_shows_a_hint_and_a_way_back(panel, world_hint_round_trip):
+    world_hint_round_trip(panel, away="teaching", home="dialogue")
 
 
 def test_presentation_scale_enlarges_text_and_arrows(qtbot, panel):

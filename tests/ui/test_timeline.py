@@ -3,10 +3,8 @@ document (causal, heads, RoPE, sink), the keyboard, and the KV chart's bar heigh
 
 from __future__ import annotations
 
-import json
 import math
 import re
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +12,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from app import i18n
-from app.model.data import DEFAULT_DATA_DIR, load_lesson_data
+from app.model.data import load_lesson_data
 from app.model.figures import lesson_figures
 from app.model.memory import KIB
 from app.model.timeline import STAGES, stage
@@ -73,19 +71,16 @@ def test_every_card_prints_its_figures_and_claims(qtbot, panel, item):
     assert "{" not in text  # every placeholder was filled
 
 
-def test_card_numbers_follow_the_data_files(qtbot, tmp_path):
+def test_card_numbers_follow_the_data_files(qtbot, data_dir, edit_data):
     i18n.set_language("en")
     try:
-        shutil.copytree(DEFAULT_DATA_DIR, tmp_path / "data")
-        path = tmp_path / "data" / "anchor-model.json"
-        anchor = json.loads(path.read_text(encoding="utf-8"))
-        anchor["num_key_value_heads"] = 2 * anchor["num_key_value_heads"]
-        path.write_text(json.dumps(anchor), encoding="utf-8")
-        before, after = build(qtbot), build(qtbot, tmp_path / "data")
+        edit_data("anchor-model.json", lambda anchor: anchor.__setitem__(
+            "num_key_value_heads", 2 * anchor["num_key_value_heads"]))
+        before, after = build(qtbot), build(qtbot, data_dir)
         for panel in (before, after):
             click_stage(qtbot, panel, "gqa")
         old = format_figure(lesson_figures()["anchor_gqa_kib_per_token"])
-        new = format_figure(lesson_figures(tmp_path / "data")["anchor_gqa_kib_per_token"])
+        new = format_figure(lesson_figures(data_dir)["anchor_gqa_kib_per_token"])
         assert old != new
         assert old in plain(before) and new not in plain(before)
         assert new in plain(after) and old not in plain(after)
