@@ -1,19 +1,56 @@
-"""Shared set-up of the UI tests: the real main window, as a user first sees it."""
+"""Shared set-up of the UI tests: one panel on its own document, the real main window as a
+user first sees it, and checks that several panels share."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
+import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import Qt
 
+from app import i18n
+from app.model.data import load_lesson_data
 from app.startup import build_window, make_application
+from app.state.document import Document
 from app.ui.main_window import MainWindow
 from app.ui.panels.base import Panel
 from app.ui.presentation import restore_base_style
 
 CLASSROOM_SIZE = (1280, 720)
 """The projector size the layout is made for."""
+
+
+@pytest.fixture
+def open_panel(qtbot) -> Iterator[Callable[..., Panel]]:
+    """Builds one panel, in English, on a document of its own (the lesson's data, or that of
+    `data_dir`), shown at `size`; the language goes back to Chinese afterwards."""
+
+    def open_(panel_class: type[Panel], size: tuple[int, int], data_dir: Path | None = None,
+              document: Document | None = None) -> Panel:
+        make_application()
+        i18n.set_language("en")
+        panel = panel_class(document or Document(load_lesson_data(data_dir)))
+        qtbot.addWidget(panel)
+        panel.setMinimumSize(1, 1)  # a top-level layout would resize the window: offscreen warns
+        panel.resize(*size)
+        panel.show()
+        qtbot.waitExposed(panel)
+        return panel
+
+    yield open_
+    i18n.set_language("zh")
+
+
+@pytest.fixture
+def every_move_counts() -> Iterator[None]:
+    """pyqtgraph drops moves closer than 1/mouseRateLimit s apart; tests send them faster
+    than any hand, and a drag must be seen passing through every point."""
+    limit = pg.getConfigOption("mouseRateLimit")
+    pg.setConfigOption("mouseRateLimit", -1)
+    yield
+    pg.setConfigOption("mouseRateLimit", limit)
 
 
 @pytest.fixture

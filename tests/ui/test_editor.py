@@ -4,16 +4,12 @@ values reach the document, bad text changes nothing, the q / k buttons select ev
 from __future__ import annotations
 
 import numpy as np
-import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication
 
-from app import i18n
-from app.model.data import load_lesson_data
 from app.model.state import LabState
-from app.state.document import Document
 from app.ui.look import Look
 from app.ui.panels.editor import EditorPanel, VectorChart
 
@@ -24,26 +20,12 @@ PLAIN = Qt.KeyboardModifier.NoModifier
 GIVEN, APPLE = 3, 2  # 给了 and 苹果, by index, as the lesson selects them
 
 
-@pytest.fixture(autouse=True)
-def every_move_counts():
-    """pyqtgraph drops moves closer than 1/mouseRateLimit s apart; tests send them faster
-    than any hand, and the drag must be seen passing through every point."""
-    limit = pg.getConfigOption("mouseRateLimit")
-    pg.setConfigOption("mouseRateLimit", -1)
-    yield
-    pg.setConfigOption("mouseRateLimit", limit)
+pytestmark = pytest.mark.usefixtures("every_move_counts")
 
 
 @pytest.fixture
-def panel(qtbot):
-    i18n.set_language("en")
-    panel = EditorPanel(Document(load_lesson_data()))
-    qtbot.addWidget(panel)
-    panel.resize(720, 640)
-    panel.show()
-    qtbot.waitExposed(panel)
-    yield panel
-    i18n.set_language("zh")
+def panel(open_panel):
+    return open_panel(EditorPanel, (720, 640))
 
 
 def to_viewport(chart: VectorChart, x: float, y: float) -> QPoint:

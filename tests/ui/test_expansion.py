@@ -8,27 +8,14 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextDocument
 
-from app import i18n
-from app.model.data import load_lesson_data
-from app.startup import make_application
-from app.state.document import Document
 from app.ui.format import format_score
 from app.ui.look import Look
 from app.ui.panels.expansion import ExpansionPanel, number, operand
 
 
 @pytest.fixture
-def panel(qtbot):
-    make_application()
-    i18n.set_language("en")
-    panel = ExpansionPanel(Document(load_lesson_data()))
-    qtbot.addWidget(panel)
-    panel.setMinimumSize(1, 1)  # a top-level layout would resize the window: offscreen warns
-    panel.resize(480, 460)
-    panel.show()
-    qtbot.waitExposed(panel)
-    yield panel
-    i18n.set_language("zh")
+def panel(open_panel):
+    return open_panel(ExpansionPanel, (480, 460))
 
 
 def plain(html: str) -> str:

@@ -3,43 +3,26 @@ with cancel, the question log, and the checklist that ticks from document action
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from PySide6.QtCore import Qt
 
-from app import i18n
 from app.model import atomic
-from app.model.data import load_lesson_data
 from app.model.figures import lesson_figures
 from app.model.measure import MAX_D_A, MAX_T
 from app.model.questions import LOG_NAME, read_questions
 from app.paths import user_data_dir
-from app.startup import make_application
-from app.state.document import Document
 from app.ui.panels.guide import GuidePanel
 from app.ui.panels.timeline import TimelinePanel
 from app.ui.panels.timeline_cards import format_figure
 
-
-def build(qtbot, data_dir: Path | None = None) -> GuidePanel:
-    make_application()
-    panel = GuidePanel(Document(load_lesson_data(data_dir)))
-    qtbot.addWidget(panel)
-    panel.setMinimumSize(1, 1)
-    panel.resize(560, 640)
-    panel.show()
-    qtbot.waitExposed(panel)
-    return panel
+SIZE = (560, 640)
 
 
 @pytest.fixture
-def panel(qtbot):
-    i18n.set_language("en")
-    panel = build(qtbot)
+def panel(open_panel):
+    panel = open_panel(GuidePanel, SIZE)
     yield panel
     panel.measure.shutdown()
-    i18n.set_language("zh")
 
 
 def test_story_numbers_come_from_the_figures(panel):
@@ -55,19 +38,15 @@ def test_story_numbers_come_from_the_figures(panel):
     assert "{" not in "".join(label.text() for label in panel.labels.values())
 
 
-def test_guide_numbers_follow_the_data_files(qtbot, data_dir, edit_data):
-    i18n.set_language("en")
-    try:
-        edit_data("anchor-model.json", lambda anchor: anchor.__setitem__(
-            "max_position_embeddings", anchor["max_position_embeddings"] // 2))
-        new = format_figure(lesson_figures(data_dir)["anchor_pairs_per_head"])
-        old = format_figure(lesson_figures()["anchor_pairs_per_head"])
-        assert old != new
-        changed = build(qtbot, data_dir)
-        intro = changed.labels["guide_intro"].text()
-        assert new in intro and old not in intro
-    finally:
-        i18n.set_language("zh")
+def test_guide_numbers_follow_the_data_files(open_panel, data_dir, edit_data):
+    edit_data("anchor-model.json", lambda anchor: anchor.__setitem__(
+        "max_position_embeddings", anchor["max_position_embeddings"] // 2))
+    new = format_figure(lesson_figures(data_dir)["anchor_pairs_per_head"])
+    old = format_figure(lesson_figures()["anchor_pairs_per_head"])
+    assert old != new
+    changed = open_panel(GuidePanel, SIZE, data_dir)
+    intro = changed.labels["guide_intro"].text()
+    assert new in intro and old not in intro
 
 
 def test_measurement_runs_off_the_ui_thread_and_reports_both_scorers(qtbot, panel):

@@ -10,13 +10,11 @@ import pytest
 from PySide6.QtCore import QPointF, Qt, QTimer
 
 from app import i18n
-from app.model.data import load_lesson_data
 from app.model.nice import snap_out
 from app.model.scale import ScaleRequest
 from app.model.scoring import SCORERS
 from app.startup import make_application
 from app.state import scale_worker
-from app.state.document import Document
 from app.state.scale_worker import ScaleWorker
 from app.ui.format import format_score
 from app.ui.look import Look
@@ -24,18 +22,10 @@ from app.ui.panels.heatmap import HeatmapPanel, pair_formula
 
 
 @pytest.fixture
-def panel(qtbot):
-    make_application()
-    i18n.set_language("en")
-    panel = HeatmapPanel(Document(load_lesson_data()))
-    qtbot.addWidget(panel)
-    panel.setMinimumSize(1, 1)  # a top-level layout would resize the window: offscreen warns
-    panel.resize(520, 560)
-    panel.show()
-    qtbot.waitExposed(panel)
+def panel(open_panel):
+    panel = open_panel(HeatmapPanel, (520, 560))
     yield panel
     panel.worker.shutdown()
-    i18n.set_language("zh")
 
 
 def cell_viewport_pos(panel: HeatmapPanel, row: int, col: int):

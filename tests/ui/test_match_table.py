@@ -9,26 +9,14 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QFont
 
 from app import i18n
-from app.model.data import load_lesson_data
-from app.startup import make_application
-from app.state.document import Document
 from app.ui.look import DARK, Look
 from app.ui.panels.match_model import ADDITIVE_COLUMNS, COLUMNS, SORT_ROLE
 from app.ui.panels.match_table import MatchTablePanel, format_ratio
 
 
 @pytest.fixture
-def panel(qtbot):
-    make_application()
-    i18n.set_language("en")
-    panel = MatchTablePanel(Document(load_lesson_data()))
-    qtbot.addWidget(panel)
-    panel.setMinimumSize(1, 1)  # a top-level layout would resize the window: offscreen warns
-    panel.resize(1200, 320)
-    panel.show()
-    qtbot.waitExposed(panel)
-    yield panel
-    i18n.set_language("zh")
+def panel(open_panel):
+    return open_panel(MatchTablePanel, (1200, 320))
 
 
 def click_header(qtbot, panel: MatchTablePanel, column: str) -> None:

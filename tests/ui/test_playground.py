@@ -4,7 +4,6 @@ readouts follow, clicks and keys select and nudge, the landscape follows the sco
 from __future__ import annotations
 
 import numpy as np
-import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
@@ -25,30 +24,16 @@ SHIFT = Qt.KeyboardModifier.ShiftModifier
 PLAIN = Qt.KeyboardModifier.NoModifier
 
 
-@pytest.fixture(autouse=True)
-def every_move_counts():
-    """pyqtgraph drops moves closer than 1/mouseRateLimit s apart; tests send them faster
-    than any hand, and the drag must be seen passing through every point."""
-    limit = pg.getConfigOption("mouseRateLimit")
-    pg.setConfigOption("mouseRateLimit", -1)
-    yield
-    pg.setConfigOption("mouseRateLimit", limit)
+pytestmark = pytest.mark.usefixtures("every_move_counts")
 
 
 @pytest.fixture
-def panel(qtbot):
+def panel(open_panel):
     make_application()
-    i18n.set_language("en")
     document = Document(load_lesson_data())
     document.set_world("dialogue")
     document.flush()
-    panel = PlaygroundPanel(document)
-    qtbot.addWidget(panel)
-    panel.resize(640, 760)
-    panel.show()
-    qtbot.waitExposed(panel)
-    yield panel
-    i18n.set_language("zh")
+    return open_panel(PlaygroundPanel, (640, 760), document=document)
 
 
 def to_viewport(panel: PlaygroundPanel, x: float, y: float) -> QPoint:

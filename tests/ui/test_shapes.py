@@ -9,11 +9,8 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 
 from app import i18n
-from app.model.data import load_lesson_data
 from app.model.decoder_flow import STAGE_KEYS, decoder_stages
 from app.model.memory import additive_intermediate_bytes, score_matrix_bytes
-from app.startup import make_application
-from app.state.document import Document
 from app.ui.format import format_bytes
 from app.ui.look import Look
 from app.ui.panels.shapes import ShapesPanel, format_shape, slider_values
@@ -21,17 +18,8 @@ from app.ui.panels.shapes_diagram import group_digits
 
 
 @pytest.fixture
-def panel(qtbot):
-    make_application()
-    i18n.set_language("en")
-    panel = ShapesPanel(Document(load_lesson_data()))
-    qtbot.addWidget(panel)
-    panel.setMinimumSize(1, 1)  # a top-level layout would resize the window: offscreen warns
-    panel.resize(1200, 360)
-    panel.show()
-    qtbot.waitExposed(panel)
-    yield panel
-    i18n.set_language("zh")
+def panel(open_panel):
+    return open_panel(ShapesPanel, (1200, 360))
 
 
 def shown(panel: ShapesPanel, key: str) -> str:

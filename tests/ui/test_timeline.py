@@ -5,19 +5,15 @@ from __future__ import annotations
 
 import math
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
 from app import i18n
-from app.model.data import load_lesson_data
 from app.model.figures import lesson_figures
 from app.model.memory import KIB
 from app.model.timeline import STAGES, stage
-from app.startup import make_application
-from app.state.document import Document
 from app.ui.panels.kv_chart import PER_TOKEN, WHOLE
 from app.ui.panels.timeline import TimelinePanel, percent
 from app.ui.panels.timeline_cards import format_claim, format_figure
@@ -25,22 +21,12 @@ from app.ui.panels.timeline_cards import format_claim, format_figure
 CJK = re.compile("[\u3400-\u9fff]")
 
 
-def build(qtbot, data_dir: Path | None = None) -> TimelinePanel:
-    make_application()
-    panel = TimelinePanel(Document(load_lesson_data(data_dir)))
-    qtbot.addWidget(panel)
-    panel.setMinimumSize(1, 1)
-    panel.resize(1280, 420)
-    panel.show()
-    qtbot.waitExposed(panel)
-    return panel
+SIZE = (1280, 420)
 
 
 @pytest.fixture
-def panel(qtbot):
-    i18n.set_language("en")
-    yield build(qtbot)
-    i18n.set_language("zh")
+def panel(open_panel):
+    return open_panel(TimelinePanel, SIZE)
 
 
 def click_stage(qtbot, panel: TimelinePanel, stage_id: str) -> None:
@@ -71,23 +57,19 @@ def test_every_card_prints_its_figures_and_claims(qtbot, panel, item):
     assert "{" not in text  # every placeholder was filled
 
 
-def test_card_numbers_follow_the_data_files(qtbot, data_dir, edit_data):
-    i18n.set_language("en")
-    try:
-        edit_data("anchor-model.json", lambda anchor: anchor.__setitem__(
-            "num_key_value_heads", 2 * anchor["num_key_value_heads"]))
-        before, after = build(qtbot), build(qtbot, data_dir)
-        for panel in (before, after):
-            click_stage(qtbot, panel, "gqa")
-        old = format_figure(lesson_figures()["anchor_gqa_kib_per_token"])
-        new = format_figure(lesson_figures(data_dir)["anchor_gqa_kib_per_token"])
-        assert old != new
-        assert old in plain(before) and new not in plain(before)
-        assert new in plain(after) and old not in plain(after)
-        assert after.kv.bar_bytes(PER_TOKEN)["anchor_gqa"] == 2 * before.kv.bar_bytes(
-            PER_TOKEN)["anchor_gqa"]
-    finally:
-        i18n.set_language("zh")
+def test_card_numbers_follow_the_data_files(qtbot, open_panel, data_dir, edit_data):
+    edit_data("anchor-model.json", lambda anchor: anchor.__setitem__(
+        "num_key_value_heads", 2 * anchor["num_key_value_heads"]))
+    before, after = open_panel(TimelinePanel, SIZE), open_panel(TimelinePanel, SIZE, data_dir)
+    for panel in (before, after):
+        click_stage(qtbot, panel, "gqa")
+    old = format_figure(lesson_figures()["anchor_gqa_kib_per_token"])
+    new = format_figure(lesson_figures(data_dir)["anchor_gqa_kib_per_token"])
+    assert old != new
+    assert old in plain(before) and new not in plain(before)
+    assert new in plain(after) and old not in plain(after)
+    assert after.kv.bar_bytes(PER_TOKEN)["anchor_gqa"] == 2 * before.kv.bar_bytes(
+        PER_TOKEN)["anchor_gqa"]
 
 
 def test_choosing_the_causal_mask_sets_the_document_option_in_one_undo_step(qtbot, panel):
