@@ -602,6 +602,11 @@ STRINGS: dict[str, str] = {
     "guide.ask.too_long": "The question is too long (at most {limit} characters).",
     "guide.ask.none": "No questions recorded yet; yours will be kept in {path}.",
     "guide.ask.recorded": "Questions recorded so far ({count}), kept in {path}:",
+    "guide.ask.diverted": "{log} is not UTF-8 text, so it was left as it is; your question "
+                          "was saved in {new} instead.",
+    "guide.ask.skipped": "Some entries in {file} could not be read and are not shown "
+                         "({count}):",
+    "guide.ask.unreadable": "The questions in {file} cannot be shown: {reason}",
     "guide.faq.title": "You may ask",
     "guide.faq.cosine.q": "Cosine only looks at direction. Isn't that fairer? Why not use it?",
     "guide.faq.cosine.a": (
@@ -673,6 +678,37 @@ STRINGS: dict[str, str] = {
         "The autosave could not be read ({problem}); starting from the lesson."
     ),
     "classroom.autosave_failed": "Autosave could not write its file: {problem}",
+    "classroom.autosave_off": "Autosave is off: changes are not being kept",
+    "classroom.autosave_recovered": "Autosave works again ({file}).",
+    "classroom.autosave_off_at_start": (
+        "Autosave cannot write in {folder} ({problem}), so your work will not be kept "
+        "automatically. Use File → Save as to keep it."
+    ),
+    "classroom.unwritable_text": (
+        "the session holds text that cannot be saved as UTF-8 ({text})"
+    ),
+    "classroom.note": "Please read before you start:",
+    "classroom.kept_aside": (
+        "{file} could not be read by this version, so it was kept, not overwritten. "
+        "It is now {path}"
+    ),
+    "classroom.kept_aside_status": (
+        "Unreadable autosave files kept aside: {count} (see the note for where)."
+    ),
+    "classroom.autosave_not_moved": (
+        "{path} could not be read and could not be moved aside ({problem}), so autosave "
+        "will not write over it."
+    ),
+    "classroom.second_copy": (
+        "Another Attention Lab is already running on this folder. This copy keeps its own "
+        "autosave, {path}, and leaves the other copy's files alone."
+    ),
+    "classroom.second_copy_status": "Second copy: autosaving to {file}.",
+    "classroom.quit_unsaved": "Your changes are not saved anywhere.",
+    "classroom.quit_unsaved_detail": (
+        "Autosave could not write in {folder} ({problem}). Save them to a file, or quit "
+        "without them?"
+    ),
     # --- reliability ---
     "reliability.paragraph": "{what} {work} {log}",
     "reliability.dialog_title": "Attention Lab hit a problem",
@@ -689,5 +725,11 @@ STRINGS: dict[str, str] = {
     "reliability.log": (
         "You can keep working. The technical details were written to {log} — "
         "send that file along if you report the problem."
+    ),
+    "reliability.no_log": (
+        "You can keep working. The technical details could not be written to the log."
+    ),
+    "reliability.no_user_folder": (
+        "Autosave is off: {problem}. Keep your work with File → Save scenario as…."
     ),
 }

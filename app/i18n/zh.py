@@ -490,6 +490,10 @@ STRINGS: dict[str, str] = {
     "guide.ask.too_long": "问题太长了(最多 {limit} 个字符)。",
     "guide.ask.none": "还没有记录任何问题;你的提问会保存在 {path}。",
     "guide.ask.recorded": "已记录的问题({count} 条),保存在 {path}:",
+    "guide.ask.diverted": "{log} 不是 UTF-8 编码的文本，所以原样保留、没有改动；"
+                          "你的问题另存到了 {new}。",
+    "guide.ask.skipped": "{file} 里有 {count} 条记录读不出来（比如日期写错了），没有显示：",
+    "guide.ask.unreadable": "{file} 里的问题无法显示：{reason}",
     "guide.faq.title": "你可能会问",
     "guide.faq.cosine.q": "余弦只看方向,不是更「公平」吗?为什么不用它?",
     "guide.faq.cosine.a": (
@@ -552,6 +556,26 @@ STRINGS: dict[str, str] = {
     "classroom.restored_backup": "最新的自动保存已损坏,已恢复它之前的那一份。",
     "classroom.autosave_unreadable": "自动保存读不出来({problem}),从课程初始状态开始。",
     "classroom.autosave_failed": "自动保存没能写入文件:{problem}",
+    "classroom.autosave_off": "自动保存已停止：改动没有被保存",
+    "classroom.autosave_recovered": "自动保存恢复正常（{file}）。",
+    "classroom.autosave_off_at_start": (
+        "自动保存无法写入 {folder}（{problem}），所以你的改动不会被自动保存。"
+        "需要保留时，请用“文件 → 另存为”。"
+    ),
+    "classroom.unwritable_text": "当前内容里有无法按 UTF-8 保存的文字（{text}）",
+    "classroom.note": "开始之前，请先看一下：",
+    "classroom.kept_aside": "这个版本读不出 {file}，所以把它原样留了下来，没有覆盖。它现在是 {path}",
+    "classroom.kept_aside_status": "有 {count} 个读不出的自动保存文件已另行保留（位置见提示框）。",
+    "classroom.autosave_not_moved": (
+        "{path} 读不出来，也没法挪到别的名字（{problem}），所以自动保存不会覆盖它。"
+    ),
+    "classroom.second_copy": (
+        "这个文件夹已经有一个实验台在运行。这个窗口使用自己的自动保存文件 {path}，"
+        "不会动另一个窗口的文件。"
+    ),
+    "classroom.second_copy_status": "第二个窗口：自动保存到 {file}。",
+    "classroom.quit_unsaved": "你的改动还没有保存在任何地方。",
+    "classroom.quit_unsaved_detail": "自动保存无法写入 {folder}（{problem}）。要先保存到文件，还是不保存直接退出？",
     # --- reliability ---
     "reliability.paragraph": "{what}{work}{log}",
     "reliability.dialog_title": "实验台遇到了问题",
@@ -563,4 +587,6 @@ STRINGS: dict[str, str] = {
     "reliability.not_saved": "自动保存这次没能写入,请先不要关闭窗口。",
     "reliability.no_autosave": "目前没有需要保存的内容。",
     "reliability.log": "你可以继续使用。技术细节已写入 {log},报告问题时请附上这个文件。",
+    "reliability.no_log": "你可以继续使用，只是技术细节没能写入日志文件。",
+    "reliability.no_user_folder": "自动保存已关闭：{problem}。请用“文件 → 场景另存为…”把工作存到别处。",
 }
