@@ -17,9 +17,9 @@ import numpy as np
 from app.model.additive import AdditiveWeights
 from app.model.errors import DataError
 from app.model.jsonfile import JsonFile, join
-from app.model.modelconfig import Claim, ModelConfig, read_claims, read_model
+from app.model.modelconfig import MAX_CONTEXT, Claim, ModelConfig, read_claims, read_model
 from app.model.qknorm import QKNormWeights
-from app.model.state import EDIT_LIMIT, POSITION_LIMIT
+from app.model.state import EDIT_LIMIT, MAX_HEADS, POSITION_LIMIT
 
 __all__ = [
     "ANCHOR_FILE",
@@ -158,6 +158,12 @@ MAX_WIDTH = 64
 MAX_LAYERS = 100_000
 MAX_CONFIG_INT = 2**40
 """Far above any real config, far below what would make a layer list or a size hang the app."""
+MIN_LENGTH = 0.01
+"""Shortest vector the lesson accepts (the editor's step): cosine divides by |q|·|k|, so a
+zero-length query or key would make a figure NaN, which no formatter can print."""
+MIN_SCORE_SUM = 0.01
+"""The lesson divides the car's dot score by the sum of the query's dot scores (the
+"proportional share"); a sum nearer 0 makes that figure NaN or astronomically large."""
 
 
 def _within(f: JsonFile, array: np.ndarray, where: str, limit: float = EDIT_LIMIT,
@@ -171,6 +177,18 @@ def _within(f: JsonFile, array: np.ndarray, where: str, limit: float = EDIT_LIMI
                      f"found {float(array[index]):g}")
 
 
+def _long_enough(f: JsonFile, array: np.ndarray, where: str, what: str = "") -> None:
+    """Every row (or the vector) must have length ≥ MIN_LENGTH, so its direction is defined."""
+    rows = np.atleast_2d(array)
+    lengths = np.sqrt(np.sum(rows * rows, axis=1))
+    short = np.flatnonzero(~(lengths >= MIN_LENGTH))
+    if short.size:
+        i = int(short[0])
+        field = where if array.ndim == 1 else join(where, i)
+        raise f.fail(field, f"{what}has length {float(lengths[i]):.3g}; it must be at least "
+                     f"{MIN_LENGTH:g}, because cosine divides by the vectors' lengths")
+
+
 def _at_most(f: JsonFile, count: int, limit: int, where: str, what: str) -> None:
     if count > limit:
         raise f.fail(where, f"has {count} {what}; at most {limit} fit on screen")
@@ -182,7 +200,8 @@ def _bounded_config(f: JsonFile, node: Any, base: str) -> None:
     if not isinstance(node, dict):
         return
     for key, value in node.items():
-        limit = MAX_LAYERS if key == "num_hidden_layers" else MAX_CONFIG_INT
+        limit = {"num_hidden_layers": MAX_LAYERS,
+                 "max_position_embeddings": MAX_CONTEXT}.get(key, MAX_CONFIG_INT)
         if type(value) is int and value > limit:
             raise f.fail(join(base, key), f"must be at most {limit}, found {value}")
 
@@ -244,6 +263,7 @@ def load_dialogue(data_dir: Path | str | None = None) -> DialogueWorld:
     query_token, query_gloss = _token(f, query, "query")
     q = f.vector(query, "query", "vector", 2)
     _within(f, q, "query.vector")
+    _long_enough(f, q, "query.vector")
     keys_node = f.items(root, "", "keys")
     _at_most(f, len(keys_node), MAX_TOKENS, "keys", "keys")
     tokens, glosses, rows = [], [], []
@@ -254,6 +274,7 @@ def load_dialogue(data_dir: Path | str | None = None) -> DialogueWorld:
         glosses.append(gloss)
         rows.append(f.vector(node, where, "vector", 2))
         _within(f, rows[-1], join(where, "vector"))
+        _long_enough(f, rows[-1], join(where, "vector"))
     key_tokens = tuple(tokens)
     _unique(f, key_tokens, "keys")
     positions_node = f.get(root, "", "positions")
@@ -265,6 +286,11 @@ def load_dialogue(data_dir: Path | str | None = None) -> DialogueWorld:
         if position > POSITION_LIMIT:
             raise f.fail(join("positions", i),
                          f"must be at most {POSITION_LIMIT}, found {position}")
+    total = float(np.sum(np.vstack(rows) @ q))
+    if not abs(total) >= MIN_SCORE_SUM:
+        raise f.fail("keys", f"the query's dot scores with the keys sum to {total:.3g}; the "
+                     f"lesson divides by this sum, so it must be at least {MIN_SCORE_SUM:g} "
+                     "away from 0")
     additive, qk_norm = _scorer_params(f, root, 2)
     return DialogueWorld(
         path=f.path,
@@ -305,9 +331,15 @@ def load_teaching_world(data_dir: Path | str | None = None) -> TeachingWorld:
     for W, name in ((W_Q, "Q"), (W_K, "K")):
         _within(f, E @ W, name, problem=f"(E·W_{name}) falls outside the editing range "
                 f"±{EDIT_LIMIT:g}; scale E or W_{name} down")
+    _long_enough(f, E, "E")
+    for W, name in ((W_Q, "Q"), (W_K, "K")):
+        _long_enough(f, E @ W, "E", what=f"this token's {name} = E·W_{name} ")
     n_heads = f.integer(root, "", "n_heads")
     if W_Q.shape[1] % n_heads:
         raise f.fail("n_heads", f"must divide the Q/K width {W_Q.shape[1]}, found {n_heads}")
+    if n_heads > MAX_HEADS:
+        raise f.fail("n_heads", f"must be at most {MAX_HEADS} (the heads the timeline shows), "
+                     f"found {n_heads}")
     if np.linalg.matrix_rank(E) < min(E.shape):
         raise f.fail("E", "columns are linearly dependent; E needs full column rank")
     additive, qk_norm = _scorer_params(f, root, W_Q.shape[1])

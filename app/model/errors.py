@@ -23,7 +23,7 @@ class DataError(AttentionLabError):
         self.path = Path(path)
         self.field = field
         self.problem = problem
-        super().__init__(f"{self.path.name}: {field}: {problem}")
+        super().__init__(f"{self.path.name or '(no file name)'}: {field}: {problem}")
 
     def __reduce__(self) -> tuple[type, tuple[Path, str, str]]:
         # Exceptions pickle via their args; ours has three, so say so (e.g. multiprocessing).

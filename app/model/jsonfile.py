@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -17,19 +19,112 @@ import numpy as np
 from app.model.errors import DataError
 
 __all__ = [
+    "MAX_FILE_BYTES",
     "ROOT",
     "SCHEMA_VERSION",
+    "FileRefused",
     "JsonFile",
     "NonFinite",
+    "TooLong",
     "describe",
     "finite_number",
     "first_duplicate",
+    "first_unsavable",
     "join",
     "parse_json",
+    "read_small_file",
 ]
 
 SCHEMA_VERSION = 1
 ROOT = "(file)"
+MAX_FILE_BYTES = 5 * 1024 * 1024
+"""A data file or scenario is a few KB; the limit keeps a wrong file (a video, a disk image,
+/dev/zero) from being read whole into memory."""
+MAX_DIGITS = 1000
+"""An integer literal longer than this is refused by name: no limit of the app comes near it,
+and Python itself refuses to convert one of over 4300 digits (with advice about sys)."""
+
+
+class FileRefused(OSError):
+    """A file the app will not read: missing, a folder, a pipe or device, too large, unreadable.
+
+    An `OSError`, so callers that already handle I/O errors handle this too; `problem` is the
+    short English reason ("is not a regular file …"), to be shown after the file's name.
+    """
+
+    def __init__(self, path: Path | str, problem: str) -> None:
+        super().__init__(problem)
+        self.path = Path(path)
+        self.problem = problem
+
+    def __str__(self) -> str:
+        return self.problem
+
+    def __reduce__(self) -> tuple[type, tuple[Path, str]]:
+        return (type(self), (self.path, self.problem))
+
+
+def _kind(mode: int) -> str | None:
+    """Why a file of this mode is refused, or None for a regular file."""
+    if stat.S_ISDIR(mode):
+        return "is a folder, not a file"
+    if not stat.S_ISREG(mode):
+        return "is not a regular file (it is a device, pipe or socket)"
+    return None
+
+
+def read_small_file(path: Path | str, max_bytes: int = MAX_FILE_BYTES) -> bytes:
+    """The whole content of a regular file of at most `max_bytes`, or `FileRefused`.
+
+    Every file the app reads on a user's or teacher's behalf goes through here, so a FIFO
+    cannot hang the app (it is refused before it is opened), `/dev/zero` or a huge file is
+    never read whole, and each refusal says why in words ("file not found", "is not a
+    regular file …", "is larger than 5 MB").
+    """
+    if str(path) in ("", "."):
+        raise FileRefused(path, "the file name is empty")
+    path = Path(path)
+    too_large = f"is larger than {_size(max_bytes)}, so it is not a file this app reads"
+    try:
+        refused = _kind(os.stat(path).st_mode)  # before opening: opening a FIFO blocks
+        if refused:
+            raise FileRefused(path, refused)
+        with path.open("rb") as stream:
+            status = os.fstat(stream.fileno())  # the file opened, should the name have moved
+            refused = _kind(status.st_mode) or (too_large if status.st_size > max_bytes else None)
+            if refused:
+                raise FileRefused(path, refused)
+            raw = stream.read(max_bytes + 1)  # a file still growing stops here
+    except FileRefused:
+        raise
+    except FileNotFoundError:
+        raise FileRefused(path, "file not found") from None
+    except IsADirectoryError:
+        raise FileRefused(path, "is a folder, not a file") from None
+    except PermissionError:
+        raise FileRefused(path, "no permission to read this file") from None
+    except OSError as error:
+        raise FileRefused(path, f"cannot be read ({error.strerror or error})") from None
+    if len(raw) > max_bytes:
+        raise FileRefused(path, too_large)
+    return raw
+
+
+def _size(count: int) -> str:
+    mib = 1024 * 1024
+    return f"{count // mib} MB" if count % mib == 0 else f"{count:,} bytes"
+
+
+class TooLong:
+    """What an integer literal of more than MAX_DIGITS digits parses to, so the check can name
+    its field instead of Python's "int max str digits" advice."""
+
+    def __init__(self, literal: str) -> None:
+        self.digits = len(literal.lstrip("-"))
+
+
+def _parse_int(literal: str) -> int | TooLong:
+    return TooLong(literal) if len(literal) > MAX_DIGITS else int(literal)
 
 
 class NonFinite:
@@ -68,6 +163,10 @@ def describe(value: Any) -> str:
         return "null"
     if isinstance(value, NonFinite):
         return value.literal
+    if isinstance(value, TooLong):
+        return f"a number of {value.digits} digits"
+    if isinstance(value, np.generic):  # never "np.float64(0.5)" in a message
+        value = value.item()
     if isinstance(value, dict):
         return "an object"
     if isinstance(value, list):
@@ -82,7 +181,8 @@ def parse_json(text: str, fail: Callable[[str, str], Exception], what: str) -> A
     on its object (`first_duplicate` finds it), and parser failures become `fail(where,
     problem)`, with `what` naming the kind of file ("lesson data", "a scenario")."""
     try:
-        return json.loads(text, parse_constant=NonFinite, object_pairs_hook=_pairs)
+        return json.loads(text, parse_constant=NonFinite, object_pairs_hook=_pairs,
+                          parse_int=_parse_int)
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno} column {exc.colno}"
         raise fail(where, f"is not valid JSON ({exc.msg})") from None
@@ -110,6 +210,35 @@ def first_duplicate(root: Any) -> tuple[str, str] | None:
     return None
 
 
+def _unsavable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def first_unsavable(root: Any) -> tuple[str, str] | None:
+    """(path, problem) of the first text (a value or a key) that UTF-8 cannot hold — a lone
+    surrogate such as the JSON escape \\ud800 — or of the first over-long integer literal.
+
+    What the app loads it must be able to save: such text would make every save fail.
+    """
+    for where, node in _walk(root):
+        if isinstance(node, TooLong):
+            return where, f"number is too long ({node.digits} digits)"
+        texts = [node] if isinstance(node, str) else []
+        if isinstance(node, dict):
+            keys = [key for key in node if _unsavable(key)]
+            if keys:
+                return where, ("has a key with a lone surrogate escape (such as \\ud800), "
+                               "which cannot be saved as UTF-8 text")
+        if any(_unsavable(text) for text in texts):
+            return where, ("text contains a lone surrogate escape (such as \\ud800), "
+                           "which cannot be saved as UTF-8 text")
+    return None
+
+
 def finite_number(value: Any, where: str, fail: Callable[[str, str], Exception]) -> float:
     """A JSON number as a finite float (an integer too long for a float counts as too large);
     `fail(where, problem)` for anything else."""
@@ -126,6 +255,9 @@ def finite_number(value: Any, where: str, fail: Callable[[str, str], Exception])
 
 def _scan(path: Path, root: Any) -> None:
     """Reject NaN/Infinity, overflowing numbers and duplicate keys anywhere in the file."""
+    unsavable = first_unsavable(root)
+    if unsavable is not None:
+        raise DataError(path, *unsavable)
     for where, node in _walk(root):
         if isinstance(node, NonFinite):
             raise DataError(path, where, f"{node.literal} is not allowed; numbers must be finite")
@@ -148,14 +280,10 @@ class JsonFile:
 
     def _load(self) -> dict[str, Any]:
         path = self.path
-        if path.is_dir():
-            raise self.fail(ROOT, "is a folder, not a JSON file")
         try:
-            raw = path.read_bytes()
-        except FileNotFoundError:
-            raise self.fail(ROOT, "file not found") from None
-        except OSError as exc:
-            raise self.fail(ROOT, f"cannot be read ({exc.strerror or exc})") from None
+            raw = read_small_file(path)
+        except FileRefused as refused:
+            raise self.fail(ROOT, refused.problem) from None
         try:
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
@@ -214,7 +342,7 @@ class JsonFile:
     def check_number(self, value: Any, where: str, positive: bool = False) -> float:
         number = finite_number(value, where, self.fail)
         if positive and not number > 0:
-            raise self.fail(where, f"must be greater than 0, found {value!r}")
+            raise self.fail(where, f"must be greater than 0, found {describe(value)}")
         return number
 
     def integer(

@@ -12,8 +12,10 @@ from typing import Any
 from app.model.jsonfile import JsonFile, join
 
 __all__ = [
+    "CLAIM_LIMIT",
     "FULL_ATTENTION",
     "LINEAR_ATTENTION",
+    "MAX_CONTEXT",
     "Claim",
     "ModelConfig",
     "read_claims",
@@ -22,6 +24,12 @@ __all__ = [
 
 FULL_ATTENTION = "full_attention"
 LINEAR_ATTENTION = "linear_attention"
+MAX_CONTEXT = 2**31 - 1
+"""Largest context length (max_position_embeddings): the shapes panel's T box is a Qt spin
+box, which holds a signed 32-bit integer."""
+CLAIM_LIMIT = 1e15
+"""Largest reported value: the lesson prints a claim in full at its reported precision, and a
+float below 10¹⁵ always has a plain (not exponent) shortest form that fits that printer."""
 
 _INT_FIELDS = (
     "hidden_size", "num_attention_heads", "num_key_value_heads", "head_dim",
@@ -190,6 +198,13 @@ def read_model(f: JsonFile, node: Any, base: str, key: str,
     )
 
 
+def _claim_value(f: JsonFile, node: dict[str, Any], where: str) -> float:
+    value = f.number(node, where, "value")
+    if not abs(value) < CLAIM_LIMIT:
+        raise f.fail(join(where, "value"), f"must be smaller than 10¹⁵ in size, found {value:g}")
+    return value
+
+
 def read_claims(f: JsonFile, root: dict[str, Any], required: bool) -> tuple[Claim, ...]:
     """The file's "claims" list; ids must be unique so figures can cite one by id."""
     if not required and f.get(root, "", "claims", required=False) is None:
@@ -206,7 +221,7 @@ def read_claims(f: JsonFile, root: dict[str, Any], required: bool) -> tuple[Clai
             id=f.text(node, where, "id"),
             subject=f.text(node, where, "subject"),
             what=f.text(node, where, "what"),
-            value=f.number(node, where, "value"),
+            value=_claim_value(f, node, where),
             unit=f.text(node, where, "unit"),
             source=f.text(node, where, "source"),
         )

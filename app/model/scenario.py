@@ -18,10 +18,28 @@ import numpy as np
 
 from app.model.atomic import write_text_atomic
 from app.model.errors import ScenarioError
-from app.model.jsonfile import ROOT, describe, finite_number, first_duplicate, join, parse_json
-from app.model.scale import MAX_T
+from app.model.jsonfile import (
+    MAX_FILE_BYTES,
+    ROOT,
+    FileRefused,
+    describe,
+    finite_number,
+    first_duplicate,
+    first_unsavable,
+    join,
+    parse_json,
+    read_small_file,
+)
 from app.model.scoring import SCORERS
-from app.model.state import EDIT_LIMIT, POSITION_LIMIT, WORLDS, LabState, Options, frozen_array
+from app.model.state import (
+    EDIT_LIMIT,
+    POSITION_LIMIT,
+    WORLDS,
+    LabState,
+    Options,
+    frozen_array,
+    option_problem,
+)
 
 __all__ = [
     "FORMAT",
@@ -39,17 +57,10 @@ __all__ = [
 FORMAT = "attention-lab-scenario"
 SCHEMA_VERSION = 1
 SUFFIX = ".attnlab.json"
-MAX_BYTES = 5 * 1024 * 1024
+MAX_BYTES = MAX_FILE_BYTES
 """A real scenario is a few KB; the limit keeps a wrong file (a video, a disk image) harmless."""
 TOP_FIELDS = ("format", "schema_version", "world", "scorer", "selection", "vectors",
               "positions", "options")
-OPTION_LIMITS: dict[str, tuple[float, float]] = {
-    "heads": (1, 64),
-    "scale_T": (1, MAX_T),
-    "scale_d": (1, 1024),
-    "scale_seed": (0, 2**32 - 1),
-}
-"""Ranges for options whose size drives computation, so a file cannot ask for gigabytes."""
 
 
 # ---- writing --------------------------------------------------------------------------------
@@ -112,21 +123,15 @@ def read_scenario(path: Path, template: LabState) -> LabState:
     def fail(problem: str) -> ScenarioError:
         return ScenarioError(path, ROOT, problem)
 
-    if path.is_dir():
-        raise fail("is a folder, not a scenario file")
-    if path.exists() and not path.is_file():
-        raise fail("is not a regular file")
     try:
-        with path.open("rb") as stream:
-            raw = stream.read(MAX_BYTES + 1)
-    except FileNotFoundError:
-        raise fail("file not found") from None
-    except PermissionError:
-        raise fail("no permission to read this file") from None
-    except OSError as error:
-        raise fail(f"cannot be read ({error.strerror or error})") from None
-    if len(raw) > MAX_BYTES:
-        raise fail(f"is larger than {MAX_BYTES // (1024 * 1024)} MB, so it is not a scenario")
+        raw = read_small_file(path, MAX_BYTES)
+    except FileRefused as refused:
+        if refused.problem.startswith("is larger than"):
+            raise fail(f"is larger than {MAX_BYTES // (1024 * 1024)} MB, so it is not a "
+                       "scenario") from None
+        if refused.problem == "the file name is empty":
+            raise fail("the file name is empty; name a scenario file (*.attnlab.json)") from None
+        raise fail(refused.problem) from None
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -138,6 +143,9 @@ def loads(text: str, template: LabState, source: Path | str = "<scenario>") -> L
     """Parse and check scenario text; the first problem found is raised as ScenarioError."""
     reader = _Reader(source, template)
     root = parse_json(text, reader.fail, "a scenario")
+    unsavable = first_unsavable(root)  # what the loader accepts, the saver must be able to write
+    if unsavable is not None:
+        raise reader.fail(*unsavable)
     duplicate = first_duplicate(root)
     if duplicate is not None:
         raise reader.fail(ROOT, f"the key {duplicate[1]} appears twice in one object")
@@ -176,14 +184,17 @@ class _Reader:
     def number(self, value: Any, where: str, limit: float | None = None) -> float:
         number = finite_number(value, where, self.fail)
         if limit is not None and abs(number) > limit:
-            raise self.fail(where, f"must be between −{limit:g} and {limit:g}, found {value!r}")
+            shown = f"{int(limit):,}" if float(limit).is_integer() else f"{limit:g}"
+            raise self.fail(where, f"must be between −{shown} and {shown}, "
+                            f"found {describe(value)}")
         return number
 
-    def integer(self, value: Any, where: str, low: float, high: float) -> int:
+    def integer(self, value: Any, where: str, low: int | None = None,
+                high: int | None = None) -> int:
         if type(value) is not int:
             raise self.fail(where, f"must be a whole number, found {describe(value)}")
-        if not low <= value <= high:
-            raise self.fail(where, f"must be from {low:g} to {high:g}, found {value}")
+        if low is not None and high is not None and not low <= value <= high:
+            raise self.fail(where, f"must be from {low} to {high}, found {value}")
         return value
 
     def matrix(self, value: Any, where: str, shape: tuple[int, ...], what: str,
@@ -247,7 +258,8 @@ class _Reader:
                             "positions (the query's, then one per key)", POSITION_LIMIT)
         for i, number in enumerate(array):
             if number != round(number):
-                raise self.fail(join("positions", i), f"must be a whole number, found {number!r}")
+                raise self.fail(join("positions", i),
+                                f"must be a whole number, found {describe(number)}")
         return array
 
     def options(self, value: Any) -> Options:
@@ -257,7 +269,12 @@ class _Reader:
         value = self.obj(value, "options", names, required=())
         changes = {name: self.typed(value[name], join("options", name), hints[name], name)
                    for name in names if name in value}
-        return replace(Options(), **changes)
+        options = replace(Options(), **changes)
+        problem = option_problem(options)  # the document's own rule, so every edit still works
+        if problem is not None:
+            name, why = problem
+            raise self.fail(join("options", name), why)
+        return options
 
     def typed(self, value: Any, where: str, hint: Any, name: str) -> Any:
         """Check a value against a type hint: bool, int, float, str, None, Literal, unions."""
@@ -276,12 +293,11 @@ class _Reader:
                 raise self.fail(where, f"must be true or false, found {describe(value)}")
             return value
         if hint is int:
-            low, high = OPTION_LIMITS.get(name, (-(2**53), 2**53))
-            return self.integer(value, where, low, high)
+            return self.integer(value, where)  # ranges: option_problem, after every field
         if hint is float:
-            return self.number(value, where, EDIT_LIMIT)
+            return self.number(value, where)
         if hint is str:
-            if not isinstance(value, str) or len(value) > 200:
+            if not isinstance(value, str):  # its length: option_problem, like the others
                 raise self.fail(where, f"must be a short text, found {describe(value)}")
             return value
         raise self.fail(where, f"option type {hint} is not supported")

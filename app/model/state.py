@@ -55,32 +55,67 @@ class Options:
 
 
 MAX_SCALE_T = 4096
+MAX_SCALE_D = 1024
+MAX_SEED = 2**32 - 1
+MAX_HEADS = 2
+"""The timeline's heads stage shows the teaching world split into at most two heads."""
 SINK_LIMIT = 50.0
 """A sink logit beyond ±50 already takes all or none of the weight; larger values add nothing."""
+MAX_STAGE_NAME = 200
+OPTION_RANGES: dict[str, tuple[int, int]] = {
+    "heads": (1, MAX_HEADS),
+    "scale_T": (2, MAX_SCALE_T),
+    "scale_d": (1, MAX_SCALE_D),
+    "scale_seed": (0, MAX_SEED),
+}
+"""Whole-number options and their ranges: what the document accepts, a scenario may hold."""
 
 
-def options_problem(options: Options) -> str | None:
-    """Why these options cannot be shown, or None: the document refuses such an edit."""
+def _shown(value: object) -> str:
+    """A value as a message names it, never as a NumPy repr (np.float64(0.5) → 0.5)."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return f"the text {value[:40]!r}"
+    return repr(value) if isinstance(value, (int, float)) else type(value).__name__
+
+
+def option_problem(options: Options) -> tuple[str, str] | None:
+    """(option name, what is wrong) for the first option that cannot be shown, or None.
+
+    The one rule for options: the document refuses such an edit and the scenario reader
+    refuses such a file, so nothing a file holds is something the app would then refuse.
+    """
     if options.heatmap_mode not in HEATMAP_MODES:
-        return f"heatmap mode must be one of {', '.join(HEATMAP_MODES)}"
+        return "heatmap_mode", (f"must be one of {', '.join(HEATMAP_MODES)}, "
+                                f"found {_shown(options.heatmap_mode)}")
     for name in ("causal", "rope", "show_additive", "scale_mode"):
-        if not isinstance(getattr(options, name), bool):
-            return f"{name} must be true or false"
-    if options.heads not in (1, 2):
-        return "the teaching world splits into 1 or 2 heads"
+        value = getattr(options, name)
+        if not isinstance(value, bool):
+            return name, f"must be true or false, found {_shown(value)}"
+    for name, (low, high) in OPTION_RANGES.items():
+        value = getattr(options, name)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            return name, f"must be a whole number from {low} to {high}, found {_shown(value)}"
     sink = options.sink_logit
     if sink is not None and (
         isinstance(sink, bool) or not isinstance(sink, (int, float))
         or not np.isfinite(sink) or abs(sink) > SINK_LIMIT
     ):
-        return f"the sink logit must be a number within ±{SINK_LIMIT:g}"
-    for name, low, high in (("scale_T", 2, MAX_SCALE_T), ("scale_d", 1, 1024),
-                            ("scale_seed", 0, 2**32 - 1)):
-        value = getattr(options, name)
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            return f"{name} must be a whole number from {low} to {high}"
-    if options.stage is not None and not isinstance(options.stage, str):
-        return "stage must be a name"
+        return "sink_logit", (f"must be off (null) or a number from −{SINK_LIMIT:g} to "
+                              f"{SINK_LIMIT:g}, found {_shown(sink)}")
+    stage = options.stage
+    if stage is not None and (not isinstance(stage, str) or len(stage) > MAX_STAGE_NAME):
+        return "stage", f"must be a stage name (short text), found {_shown(stage)}"
+    if stage is not None and not stage.isascii():
+        try:
+            stage.encode("utf-8")
+        except UnicodeEncodeError:
+            return "stage", "text contains a lone surrogate, which cannot be saved as UTF-8"
     return None
 
 

@@ -22,7 +22,7 @@ from app.model.state import (
     WORLDS,
     LabState,
     World,
-    options_problem,
+    option_problem,
 )
 from app.model.view import View, compute_view, initial_state, lesson_selection
 from app.state.commands import StateCommand
@@ -160,9 +160,10 @@ class Document(QObject):
         except TypeError as error:
             self.notice.emit(tr("notice.bad_option", detail=error))
             return
-        problem = options_problem(options)
+        problem = option_problem(options)  # the same rule the scenario reader applies
         if problem:
-            self.notice.emit(tr("notice.bad_option", detail=problem))
+            name, why = problem
+            self.notice.emit(tr("notice.bad_option", detail=f"{name} {why}"))
             return
         self.push(replace(self._state, options=options), "options")
 

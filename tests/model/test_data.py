@@ -4,6 +4,7 @@ names the file and the field, never another exception type."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -23,6 +24,7 @@ from app.model.data import (
     load_lesson_data,
 )
 from app.model.errors import AttentionLabError, DataError
+from app.model.jsonfile import MAX_FILE_BYTES, FileRefused, read_small_file
 
 FILES = (DIALOGUE_FILE, TEACHING_FILE, ANCHOR_FILE, FRONTIER_FILE)
 
@@ -254,3 +256,117 @@ def test_any_json_value_in_a_known_field_loads_or_raises_data_error(
         load_lesson_data(data_dir)
     except DataError as err:
         assert err.path.name == name
+
+
+# ---- one set of limits: what the loader accepts, every widget can show (issue 12 §3) -------
+
+LIMIT_EDITS = [
+    (DIALOGUE_FILE, _set(["query", "vector"], [0, 0]), "query.vector", "has length 0"),
+    (DIALOGUE_FILE, _set(["keys", 2, "vector"], [0.001, 0]), "keys[2].vector",
+     "at least 0.01"),
+    (DIALOGUE_FILE, lambda d: (d["query"].update(vector=[1, 1]),
+                               [k.update(vector=v) for k, v in
+                                zip(d["keys"], ([1, 0], [-2, 0], [1, 0]), strict=True)]),
+     "keys", "sum to 0"),
+    (TEACHING_FILE, lambda d: d["E"].__setitem__(1, [0, 0, 0, 0]), "E[1]", "has length 0"),
+    (TEACHING_FILE, _set(["n_heads"], 4), "n_heads", "at most 2"),
+    (ANCHOR_FILE, _set(["max_position_embeddings"], 2**31), "max_position_embeddings",
+     f"at most {2**31 - 1}"),
+    (FRONTIER_FILE, _set(["models", "glm-5.3", "max_position_embeddings"], 2**40),
+     "models.glm-5.3.max_position_embeddings", f"at most {2**31 - 1}"),
+    (FRONTIER_FILE, _set(["claims", 0, "value"], 1e300), "claims[0].value", "10¹⁵"),
+]
+
+
+@pytest.mark.parametrize(("name", "change", "field", "problem"), LIMIT_EDITS)
+def test_data_no_widget_could_show_is_refused_by_name(
+    data_dir: Path, edit_data, name: str, change: Callable[[dict[str, Any]], None], field: str,
+    problem: str,
+) -> None:
+    edit_data(name, change)
+    with pytest.raises(DataError) as info:
+        load_lesson_data(data_dir)
+    assert (info.value.path.name, info.value.field) == (name, field)
+    assert problem in info.value.problem, info.value.problem
+
+
+def test_a_q_or_k_row_of_length_zero_is_refused_on_the_token(data_dir: Path, edit_data) -> None:
+    def zero_keys(doc: dict[str, Any]) -> None:  # E is still fine; every K = E·W_K is 0
+        for row in doc["W_K"]:
+            row[:] = [0.0] * len(row)
+
+    edit_data(TEACHING_FILE, zero_keys)
+    with pytest.raises(DataError) as info:
+        load_lesson_data(data_dir)
+    assert info.value.field == "E[0]" and "K = E·W_K has length 0" in info.value.problem
+
+
+# ---- regular files only, of a bounded size ---------------------------------------------------
+
+def test_a_fifo_data_file_is_refused_without_hanging(data_dir: Path) -> None:
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs on this system")
+    (data_dir / ANCHOR_FILE).unlink()
+    os.mkfifo(data_dir / ANCHOR_FILE)  # opening it for reading would wait for a writer
+    with pytest.raises(DataError) as info:
+        load_lesson_data(data_dir)
+    assert info.value.path.name == ANCHOR_FILE and "not a regular file" in info.value.problem
+
+
+def test_a_link_to_dev_zero_is_refused_not_read(data_dir: Path) -> None:
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero on this system")
+    (data_dir / TEACHING_FILE).unlink()
+    (data_dir / TEACHING_FILE).symlink_to("/dev/zero")
+    with pytest.raises(DataError) as info:
+        load_lesson_data(data_dir)
+    assert info.value.path.name == TEACHING_FILE and "not a regular file" in info.value.problem
+
+
+def test_an_oversized_data_file_is_refused_before_it_is_read(data_dir: Path) -> None:
+    with (data_dir / FRONTIER_FILE).open("ab") as stream:
+        stream.truncate(MAX_FILE_BYTES + 1)  # a sparse tail: huge on paper, cheap on disk
+    with pytest.raises(DataError) as info:
+        load_lesson_data(data_dir)
+    assert info.value.path.name == FRONTIER_FILE and "larger than 5 MB" in info.value.problem
+
+
+def test_read_small_file_is_the_one_reader_and_says_why(tmp_path: Path) -> None:
+    small = tmp_path / "ok.json"
+    small.write_bytes(b"{}")
+    assert read_small_file(small) == b"{}"
+    three = tmp_path / "three.json"
+    three.write_bytes(b"abc")
+    with pytest.raises(FileRefused, match="larger than 2 bytes"):
+        read_small_file(three, max_bytes=2)
+    with pytest.raises(FileRefused, match="the file name is empty"):
+        read_small_file("")
+    with pytest.raises(FileRefused, match="folder"):
+        read_small_file(tmp_path)
+    with pytest.raises(OSError, match="file not found"):  # an OSError for callers' handlers
+        read_small_file(tmp_path / "nowhere")
+
+
+# ---- what the app loads it can save and print ------------------------------------------------
+
+def test_a_lone_surrogate_in_a_token_name_is_refused(data_dir: Path) -> None:
+    path = data_dir / TEACHING_FILE
+    text = path.read_text(encoding="utf-8")
+    first = json.loads(text)["tokens"][0]["token"]
+    path.write_text(text.replace(json.dumps(first, ensure_ascii=False),
+                                 '"\\ud800"', 1), encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        load_lesson_data(data_dir)
+    assert info.value.field == "tokens[0].token"
+    assert "lone surrogate" in info.value.problem
+    str(info.value).encode("utf-8")
+
+
+def test_an_overlong_integer_names_its_field(data_dir: Path) -> None:
+    path = data_dir / ANCHOR_FILE
+    text = path.read_text(encoding="utf-8").replace('"head_dim": 256', '"head_dim": ' + "7" * 5000)
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        load_lesson_data(data_dir)
+    assert (info.value.field, info.value.problem) == ("head_dim",
+                                                      "number is too long (5000 digits)")

@@ -210,10 +210,18 @@ def test_a_cited_model_missing_from_the_file_is_a_data_error(data_dir: Path, edi
     assert info.value.path.name == "frontier-models.json" and info.value.field == field
 
 
-def test_degenerate_but_valid_data_gives_nan_figures_not_a_crash(data_dir: Path,
-                                                                 edit_data) -> None:
-    edit_data("teaching-world.json", lambda d: d["E"].__setitem__(4, [0, 0, 0, 0]))
+def test_data_that_would_make_a_figure_nan_is_refused_by_name(data_dir: Path,
+                                                               edit_data) -> None:
+    """Issue 12 §3: a NaN figure crashed the card's formatter at start-up, so data that
+    would give one (a zero-length vector, scores summing to 0) is refused when loaded."""
     edit_data("dialogue-2d.json", lambda d: d["keys"][2].__setitem__("vector", [-2, -3]))
-    figures = lesson_figures(data_dir)
-    for key in ("names_k_cos", "dialogue_car_share_proportional"):
-        assert np.isnan(figures[key].value) and not figures[key].matches()
+    with pytest.raises(DataError) as info:
+        lesson_figures(data_dir)
+    assert (info.value.path.name, info.value.field) == ("dialogue-2d.json", "keys")
+    assert "sum to 0" in info.value.problem
+    edit_data("dialogue-2d.json", lambda d: d["keys"][2].__setitem__("vector", [-0.5, -1]))
+    edit_data("teaching-world.json", lambda d: d["E"].__setitem__(4, [0, 0, 0, 0]))
+    with pytest.raises(DataError) as info:
+        lesson_figures(data_dir)
+    assert (info.value.path.name, info.value.field) == ("teaching-world.json", "E[4]")
+    assert "has length 0" in info.value.problem

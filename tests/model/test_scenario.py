@@ -13,8 +13,20 @@ from hypothesis import strategies as st
 
 from app.model import atomic, scenario
 from app.model.errors import ScenarioError
+from app.model.jsonfile import describe
 from app.model.scenario import MAX_BYTES, dumps, loads, read_scenario, write_scenario
-from app.model.state import EDIT_LIMIT, LabState, Options, frozen_array
+from app.model.state import (
+    EDIT_LIMIT,
+    MAX_HEADS,
+    MAX_SCALE_D,
+    MAX_SCALE_T,
+    MAX_SEED,
+    SINK_LIMIT,
+    LabState,
+    Options,
+    frozen_array,
+    option_problem,
+)
 
 
 def template() -> LabState:
@@ -93,8 +105,8 @@ finite = st.floats(min_value=-EDIT_LIMIT, max_value=EDIT_LIMIT, allow_nan=False)
 @given(
     q=st.lists(finite, min_size=20, max_size=20),
     world=st.sampled_from(["dialogue", "teaching"]),
-    heads=st.sampled_from([1, 2, 4]),
-    sink=st.one_of(st.none(), finite),
+    heads=st.sampled_from([1, 2]),  # what the document accepts (MAX_HEADS), not more
+    sink=st.one_of(st.none(), st.floats(-SINK_LIMIT, SINK_LIMIT, allow_nan=False)),
 )
 def test_any_valid_state_round_trips(q: list[float], world: str, heads: int,
                                      sink: float | None) -> None:
@@ -133,7 +145,7 @@ def problem(doc: dict | str) -> ScenarioError:
         (lambda d: d["selection"].update(query=1), "selection.query", "from 0 to 0"),
         (lambda d: d["selection"].update(key=True), "selection.key", "whole number"),
         (lambda d: d["options"].update(causal="yes"), "options.causal", "true or false"),
-        (lambda d: d["options"].update(heads=10**9), "options.heads", "from 1 to 64"),
+        (lambda d: d["options"].update(heads=10**9), "options.heads", "from 1 to 2"),
         (lambda d: d["options"].update(scale_d=10**6), "options.scale_d", "from 1 to"),
         (lambda d: d["options"].update(heatmap_mode="both"), "options.heatmap_mode", "one of"),
         (lambda d: d["options"].update(colour="red"), "options.colour", "unknown field"),
@@ -251,3 +263,120 @@ def test_never_pickle() -> None:
 )
 def test_save_names_get_the_scenario_suffix(typed: str, saved: str) -> None:
     assert scenario.with_scenario_suffix(Path("/x") / typed) == Path("/x") / saved
+
+
+# ---- one option rule for the reader and the document (issue 12 §3) -------------------------
+
+@pytest.mark.parametrize(
+    ("options", "field", "words"),
+    [
+        ({"heads": 4}, "options.heads", "whole number from 1 to 2, found 4"),
+        ({"scale_T": 1}, "options.scale_T", f"from 2 to {MAX_SCALE_T}, found 1"),
+        ({"scale_d": MAX_SCALE_D + 1}, "options.scale_d", f"from 1 to {MAX_SCALE_D}"),
+        ({"scale_seed": -1}, "options.scale_seed", f"from 0 to {MAX_SEED}, found -1"),
+        ({"sink_logit": SINK_LIMIT + 0.5}, "options.sink_logit",
+         f"from −{SINK_LIMIT:g} to {SINK_LIMIT:g}, found 50.5"),
+        ({"stage": "x" * 201}, "options.stage", "short text"),
+    ],
+)
+def test_options_the_document_refuses_are_refused_on_read(options: dict, field: str,
+                                                          words: str) -> None:
+    doc = document()
+    doc["options"].update(options)
+    error = problem(doc)
+    assert (error.field, str(error)) == (field, f"test.attnlab.json: {field}: {error.problem}")
+    assert words in error.problem
+    name = field.split(".")[1]
+    assert option_problem(replace(Options(), **options)) == (name, error.problem)
+
+
+def test_options_at_their_limits_open_and_every_option_change_still_works(qtbot) -> None:
+    from app.model.data import load_lesson_data
+    from app.model.view import initial_state
+    from app.state.document import Document
+
+    document_ = Document(load_lesson_data())
+    at_limits = {"heads": MAX_HEADS, "scale_T": 2, "scale_d": MAX_SCALE_D,
+                 "scale_seed": MAX_SEED, "sink_logit": -SINK_LIMIT, "stage": "x" * 200}
+    doc = json.loads(dumps(initial_state(document_.data)))
+    doc["options"].update(at_limits)
+    state = loads(json.dumps(doc), document_.state, "limits.attnlab.json")
+    assert {name: getattr(state.options, name) for name in at_limits} == at_limits
+    document_.load_state(state)
+    refused: list[str] = []
+    document_.notice.connect(refused.append)
+    for change in ({"causal": True}, {"heads": 1}, {"sink_logit": SINK_LIMIT},
+                   {"scale_T": MAX_SCALE_T}, {"scale_seed": 0}, {"stage": None}):
+        document_.set_options(**change)
+        assert refused == [] and all(
+            getattr(document_.state.options, k) == v for k, v in change.items())
+    document_.set_options(heads=MAX_HEADS + 1)  # and the same rule refuses in the document
+    assert refused and "heads must be a whole number from 1 to 2" in refused[0]
+
+
+# ---- what the loader accepts, the saver can write ------------------------------------------
+
+@pytest.mark.parametrize(
+    ("escape", "field"),
+    [
+        ('"stage": "why-dot"', "options.stage"),
+        ('"heatmap_mode": "weights"', "options.heatmap_mode"),
+    ],
+)
+def test_a_lone_surrogate_is_refused_by_name(escape: str, field: str) -> None:
+    key, value = escape.split(": ")
+    text = dumps(edited()).replace(escape, f"{key}: {value[:-1]}\\ud800\"")
+    assert "\\ud800" in text
+    error = problem(text)
+    assert error.field == field
+    assert "lone surrogate" in error.problem and "UTF-8" in error.problem
+    str(error).encode("utf-8")  # the message itself can be printed and logged
+
+
+def test_a_lone_surrogate_in_a_key_is_refused_before_it_reaches_a_message() -> None:
+    text = dumps(edited()).replace('"causal": true', '"caus\\udc00al": true')
+    error = problem(text)
+    assert error.field == "options" and "key" in error.problem
+    str(error).encode("utf-8")
+
+
+def test_every_state_the_reader_accepts_can_be_saved(tmp_path: Path) -> None:
+    state = loads(dumps(edited()), template(), "ok.attnlab.json")
+    write_scenario(state, tmp_path / "again.attnlab.json")
+    assert read_scenario(tmp_path / "again.attnlab.json", template()) == state
+
+
+# ---- messages a teacher can act on ----------------------------------------------------------
+
+def test_empty_file_name_says_so() -> None:
+    error = read_error(Path(""))
+    assert error.problem.startswith("the file name is empty")
+    assert str(error).startswith("(no file name): (file): the file name is empty")
+    assert "folder" not in str(error)
+
+
+def test_fractional_position_names_the_number_without_numpy() -> None:
+    doc = document()
+    doc["positions"][1] = 0.5
+    error = problem(doc)
+    assert str(error) == "test.attnlab.json: positions[1]: must be a whole number, found 0.5"
+
+
+def test_position_out_of_range_says_the_range_in_plain_digits() -> None:
+    doc = document()
+    doc["positions"][1] = 2_000_000
+    assert problem(doc).problem == ("must be between −1,000,000 and 1,000,000, "
+                                    "found 2000000")
+
+
+def test_an_overlong_integer_names_its_field_and_says_it_is_too_long() -> None:
+    text = dumps(edited()).replace('"scale_seed": 0', '"scale_seed": ' + "9" * 5000)
+    error = problem(text)
+    assert (error.field, error.problem) == ("options.scale_seed",
+                                            "number is too long (5000 digits)")
+    assert "sys.set_int_max_str_digits" not in str(error)
+
+
+def test_no_message_shows_a_numpy_repr() -> None:
+    assert describe(np.float64(0.5)) == "0.5" and describe(np.int64(3)) == "3"
+    assert "np." not in option_problem(Options(sink_logit=np.float64(99.0)))[1]

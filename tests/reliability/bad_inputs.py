@@ -90,12 +90,21 @@ def special_files(folder: Path) -> dict[str, tuple[Path, str]]:
     non_utf8.write_bytes(changed(scorer="dot").replace("dot", "d\xf6t").encode("latin-1"))
     a_folder = folder / "folder.attnlab.json"
     a_folder.mkdir()
-    return {
+    cases = {
         "fifty_megabytes": (big_file(folder), f"{MAX_BYTES // (1024 * 1024)} MB"),
         "non_utf8": (non_utf8, "UTF-8"),
         "folder": (a_folder, "folder"),
         "missing": (folder / "nowhere.attnlab.json", "not found"),
     }
+    if hasattr(os, "mkfifo"):  # opening a FIFO for reading waits for a writer: a hang
+        fifo = folder / "pipe.attnlab.json"
+        os.mkfifo(fifo)
+        cases["fifo"] = (fifo, "not a regular file")
+    if Path("/dev/zero").exists():  # endless zeros: must never be read whole
+        endless = folder / "zeros.attnlab.json"
+        endless.symlink_to("/dev/zero")
+        cases["link_to_dev_zero"] = (endless, "not a regular file")
+    return cases
 
 
 def assert_names_what_and_where(error: Exception, path: Path, where: str) -> None:

@@ -19,7 +19,7 @@ from app.model import data as lesson_data
 from app.model.errors import AttentionLabError, DataError, ScenarioError
 from app.model.scenario import POSITION_LIMIT, dumps, loads, read_scenario
 from app.model.scoring import SCORERS
-from app.model.state import EDIT_LIMIT, WORLDS, LabState, Options, frozen_array
+from app.model.state import EDIT_LIMIT, SINK_LIMIT, WORLDS, LabState, Options, frozen_array
 from app.model.view import compute_view, initial_state
 
 FUZZ = settings(max_examples=100, deadline=None, derandomize=True,
@@ -160,8 +160,8 @@ def lab_states(draw: st.DrawFn) -> LabState:
         options=Options(
             heatmap_mode=draw(st.sampled_from(["scores", "weights"])),
             causal=draw(st.booleans()),
-            heads=draw(st.sampled_from([1, 2, 4])),
-            sink_logit=draw(st.none() | ENTRY),
+            heads=draw(st.sampled_from([1, 2])),  # what the document accepts
+            sink_logit=draw(st.none() | st.floats(-SINK_LIMIT, SINK_LIMIT, allow_nan=False)),
             rope=draw(st.booleans()),
             show_additive=draw(st.booleans()),
         ),

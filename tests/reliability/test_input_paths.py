@@ -27,6 +27,7 @@ from bad_inputs import (
     write_data,
 )
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QSpinBox
 
 from app.model import data as lesson_data
 from app.model.errors import DataError, ScenarioError
@@ -308,6 +309,59 @@ def test_special_data_files(data_dir, name, monkeypatch):
     with pytest.raises(DataError) as caught:
         LOADERS[name](data_dir)
     assert_names_what_and_where(caught.value, path, "ermission")
+
+
+def test_data_at_every_limit_builds_the_main_window(qtbot, data_dir):
+    """Issue 12 §3: what the loaders accept, every widget and formatter can show — the
+    shortest vector, the largest context a spin box holds, the most heads, the farthest
+    position, the largest claim — and the window builds and paints on it."""
+    from app import i18n
+    from app.model.data import MIN_LENGTH
+    from app.model.modelconfig import CLAIM_LIMIT, MAX_CONTEXT
+    from app.model.state import MAX_HEADS
+    from app.startup import make_application
+    from app.state.document import Document
+    from app.ui.main_window import MainWindow
+
+    dialogue = original_doc(lesson_data.DIALOGUE_FILE)
+    dialogue["query"]["vector"] = [MIN_LENGTH, 0]
+    dialogue["positions"] = [POSITION_LIMIT, 0, 1, 2]
+    write_data(data_dir, lesson_data.DIALOGUE_FILE, dialogue)
+    teaching = original_doc(lesson_data.TEACHING_FILE)
+    teaching["n_heads"] = MAX_HEADS
+    write_data(data_dir, lesson_data.TEACHING_FILE, teaching)
+    write_data(data_dir, lesson_data.ANCHOR_FILE,
+               {**original_doc(lesson_data.ANCHOR_FILE), "max_position_embeddings": MAX_CONTEXT})
+    frontier = original_doc(lesson_data.FRONTIER_FILE)
+    frontier["claims"][0]["value"] = -(CLAIM_LIMIT - 0.125)
+    write_data(data_dir, lesson_data.FRONTIER_FILE, frontier)
+
+    make_application()
+    language = i18n.language()
+    i18n.set_language("en")
+    try:
+        window = MainWindow(Document(lesson_data.load_lesson_data(data_dir)))
+        qtbot.addWidget(window)
+        window.resize(1400, 900)
+        window.show()
+        for dock in window.docks.values():
+            dock.show()
+        qtbot.waitExposed(window)
+        assert not window.grab().isNull()
+        shapes = window.findChild(QSpinBox, "shapes_T_spin")
+        assert shapes.maximum() == MAX_CONTEXT
+        position = window.findChild(QSpinBox, "timeline_position_0")
+        assert position.maximum() >= POSITION_LIMIT
+        timeline = window.panels["timeline"]
+        timeline.choose_stage("rope")
+        window.document.flush()
+        timeline.catch_up()  # a panel in a tab behind another refreshes when shown
+        assert window.document.state.positions[0] == POSITION_LIMIT
+        assert position.value() == POSITION_LIMIT  # shown as it is, not clamped to the box
+        window.document.set_options(heads=MAX_HEADS)
+        assert window.document.state.options.heads == MAX_HEADS
+    finally:
+        i18n.set_language(language)
 
 
 # ---- command line -----------------------------------------------------------------------------

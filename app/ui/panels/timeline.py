@@ -28,10 +28,11 @@ from PySide6.QtWidgets import (
 
 from app.i18n import tr
 from app.model.figures import lesson_figures
+from app.model.state import POSITION_LIMIT
 from app.model.timeline import STAGES, Stage, stage, stage_changes
 from app.state.document import Document
 from app.ui.fonts import ui_font
-from app.ui.format import format_score
+from app.ui.format import format_score, plain_tip
 from app.ui.look import OKABE_ITO
 from app.ui.panels.base import Panel
 from app.ui.panels.kv_chart import KVChart
@@ -50,7 +51,8 @@ SCORER_KEYS = {
 }
 SINK_RANGE = (-40, 60)
 """Sink-logit slider in tenths: −4.0 … 6.0 spans "takes nothing" to "takes almost all"."""
-POSITION_RANGE = (0, 999)
+POSITION_RANGE = (-POSITION_LIMIT, POSITION_LIMIT)
+"""What a position box holds: exactly what the document and a scenario accept."""
 BAR_COLOUR = OKABE_ITO[0]
 HEAD_NAMES = "ABCDEFGH"
 
@@ -143,6 +145,7 @@ class TimelinePanel(Panel):
         self.rope_names: list[QLabel] = []
         for index in range(len(self.document.state.positions)):
             name, box = QLabel(), QSpinBox()
+            name.setTextFormat(Qt.TextFormat.PlainText)  # a token name, never markup
             box.setObjectName(f"timeline_position_{index}")
             box.setRange(*POSITION_RANGE)
             box.setKeyboardTracking(False)
@@ -302,7 +305,8 @@ class TimelinePanel(Panel):
             with QSignalBlocker(box):
                 box.setValue(int(state.positions[index]))
             label.setText(tokens[index])
-            box.setToolTip(tr("timeline.rope.position_tip", token=tokens[index]))
+            box.setToolTip(plain_tip(  # tooltips are rich text: escape the name
+                tr("timeline.rope.position_tip", token=tokens[index])))
         on = state.options.rope and view.world == "dialogue"
         caption = tr("timeline.rope.caption", state=tr("timeline.on") if on else tr("timeline.off"))
         self.rope_caption.setText(
