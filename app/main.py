@@ -3,12 +3,48 @@
 from __future__ import annotations
 
 import argparse
+import ctypes
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+from app.paths import HOME_VARIABLE, output_problem, user_folder_problem
+
 USAGE_ERROR = 2
+CANNOT_START = 1
+MAX_REPEAT = 1000
+"""--repeat above this would run for days; nobody means it."""
+
+XCB_LIBRARIES: dict[str, str] = {
+    "libxcb.so.1": "libxcb1",
+    "libxcb-cursor.so.0": "libxcb-cursor0",
+    "libxcb-icccm.so.4": "libxcb-icccm4",
+    "libxcb-image.so.0": "libxcb-image0",
+    "libxcb-keysyms.so.1": "libxcb-keysyms1",
+    "libxcb-randr.so.0": "libxcb-randr0",
+    "libxcb-render.so.0": "libxcb-render0",
+    "libxcb-render-util.so.0": "libxcb-render-util0",
+    "libxcb-shape.so.0": "libxcb-shape0",
+    "libxcb-shm.so.0": "libxcb-shm0",
+    "libxcb-sync.so.1": "libxcb-sync1",
+    "libxcb-util.so.1": "libxcb-util1",
+    "libxcb-xfixes.so.0": "libxcb-xfixes0",
+    "libxcb-xkb.so.1": "libxcb-xkb1",
+    "libxkbcommon.so.0": "libxkbcommon0",
+    "libxkbcommon-x11.so.0": "libxkbcommon-x11-0",
+    "libX11.so.6": "libx11-6",
+    "libX11-xcb.so.1": "libx11-xcb1",
+    "libGL.so.1": "libgl1",
+    "libEGL.so.1": "libegl1",
+    "libfontconfig.so.1": "libfontconfig1",
+    "libfreetype.so.6": "libfreetype6",
+    "libglib-2.0.so.0": "libglib2.0-0",
+    "libdbus-1.so.3": "libdbus-1-3",
+}
+"""Every system library Qt's xcb window plugin and Qt GUI load on Linux (the NEEDED entries
+of PySide6's libqxcb.so, libQt6XcbQpa, libQt6Gui and libQt6DBus), with its Debian/Ubuntu
+package. The README's install line lists the same packages."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -30,12 +66,17 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def _positive(text: str) -> int:
+    if len(text.strip()) > 12:  # also keeps Python's int-digits advice off the terminal
+        raise argparse.ArgumentTypeError(f"expected a number from 1 to {MAX_REPEAT}")
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a number of at least 1, not {value}")
+    if value > MAX_REPEAT:
+        raise argparse.ArgumentTypeError(
+            f"at most {MAX_REPEAT} repeats (each one runs every measurement), not {value}")
     return value
 
 
@@ -65,16 +106,85 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _check_combinations(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """Arguments that parse alone but make no sense together: one clear line, exit 2."""
+    bench = args.bench or args.bench_quick
     if args.screenshot is None and args.panel is not None:
         parser.error("--panel only works with --screenshot")
+    if not bench:
+        for flag, value in (("--repeat", args.repeat), ("--json", args.json)):
+            if value is not None:
+                parser.error(f"{flag} only works with --bench")
     if args.screenshot is not None and args.screenshot.suffix.lower() not in (".png", ".svg"):
-        parser.error(f"--screenshot needs a .png or .svg file name, not {args.screenshot.name!r}")
+        parser.error(f"--screenshot needs a .png or .svg file name, "
+                     f"not {args.screenshot.name!r}")
+
+
+def _output_problem(args: argparse.Namespace) -> str | None:
+    """An output file that cannot be written, found before anything slow starts (so a run
+    never ends in a traceback, and a FIFO never blocks it)."""
+    for flag, path in (("--screenshot", args.screenshot), ("--json", args.json)):
+        problem = None if path is None else output_problem(path)
+        if problem is not None:
+            return f"{flag}: {problem}"
+    return None
+
+
+def _xcb_platform_expected(environ: Mapping[str, str], platform: str) -> bool:
+    """True when Qt will load its xcb plugin (Linux, and no other platform chosen first)."""
+    if not platform.startswith("linux"):
+        return False
+    chosen = environ.get("QT_QPA_PLATFORM", "").strip()
+    if chosen:
+        return chosen.split(";")[0].split(":")[0] == "xcb"
+    return not (environ.get("WAYLAND_DISPLAY") or environ.get("XDG_SESSION_TYPE") == "wayland")
+
+
+def _load_library(name: str) -> None:
+    """Load a shared library the way Qt will: PySide6's own Qt/lib first, then the system's."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("PySide6")
+    if spec is not None and spec.origin is not None:
+        bundled = Path(spec.origin).parent / "Qt" / "lib" / name
+        if bundled.exists():
+            return
+    ctypes.CDLL(name)
+
+
+def missing_xcb_libraries(load: Callable[[str], object] | None = None) -> list[str]:
+    """The libraries of XCB_LIBRARIES this machine cannot load (each is tried once)."""
+    missing = []
+    for name in XCB_LIBRARIES:
+        try:
+            (load or _load_library)(name)
+        except OSError:
+            missing.append(name)
+    return missing
+
+
+def window_system_problem(environ: Mapping[str, str] | None = None,
+                          platform: str | None = None,
+                          load: Callable[[str], object] | None = None) -> str | None:
+    """One line naming the missing system libraries and the command that installs them, or
+    None. Qt itself would abort with a message naming only libxcb-cursor0."""
+    if not _xcb_platform_expected(os.environ if environ is None else environ,
+                                  sys.platform if platform is None else platform):
+        return None
+    missing = missing_xcb_libraries(load)
+    if not missing:
+        return None
+    packages = " ".join(dict.fromkeys(XCB_LIBRARIES[name] for name in missing))
+    return (f"Qt's window plugin (xcb) needs system libraries that are missing: "
+            f"{', '.join(missing)}; install them with: sudo apt-get install -y {packages}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     _check_combinations(parser, args)
+    output = _output_problem(args)
+    if output is not None:
+        sys.stderr.write(f"attention-lab: error: {output}\n")
+        return USAGE_ERROR
     if args.bench or args.bench_quick:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
         from app.bench.run import run_bench
@@ -82,6 +192,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_bench(args.json, quick=args.bench_quick, repeat=args.repeat)
     if args.screenshot is not None:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        folder = user_folder_problem()
+        if folder is not None:  # a command-line run has no window to show the note in
+            sys.stderr.write(f"attention-lab: error: {folder} (set {HOME_VARIABLE} "
+                             f"to a folder that can be created)\n")
+            return USAGE_ERROR
+    problem = window_system_problem()
+    if problem is not None:
+        sys.stderr.write(f"attention-lab: error: {problem}\n")
+        return CANNOT_START
     from app.startup import run
 
     return run(args)

@@ -8,12 +8,23 @@ import sys
 from pathlib import Path
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QLocale
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtCore import (
+    QEvent,
+    QLocale,
+    QMessageLogContext,
+    QtMsgType,
+    qFormatLogMessage,
+    qInstallMessageHandler,
+)
+from PySide6.QtWidgets import QApplication, QLabel, QWidget
 
 from app import i18n
-from app.model.data import load_lesson_data
+from app.i18n import tr
+from app.model.data import LessonData, load_lesson_data
 from app.model.errors import AttentionLabError
+from app.model.scenario import read_scenario
+from app.model.view import initial_state
+from app.paths import user_folder_problem
 from app.state.document import Document
 from app.ui.errors import install as install_error_hook
 from app.ui.export import save_image
@@ -21,10 +32,39 @@ from app.ui.fonts import apply_cjk_fallback, register_bundled_fonts
 from app.ui.main_window import MainWindow
 
 USAGE_ERROR = 2
+PLATFORM_NOISE = ("This plugin does not support propagateSizeHints()",)
+"""Qt messages known to be harmless that would bury the app's one line on a terminal (the
+offscreen platform prints this one for every dock a headless run lays out)."""
+
+_previous_handler: object = None
+_filter_installed = False
+
+
+def _quiet_platform_noise(kind: QtMsgType, context: QMessageLogContext, message: str) -> None:
+    """Qt's message handler: drop PLATFORM_NOISE, pass everything else on unchanged."""
+    if message in PLATFORM_NOISE:
+        return
+    if callable(_previous_handler):
+        _previous_handler(kind, context, message)
+        return
+    try:
+        if sys.stderr is not None:
+            sys.stderr.write(qFormatLogMessage(kind, context, message) + "\n")
+    except Exception:  # a closed terminal must not turn a warning into a crash
+        pass
+
+
+def install_message_filter() -> None:
+    """Keep known platform noise off the terminal (once per process)."""
+    global _previous_handler, _filter_installed
+    if not _filter_installed:
+        _previous_handler = qInstallMessageHandler(_quiet_platform_noise)
+        _filter_installed = True
 
 
 def make_application() -> QApplication:
     """One QApplication with the bundled CJK font as fallback and pyqtgraph's light look."""
+    install_message_filter()
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Attention Lab")
     app.setOrganizationName("AttentionLab")
@@ -34,10 +74,10 @@ def make_application() -> QApplication:
     return app
 
 
-def build_window(lang: str | None = None) -> MainWindow:
+def build_window(lang: str | None = None, data: LessonData | None = None) -> MainWindow:
     """The document and its window, with the language chosen or taken from the system."""
     i18n.set_language(lang or i18n.default_language(QLocale.system().name()))
-    document = Document(load_lesson_data())
+    document = Document(load_lesson_data() if data is None else data)
     return MainWindow(document)
 
 
@@ -77,28 +117,71 @@ def _screenshot(window: MainWindow, args: argparse.Namespace) -> int:
     return 0
 
 
-def run(args: argparse.Namespace) -> int:
-    app = make_application()
-    install_error_hook()
+def check_inputs(args: argparse.Namespace) -> LessonData:
+    """Read the lesson data and the --scenario file before any window exists, so a bad file
+    costs one line on the terminal, not a window built for nothing. Raises AttentionLabError."""
+    data = load_lesson_data()
+    if args.scenario is not None:
+        read_scenario(args.scenario, initial_state(data))
+    return data
+
+
+def show_no_folder_note(window: MainWindow, problem: str) -> QLabel:
+    """Autosave is off for this session: say so where it stays visible, and on the terminal."""
+    note = QLabel(tr("reliability.no_user_folder", problem=problem))
+    note.setObjectName("no_user_folder")
+    note.setWordWrap(False)
+    note.setToolTip(problem)
+    window.statusBar().addPermanentWidget(note)
     try:
-        window = build_window(args.lang)
+        if sys.stderr is not None:
+            sys.stderr.write(f"attention-lab: note: {problem}; autosave is off\n")
+    except Exception:
+        pass
+    return note
+
+
+def open_session(window: MainWindow, args: argparse.Namespace,
+                 folder_problem: str | None) -> None:
+    """The scenario or the last session, then the autosave (none when there is no folder)."""
+    window.classroom.begin_session(args.scenario, restore_last=folder_problem is None)
+    if folder_problem is None:
+        window.classroom.start_autosave()
+    else:
+        show_no_folder_note(window, folder_problem)
+
+
+def run(args: argparse.Namespace) -> int:
+    folder_problem = user_folder_problem()
+    try:
+        data = check_inputs(args)
     except AttentionLabError as error:
         sys.stderr.write(f"attention-lab: error: {error}\n")
         return USAGE_ERROR
+    app = make_application()
+    install_error_hook()
     try:
-        window.classroom.begin_session(args.scenario, restore_last=args.screenshot is None)
+        window = build_window(args.lang, data)
+    except AttentionLabError as error:
+        sys.stderr.write(f"attention-lab: error: {error}\n")
+        return USAGE_ERROR
+    if args.screenshot is not None:
+        try:
+            window.classroom.begin_session(args.scenario, restore_last=False)
+            if args.present:
+                window.classroom.presentation.set_presenting(True)
+            return _screenshot(window, args)
+        except AttentionLabError as error:  # the file changed since check_inputs read it
+            sys.stderr.write(f"attention-lab: error: {error}\n")
+            return USAGE_ERROR
+        finally:
+            window.dispose()
+    try:
+        open_session(window, args, folder_problem)
     except AttentionLabError as error:
         window.dispose()
         sys.stderr.write(f"attention-lab: error: {error}\n")
         return USAGE_ERROR
-    if args.screenshot is not None:
-        if args.present:
-            window.classroom.presentation.set_presenting(True)
-        try:
-            return _screenshot(window, args)
-        finally:
-            window.dispose()
-    window.classroom.start_autosave()
     window.restore_layout()
     if args.present:
         window.classroom.presentation.set_presenting(True)

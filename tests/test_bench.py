@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import subprocess
@@ -115,3 +116,68 @@ def test_quick_bench_reports_every_field(tmp_path: Path) -> None:
         assert str(report["machine"][name]) in child.stdout
     for target in report["targets"]:
         assert target["text"] in child.stdout
+
+
+# ---- issue 12 §5: output checked first, no child left behind ----
+
+
+@pytest.mark.parametrize("kind", ["folder", "under-a-file"])
+def test_bench_json_that_cannot_be_written_stops_before_the_run(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        kind: str) -> None:
+    import app.bench.run as bench_run
+    from app.main import main
+
+    monkeypatch.setattr(bench_run, "run_bench", lambda *_a, **_k: pytest.fail("it ran"))
+    if kind == "folder":
+        target = tmp_path
+    else:
+        (tmp_path / "file").write_text("")
+        target = tmp_path / "file" / "bench.json"
+    assert main(["--bench", "--bench-quick", "--json", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("attention-lab: error: --json: cannot write")
+
+
+def test_a_report_that_cannot_be_written_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+    from app.bench.run import write_report
+
+    problem = write_report(tmp_path, {"plan": "quick"})
+    assert problem is not None and str(tmp_path) in problem
+    assert write_report(tmp_path / "ok" / "bench.json", {"plan": "quick"}) is None
+    assert json.loads((tmp_path / "ok" / "bench.json").read_text(encoding="utf-8")) == {
+        "plan": "quick"}
+
+
+SIGTERM_PARENT = """
+import os, signal, sys
+from pathlib import Path
+from app.bench import startup_time
+from app.bench.run import ending_children_on_sigterm
+
+pid_file = Path(sys.argv[1])
+child = ("import os, signal, sys, time; from pathlib import Path; "
+         "Path(sys.argv[1]).write_text(str(os.getpid())); "
+         "os.kill(os.getppid(), signal.SIGTERM); time.sleep(120)")
+with ending_children_on_sigterm():
+    startup_time.launch_once([sys.executable, "-c", child, str(pid_file)])
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM is a POSIX signal")
+def test_sigterm_to_the_bench_ends_its_start_up_child(tmp_path: Path) -> None:
+    """The child writes its pid, then sends SIGTERM to the benchmark waiting for it."""
+    import os
+    import signal
+
+    pid_file = tmp_path / "child.pid"
+    parent = subprocess.run([sys.executable, "-c", SIGTERM_PARENT, str(pid_file)],
+                            cwd=ROOT, capture_output=True, text=True, timeout=60)
+    child = int(pid_file.read_text())
+    try:
+        assert parent.returncode == 128 + signal.SIGTERM, parent.stderr
+        with pytest.raises(ProcessLookupError):
+            os.kill(child, 0)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(child, signal.SIGKILL)

@@ -10,11 +10,14 @@ import json
 import math
 import os
 import platform
+import signal
 import sys
 import tempfile
+import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -221,9 +224,44 @@ def _sections(plan: Plan) -> list[tuple[str, Callable[[], list[Result]]]]:
     ]
 
 
+def _terminated(signum: int, _frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
+@contextmanager
+def ending_children_on_sigterm() -> Iterator[None]:
+    """Turn SIGTERM into SystemExit while the benchmark runs, so `finally` blocks run and a
+    start-up child is killed instead of left running (Ctrl+C already raises)."""
+    if not hasattr(signal, "SIGTERM") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def write_report(json_path: Path, report: dict[str, object]) -> str | None:
+    """Write the JSON report; the reason it could not be written, or None."""
+    try:
+        json_path.parent.mkdir(parents=True, exist_ok=True)
+        json_path.write_text(json.dumps(_finite(report), indent=2, ensure_ascii=False) + "\n",
+                             encoding="utf-8")
+    except OSError as error:
+        return f"cannot write {json_path}: {error.strerror or error}"
+    return None
+
+
 def run_bench(json_path: Path | None = None, quick: bool = False,
               repeat: int | None = None) -> int:
-    """Run the benchmark; 0 when every section ran (targets missed or not), 1 otherwise."""
+    """Run the benchmark; 0 when every section ran (targets missed or not), 1 otherwise
+    (2 when the JSON file could not be written)."""
+    with ending_children_on_sigterm():
+        return _run_bench(json_path, quick, repeat)
+
+
+def _run_bench(json_path: Path | None, quick: bool, repeat: int | None) -> int:
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
     plan = QUICK if quick else FULL
     if repeat is not None:
@@ -251,9 +289,10 @@ def run_bench(json_path: Path | None = None, quick: bool = False,
         report = {"plan": plan.name, "machine": info, "setup": SETUP,
                   "results": [result.to_json() for result in results],
                   "targets": [target.to_json() for target in targets], "errors": errors}
-        json_path.parent.mkdir(parents=True, exist_ok=True)
-        json_path.write_text(json.dumps(_finite(report), indent=2, ensure_ascii=False) + "\n",
-                             encoding="utf-8")
+        problem = write_report(json_path, report)
+        if problem is not None:  # checked before the run; it changed since
+            print(f"attention-lab: error: {problem}", file=sys.stderr, flush=True)
+            return 2
     return 1 if errors else 0
 
 

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication, QWidget
@@ -59,21 +60,31 @@ def _parse(stdout: str) -> float:
     raise RuntimeError(f"the child printed no {MARK!r} line:\n{stdout}")
 
 
-def launch_once() -> float:
-    """Milliseconds from spawning `python main.py` to its first painted window."""
+def launch_once(command: Sequence[str] | None = None) -> float:
+    """Milliseconds from spawning `python main.py` (or `command`) to its first painted window.
+
+    The child never outlives this call: on a timeout, Ctrl+C or SIGTERM (which `run_bench`
+    turns into SystemExit) it is killed and reaped before the exception goes on.
+    """
     with tempfile.TemporaryDirectory(prefix="attention-lab-bench-") as home:
         env = dict(os.environ, QT_QPA_PLATFORM="offscreen", ATTENTION_LAB_HOME=home)
         env[ENV_HOOK] = "1"
         # As on a user's machine, the app's bytecode is cached after the first launch.
         env.pop("PYTHONDONTWRITEBYTECODE", None)
+        argv = list(command) if command is not None else [sys.executable,
+                                                          str(REPO_ROOT / "main.py")]
         start = time.monotonic()
-        child = subprocess.run(
-            [sys.executable, str(REPO_ROOT / "main.py")],
-            env=env, cwd=REPO_ROOT, capture_output=True, text=True, timeout=CHILD_TIMEOUT_S,
-        )
+        child = subprocess.Popen(argv, env=env, cwd=REPO_ROOT, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+        try:
+            stdout, stderr = child.communicate(timeout=CHILD_TIMEOUT_S)
+        finally:
+            if child.poll() is None:
+                child.kill()
+                child.communicate()
         if child.returncode != 0:
-            raise RuntimeError(f"main.py exited with {child.returncode}:\n{child.stderr}")
-        return (_parse(child.stdout) - start) * 1000.0
+            raise RuntimeError(f"main.py exited with {child.returncode}:\n{stderr}")
+        return (_parse(stdout) - start) * 1000.0
 
 
 def measure_startup(runs: int, warmup: bool = True) -> Result:

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from app.i18n import tr
 from app.model.errors import AttentionLabError
-from app.paths import user_data_dir
+from app.paths import ensure_user_data_dir
 from app.ui.fonts import ui_font
 
 LOG_NAME = "attention-lab.log"
@@ -44,10 +44,30 @@ class Flushable(Protocol):
 
 
 def log_path() -> Path:
-    """The rotating error log, in the user data folder beside the autosave."""
-    folder = user_data_dir() / "logs"
+    """The rotating error log, in the user data folder beside the autosave (raises OSError
+    when that folder cannot be made)."""
+    folder = ensure_user_data_dir() / "logs"
     folder.mkdir(parents=True, exist_ok=True)
     return folder / LOG_NAME
+
+
+def _log_location() -> str | None:
+    """Where the log is, for the dialog and the terminal; None when there can be no log."""
+    try:
+        return str(log_path())
+    except Exception:  # a file where the folder should be, a read-only disk, …
+        return None
+
+
+class _LogHandler(logging.handlers.RotatingFileHandler):
+    """A rotating file handler that lets its caller see a failed write.
+
+    logging's own handler prints "--- Logging error ---" and a traceback to stderr instead,
+    which is noise on a terminal and raises when stderr is closed.
+    """
+
+    def handleError(self, record: logging.LogRecord) -> None:  # logging names it so
+        raise
 
 
 def _file_handler() -> logging.Handler:
@@ -59,7 +79,7 @@ def _file_handler() -> logging.Handler:
     for handler in list(_LOGGER.handlers):
         _LOGGER.removeHandler(handler)
         handler.close()
-    handler = logging.handlers.RotatingFileHandler(
+    handler = _LogHandler(
         path, maxBytes=LOG_MAX_BYTES, backupCount=LOG_BACKUPS, encoding="utf-8"
     )
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
@@ -68,15 +88,28 @@ def _file_handler() -> logging.Handler:
 
 
 def log_error(summary: str, details: str = "") -> Path | None:
-    """Append one entry to the log; returns its path, or None when even the log is unwritable."""
+    """Append one entry to the log; returns its path, or None when even the log is unwritable.
+
+    Never raises: the log is the last thing the error path depends on.
+    """
     with _log_lock:
         try:
             handler = _file_handler()
             _LOGGER.error("%s\n%s", summary, details.rstrip())
             handler.flush()
             return Path(handler.baseFilename)
-        except OSError:
+        except Exception:  # OSError, a handler that broke, an encoding problem
             return None
+
+
+def _tell_terminal(line: str) -> None:
+    """One line on stderr if there is one (None under pythonw, maybe closed or broken)."""
+    try:
+        if sys.stderr is not None:
+            sys.stderr.write(line + "\n")
+            sys.stderr.flush()
+    except Exception:
+        pass
 
 
 def summarize(error: BaseException) -> str:
@@ -92,7 +125,7 @@ class ErrorHook(QObject):
 
     reported = Signal(str)
     """Emitted on the GUI thread with the paragraph just shown to the user."""
-    _thread_failed = Signal(str, bool)
+    _thread_failed = Signal(str, bool, str, str)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -125,14 +158,14 @@ class ErrorHook(QObject):
 
     def handle_exception(self, exc_type: type[BaseException], error: BaseException,
                          tb: TracebackType | None) -> None:
-        """`sys.excepthook`: log, then report now if on the GUI thread, else queue the report."""
+        """`sys.excepthook`: save and tell the user first, then log; never raises."""
         if issubclass(exc_type, KeyboardInterrupt):
             (self._previous_sys or sys.__excepthook__)(exc_type, error, tb)
             return
         try:
             summary = summarize(error)
-            log_error(summary, "".join(traceback.format_exception(exc_type, error, tb)))
-            self._dispatch(summary, isinstance(error, AttentionLabError))
+            details = "".join(traceback.format_exception(exc_type, error, tb))
+            self._dispatch(summary, isinstance(error, AttentionLabError), details)
         except Exception:  # the hook itself must never raise: that would print a traceback
             log_error("error hook failed", traceback.format_exc())
 
@@ -145,35 +178,44 @@ class ErrorHook(QObject):
             name = args.thread.name if args.thread is not None else "?"
             details = "".join(traceback.format_exception(
                 args.exc_type, args.exc_value, args.exc_traceback))
-            log_error(f"in thread {name}: {summary}", details)
-            self._dispatch(summary, isinstance(args.exc_value, AttentionLabError))
+            self._dispatch(summary, isinstance(args.exc_value, AttentionLabError), details,
+                           f"in thread {name}: {summary}")
         except Exception:
             log_error("error hook failed", traceback.format_exc())
 
-    def _dispatch(self, summary: str, known: bool) -> None:
-        """One line for a terminal (never the traceback), then the dialog on the GUI thread."""
-        if sys.stderr is not None:  # None under pythonw (a double-clicked app on Windows)
-            sys.stderr.write(f"attention-lab: error: {summary} (details in {log_path()})\n")
+    def _dispatch(self, summary: str, known: bool, details: str,
+                  logged_as: str | None = None) -> None:
+        """Report on the GUI thread (queued from other threads); without an application,
+        just log and print the one line."""
         app = QApplication.instance()
         if app is None:
-            return
-        if QThread.currentThread() is app.thread():
-            self._report(summary, known)
+            self._log_and_echo(summary, details, logged_as)
+        elif QThread.currentThread() is app.thread():
+            self._report(summary, known, details, logged_as or summary)
         else:
-            self._thread_failed.emit(summary, known)
+            self._thread_failed.emit(summary, known, details, logged_as or summary)
 
-    def _report(self, summary: str, known: bool) -> None:
-        """On the GUI thread: flush every reachable autosave first, then show one dialog."""
+    def _report(self, summary: str, known: bool, details: str = "",
+                logged_as: str | None = None) -> None:
+        """On the GUI thread: flush every reachable autosave, show one dialog, and only then
+        write the log and the terminal line, so neither can stop the first two."""
         saved = self._flush_autosaves()
         self.reports += 1
-        message = self.message(summary, known, saved)
-        if self.dialog is not None and self.dialog.isVisible():
-            self.reported.emit(message)  # one dialog at a time: a repeating error only logs
-            return
-        parent = _parent_window()
-        box = QMessageBox(parent)
+        log = _log_location()
+        message = self.message(summary, known, saved, log)
+        shown = self.dialog is None or not self.dialog.isVisible()
+        if shown:
+            self._show(message)
+        if self._log_and_echo(summary, details, logged_as) is None and log is not None:
+            message = self.message(summary, known, saved, None)  # the log could not be written
+            if shown and self.dialog is not None:
+                self.dialog.setText(message)
+        self.reported.emit(message)  # one dialog at a time: a repeating error only logs
+
+    def _show(self, message: str) -> None:
+        box = QMessageBox(_parent_window())
         box.setObjectName("error_dialog")
-        box.setFont(ui_font(_text_size(parent)))
+        box.setFont(ui_font(_text_size(box.parentWidget())))
         box.setIcon(QMessageBox.Icon.Warning)
         box.setWindowTitle(tr("reliability.dialog_title"))
         box.setText(message)
@@ -181,7 +223,14 @@ class ErrorHook(QObject):
         box.finished.connect(self._on_dialog_finished)
         self.dialog = box
         box.open()
-        self.reported.emit(message)
+
+    @staticmethod
+    def _log_and_echo(summary: str, details: str, logged_as: str | None) -> Path | None:
+        """The log entry, then one line for a terminal (never the traceback); both quiet."""
+        logged = log_error(logged_as or summary, details)
+        where = f" (details in {logged})" if logged is not None else ""
+        _tell_terminal(f"attention-lab: error: {summary}{where}")
+        return logged
 
     def _on_dialog_finished(self, _result: int) -> None:
         if self.dialog is not None:
@@ -189,8 +238,10 @@ class ErrorHook(QObject):
         self.dialog = None
 
     @staticmethod
-    def message(summary: str, known: bool, saved: bool | None) -> str:
-        """The paragraph the user reads: what happened, whether work is safe, where the log is."""
+    def message(summary: str, known: bool, saved: bool | None,
+                log: str | None = "") -> str:
+        """The paragraph the user reads: what happened, whether work is safe, where the log is
+        (`log` None: no log could be written; "" means the usual log file)."""
         what = tr("reliability.known", problem=summary) if known else tr(
             "reliability.unexpected", problem=summary)
         if saved is None:
@@ -199,8 +250,10 @@ class ErrorHook(QObject):
             work = tr("reliability.saved")
         else:
             work = tr("reliability.not_saved")
-        return tr("reliability.paragraph", what=what, work=work,
-                  log=tr("reliability.log", log=str(log_path())))
+        if log == "":
+            log = _log_location()
+        where = tr("reliability.log", log=log) if log is not None else tr("reliability.no_log")
+        return tr("reliability.paragraph", what=what, work=work, log=where)
 
     def _reachable_autosaves(self) -> list[Flushable]:
         found = list(self._autosaves)

@@ -3,6 +3,9 @@ one translated paragraph (no traceback) in a dialog — from slots, threads and 
 
 from __future__ import annotations
 
+import io
+import logging
+import logging.handlers
 import sys
 import threading
 from pathlib import Path
@@ -198,3 +201,81 @@ def test_start_up_installs_the_hook(qtbot, tmp_path, monkeypatch):
     installed.uninstall()
     for widget in QApplication.topLevelWidgets():
         widget.close()
+
+
+# ---- issue 12 §4: the dialog and the autosave never depend on the log or the terminal ----
+
+
+class _ClosedStream(io.StringIO):
+    """A terminal that went away: every write raises ValueError."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.close()
+
+
+@pytest.mark.parametrize("stderr", ["closed", "none"])
+def test_a_closed_or_missing_stderr_still_saves_and_shows_the_dialog(qtbot, hook, monkeypatch,
+                                                                     stderr: str):
+    autosave = RecordingAutosave(hook)
+    hook.watch_autosave(autosave)
+    monkeypatch.setattr(sys, "stderr", _ClosedStream() if stderr == "closed" else None)
+    with qtbot.waitSignal(hook.reported, timeout=3000):
+        hook.handle_exception(RuntimeError, RuntimeError("no terminal"), None)
+    assert autosave.flushes == [False]
+    assert hook.dialog is not None and hook.dialog.isVisible()
+    assert "no terminal" in hook.dialog.text()
+    assert "RuntimeError: no terminal" in errors.log_path().read_text(encoding="utf-8")
+
+
+def test_a_failing_log_handler_is_swallowed_after_the_save_and_the_dialog(qtbot, hook, capfd,
+                                                                          monkeypatch):
+    """A log that cannot rotate (read-only folder) made logging print a traceback; the dialog
+    says the log could not be written and the terminal gets one plain line."""
+
+    def cannot_rotate(_self) -> None:
+        raise PermissionError(13, "Permission denied", str(errors.log_path()))
+
+    errors.log_error("an older entry")  # the log file and its handler exist
+    for handler in logging.getLogger("attention_lab.errors").handlers:
+        monkeypatch.setattr(handler, "maxBytes", 1)  # the next entry rotates
+    monkeypatch.setattr(logging.handlers.RotatingFileHandler, "doRollover", cannot_rotate)
+    autosave = RecordingAutosave(hook)
+    hook.watch_autosave(autosave)
+    capfd.readouterr()
+    with qtbot.waitSignal(hook.reported, timeout=3000) as blocker:
+        hook.handle_exception(RuntimeError, RuntimeError("read-only disk"), None)
+    assert autosave.flushes == [False]
+    assert hook.dialog is not None and hook.dialog.text() == blocker.args[0]
+    assert i18n.tr("reliability.no_log") in blocker.args[0]
+    err = capfd.readouterr().err
+    assert "Logging error" not in err and "Traceback" not in err
+    assert err.count("\n") == 1 and "read-only disk" in err
+
+
+def test_the_dialog_is_up_before_the_log_is_written(qtbot, hook, monkeypatch):
+    seen: list[bool] = []
+    real = errors.log_error
+
+    def recording(summary: str, details: str = ""):
+        seen.append(hook.dialog is not None)
+        return real(summary, details)
+
+    monkeypatch.setattr(errors, "log_error", recording)
+    with qtbot.waitSignal(hook.reported, timeout=3000):
+        hook.handle_exception(RuntimeError, RuntimeError("order"), None)
+    assert seen == [True]
+
+
+def test_a_user_folder_that_is_a_file_still_shows_the_dialog(qtbot, hook, capfd, monkeypatch,
+                                                            tmp_path):
+    blocker = tmp_path / "home-file"
+    blocker.write_text("")
+    monkeypatch.setenv("ATTENTION_LAB_HOME", str(blocker))
+    capfd.readouterr()
+    with qtbot.waitSignal(hook.reported, timeout=3000) as blocker_signal:
+        hook.handle_exception(RuntimeError, RuntimeError("no folder"), None)
+    assert hook.dialog is not None and "no folder" in hook.dialog.text()
+    assert i18n.tr("reliability.no_log") in blocker_signal.args[0]
+    err = capfd.readouterr().err
+    assert err.count("\n") == 1 and "no folder" in err

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLabel
 
 from app.main import main
 from app.model.data import load_lesson_data
@@ -120,6 +120,181 @@ def test_screenshot_subprocess_renders_chinese_headless(tmp_path) -> None:
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
+    assert "propagateSizeHints" not in done.stderr, "known platform noise reached the terminal"
     image = QImage(str(out))
     assert (image.width(), image.height()) == (1800, 1000)
     assert not (tmp_path / "autosave.attnlab.json").exists(), "a screenshot is not a session"
+
+
+# ---- issue 12 §4, §5, §7: user folder, checks before any window, platform noise, xcb ----
+
+
+@pytest.fixture
+def home_is_a_file(tmp_path, monkeypatch) -> Path:
+    """ATTENTION_LAB_HOME names a file: the user folder cannot exist."""
+    blocker = tmp_path / "home-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("ATTENTION_LAB_HOME", str(blocker))
+    return blocker
+
+
+def test_home_that_is_a_file_stops_a_screenshot_with_one_line(capsys, tmp_path,
+                                                              home_is_a_file) -> None:
+    out = tmp_path / "shot.png"
+    assert main(["--screenshot", str(out)]) == 2
+    line = one_error_line(capsys)
+    assert str(home_is_a_file) in line and "is not a folder" in line
+    assert not out.exists()
+
+
+def test_home_that_is_a_file_starts_the_window_with_autosave_off_and_a_note(
+        qtbot, capsys, home_is_a_file) -> None:
+    from app.paths import user_folder_problem
+    from app.startup import build_window, make_application, open_session
+
+    make_application()
+    problem = user_folder_problem()
+    assert problem is not None and str(home_is_a_file) in problem
+    window = build_window("en")
+    try:
+        open_session(window, build_parser_args([]), problem)
+        window.show()
+        qtbot.waitExposed(window)
+        note = window.statusBar().findChild(QLabel, "no_user_folder")
+        assert note is not None and note.isVisible()
+        assert "Autosave is off" in note.text() and str(home_is_a_file) in note.text()
+        assert window.classroom.autosave is None
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "autosave is off" in err
+        with qtbot.waitSignal(window.document.changed, timeout=3000):
+            window.document.set_world("dialogue" if window.document.state.world != "dialogue"
+                                      else "teaching")
+        assert home_is_a_file.read_text(encoding="utf-8") == "not a folder"
+    finally:
+        window.dispose()
+
+
+def build_parser_args(argv: list[str]):
+    from app.main import build_parser
+
+    return build_parser().parse_args(argv)
+
+
+def test_a_bad_scenario_is_refused_before_any_window_is_built(capsys, tmp_path,
+                                                              monkeypatch) -> None:
+    import app.startup as startup
+
+    def never(*_args, **_kwargs):
+        raise AssertionError("a window was built for a scenario that was never going to open")
+
+    monkeypatch.setattr(startup, "MainWindow", never)
+    bad = tmp_path / "bad.attnlab.json"
+    bad.write_text("{}", encoding="utf-8")
+    assert main(["--scenario", str(bad)]) == 2
+    assert "bad.attnlab.json" in one_error_line(capsys)
+
+
+def test_a_bad_scenario_gives_exactly_one_line_in_a_real_process(tmp_path) -> None:
+    bad = tmp_path / "bad.attnlab.json"
+    bad.write_text('{"format": "attention-lab-scenario"}', encoding="utf-8")
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", ATTENTION_LAB_HOME=str(tmp_path))
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), "--scenario", str(bad), "--screenshot",
+         str(tmp_path / "never.png")],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("attention-lab: error: bad.attnlab.json")
+
+
+def test_known_platform_noise_is_dropped_and_everything_else_passed_on(monkeypatch) -> None:
+    from PySide6.QtCore import QMessageLogContext, QtMsgType
+
+    import app.startup as startup
+
+    seen: list[str] = []
+    monkeypatch.setattr(startup, "_previous_handler",
+                        lambda _kind, _context, message: seen.append(message))
+    context = QMessageLogContext()
+    startup._quiet_platform_noise(QtMsgType.QtWarningMsg, context,
+                                  "This plugin does not support propagateSizeHints()")
+    startup._quiet_platform_noise(QtMsgType.QtWarningMsg, context, "QPainter::end: oops")
+    assert seen == ["QPainter::end: oops"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--repeat", "3"], "--repeat only works with --bench"),
+        (["--json", "out.json"], "--json only works with --bench"),
+        (["--bench", "--repeat", str(10**9)], "at most 1000"),
+        (["--bench", "--repeat", "9" * 5000], "from 1 to 1000"),
+    ],
+)
+def test_bench_options_without_bench_or_absurd_repeat_exit_2(capsys, argv, words) -> None:
+    with pytest.raises(SystemExit) as leaving:
+        main(argv)
+    assert leaving.value.code == 2
+    line = one_error_line(capsys)
+    assert words in line and "digits" not in line
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo", "under-a-file"])
+def test_screenshot_to_a_folder_fifo_or_impossible_path_exits_2_at_once(
+        capsys, tmp_path, monkeypatch, kind: str) -> None:
+    import app.startup as startup
+
+    monkeypatch.setattr(startup, "run", lambda _args: pytest.fail("nothing may be built"))
+    target = tmp_path / "shot.png"
+    if kind == "folder":
+        target.mkdir()
+    elif kind == "fifo":
+        if not hasattr(os, "mkfifo"):
+            pytest.skip("no FIFOs on this system")
+        os.mkfifo(target)
+    else:
+        (tmp_path / "file").write_text("")
+        target = tmp_path / "file" / "shot.png"
+    assert main(["--screenshot", str(target)]) == 2
+    assert "cannot write" in one_error_line(capsys)
+
+
+def test_missing_xcb_libraries_are_named_with_the_install_line() -> None:
+    from app.main import XCB_LIBRARIES, window_system_problem
+
+    absent = {"libxcb-icccm.so.4", "libxcb-keysyms.so.1"}
+
+    def loader(name: str) -> None:
+        if name in absent:
+            raise OSError(f"{name}: cannot open shared object file")
+
+    line = window_system_problem({"DISPLAY": ":0"}, "linux", loader)
+    assert line is not None
+    assert "libxcb-icccm.so.4" in line and "libxcb-keysyms.so.1" in line
+    assert line.endswith("sudo apt-get install -y libxcb-icccm4 libxcb-keysyms1")
+    assert "libxcb-cursor" not in line
+    assert window_system_problem({"DISPLAY": ":0"}, "linux", lambda _name: None) is None
+    assert window_system_problem({"QT_QPA_PLATFORM": "offscreen"}, "linux", loader) is None
+    assert window_system_problem({"WAYLAND_DISPLAY": "wayland-0"}, "linux", loader) is None
+    assert window_system_problem({"QT_QPA_PLATFORM": "xcb"}, "linux", loader) is not None
+    assert window_system_problem({}, "win32", loader) is None
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    install = next(line for line in readme.splitlines() if "sudo apt-get install -y" in line)
+    assert set(install.split("install -y", 1)[1].split()) == set(XCB_LIBRARIES.values())
+
+
+def test_start_up_stops_with_one_line_when_xcb_cannot_load(capsys, monkeypatch) -> None:
+    import app.main as cli
+
+    monkeypatch.setenv("QT_QPA_PLATFORM", "xcb")
+    monkeypatch.setattr(cli.sys, "platform", "linux")
+
+    def loader(name: str) -> None:
+        if name == "libxcb-icccm.so.4":
+            raise OSError(f"{name}: cannot open shared object file")
+
+    monkeypatch.setattr(cli, "_load_library", loader)
+    assert main([]) == 1
+    line = one_error_line(capsys)
+    assert "libxcb-icccm.so.4" in line and "apt-get install -y libxcb-icccm4" in line
