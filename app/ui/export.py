@@ -1,7 +1,8 @@
 """Exporting what is on screen: widgets to PNG/SVG files or the clipboard, scores to CSV.
 
-Everything is rendered into memory first and written by Python, so a bad destination is one
-clean OSError for the caller to report, never a half-made file or a Qt warning.
+Everything is rendered into memory first and written by Python through a temporary file and a
+rename (`write_bytes_atomic`), so a bad destination or a full disk is one clean OSError for the
+caller to report and the file that was there before is left as it was, never half-overwritten.
 """
 
 from __future__ import annotations
@@ -16,11 +17,14 @@ from PySide6.QtGui import QGuiApplication, QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QWidget
 
+from app.model.atomic import write_bytes_atomic
 from app.model.view import View
 
 IMAGE_SUFFIXES = (".png", ".svg")
 CSV_ENCODING = "utf-8-sig"
 """With a byte-order mark, so spreadsheet programs on Chinese Windows read token names right."""
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""Characters that make a spreadsheet read a cell as a formula (OWASP, CSV injection)."""
 
 
 def svg_bytes(widget: QWidget) -> bytes:
@@ -55,11 +59,13 @@ def png_bytes(widget: QWidget) -> bytes:
 
 
 def save_svg(widget: QWidget, path: Path) -> None:
-    Path(path).write_bytes(svg_bytes(widget))
+    """The SVG, written atomically: a failed write leaves the old file untouched."""
+    write_bytes_atomic(path, svg_bytes(widget))
 
 
 def save_png(widget: QWidget, path: Path) -> None:
-    Path(path).write_bytes(png_bytes(widget))
+    """The PNG, written atomically: a failed write leaves the old file untouched."""
+    write_bytes_atomic(path, png_bytes(widget))
 
 
 def save_image(widget: QWidget, path: Path) -> None:
@@ -73,24 +79,37 @@ def save_image(widget: QWidget, path: Path) -> None:
         raise ValueError(f"{Path(path).name}: choose a .png or .svg file name")
 
 
+def text_cell(text: str) -> str:
+    """A text cell a spreadsheet shows as text: one that would start a formula gets a leading `'`.
+
+    Token names come from data files and scenarios, so `=HYPERLINK(...)` must not run when a
+    student opens the export (OWASP CSV injection). Numbers never go through here.
+    """
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
 def scores_csv(view: View) -> str:
     """The active scorer's score matrix with token names as headers; undefined cells are empty.
 
-    Numbers are written in full (shortest exact form), so a spreadsheet recomputes the same.
+    Numbers are written in full (shortest exact form), so a spreadsheet recomputes the same;
+    text cells are quoted and neutralised by `text_cell`.
     """
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow([f"{view.scorer}: query \\ key", *view.key_names])
+    # Every text cell is quoted, numbers are not: a spreadsheet keeps -1.5 a number.
+    writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_NONNUMERIC)
+    writer.writerow([text_cell(f"{view.scorer}: query \\ key"),
+                     *(text_cell(name) for name in view.key_names)])
     matrix = np.ma.getdata(view.active)
     masked = np.ma.getmaskarray(view.active)
     for i, name in enumerate(view.query_names):
-        cells = ["" if masked[i, j] else repr(float(matrix[i, j])) for j in range(matrix.shape[1])]
-        writer.writerow([name, *cells])
+        cells = ["" if masked[i, j] else float(matrix[i, j]) for j in range(matrix.shape[1])]
+        writer.writerow([text_cell(name), *cells])
     return out.getvalue()
 
 
 def save_scores_csv(view: View, path: Path) -> None:
-    Path(path).write_text(scores_csv(view), encoding=CSV_ENCODING, newline="")
+    """The CSV, written atomically: a failed write never leaves a 0-byte or half file."""
+    write_bytes_atomic(path, scores_csv(view).encode(CSV_ENCODING))
 
 
 def copy_image(widget: QWidget) -> QImage:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import math
 
 from app.model.scoring import Undefined
@@ -47,3 +48,9 @@ def format_bytes(count: int) -> str:
         return f"{count:,} B"
     decimals = 0 if value >= 100 or (value >= 10 and value.is_integer()) else 1
     return f"{value:,.{decimals}f} {BYTE_UNITS[unit]}"
+
+
+def plain_tip(text: str) -> str:
+    """A tooltip that shows `text` literally: Qt reads a tooltip as rich text when it looks like
+    markup, so a token named `<img src=…>` from a data file would otherwise load a local file."""
+    return "<p>" + html.escape(text).replace("\n", "<br>") + "</p>"

@@ -68,6 +68,7 @@ class MainWindow(QMainWindow):
         self._build_toolbar()
         self.classroom = ClassroomActions(self)
         self._status = LiveLabel("status_pair", wrap=False)  # new text at every drag step
+        self._status.setTextFormat(Qt.TextFormat.PlainText)  # names tokens: never markup
         self._status.holder.setSizePolicy(QSizePolicy.Policy.Ignored,
                                           QSizePolicy.Policy.Preferred)
         self.statusBar().addPermanentWidget(self._status.holder, 1)

@@ -1,10 +1,13 @@
 """Export: the window or the current panel to PNG and SVG, the score matrix to CSV, a picture
-to the clipboard; a bad destination is a message, not a crash or a half-made file.
+to the clipboard; a bad destination or a disk that fills half-way is a message, and the file that
+was there stays intact; token names that would run as spreadsheet formulas are neutralised.
 """
 
 from __future__ import annotations
 
 import csv
+import io
+import os
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -15,6 +18,9 @@ from PySide6.QtGui import QGuiApplication, QImage
 from PySide6.QtWidgets import QApplication, QWidget
 
 from app.i18n import tr
+from app.model import atomic
+from app.model.data import load_lesson_data
+from app.state.document import Document
 from app.ui import actions_classroom
 from app.ui.export import CSV_ENCODING, save_image, scores_csv
 
@@ -136,3 +142,82 @@ def test_bad_destination_is_a_message_and_no_file(window, tmp_path) -> None:
     with pytest.raises(ValueError, match=r"\.png or \.svg"):
         save_image(window, tmp_path / "w.jpg")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file.txt"]
+
+
+@pytest.mark.parametrize("name", ["scores.csv", "w.png", "w.svg"])
+def test_a_failed_export_leaves_the_old_file_intact(window, tmp_path, monkeypatch, name) -> None:
+    path = tmp_path / name
+    path.write_bytes(b"the export from last lesson")
+    real_write = os.write
+
+    def full_disk_half_way(fd: int, data: bytes) -> int:
+        real_write(fd, bytes(data[:10]))
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(atomic.os, "fsync", lambda _fd: None)
+    monkeypatch.setattr(atomic.os, "write", full_disk_half_way)
+    monkeypatch.setattr(atomic.os, "fdopen", _fdopen_through_os_write)
+    export = (window.classroom.export_scores(path) if name.endswith(".csv")
+              else window.classroom.export_image(window, path))
+    assert export is False
+    assert "No space left on device" in window.classroom.message.informativeText()
+    window.classroom.message.close()
+    assert path.read_bytes() == b"the export from last lesson"
+    assert os.listdir(tmp_path) == [name], "no temporary file is left behind"
+
+
+def _fdopen_through_os_write(fd: int, mode: str = "r", *args: object, **kwargs: object):
+    """A stream whose writes go through os.write, so a test can make the disk fill mid-file."""
+
+    class Stream(io.RawIOBase):
+        def writable(self) -> bool:
+            return True
+
+        def write(self, data: bytes) -> int:
+            return os.write(fd, data)
+
+        def fileno(self) -> int:
+            return fd
+
+        def close(self) -> None:
+            if not self.closed:
+                os.close(fd)
+            super().close()
+
+    return Stream()
+
+
+FORMULA_NAMES = ("=HYPERLINK(\"http://x\")", "+1+1", "-2+3", "@SUM(A1)", "\tTab", "\rCR")
+
+
+@pytest.fixture
+def formula_view(qtbot, edit_data, data_dir):
+    def rename(doc: dict) -> None:
+        for token, name in zip(doc["tokens"], FORMULA_NAMES, strict=False):
+            token["token"] = name
+
+    edit_data("teaching-world.json", rename)
+    return Document(load_lesson_data(data_dir)).view
+
+
+def test_token_names_that_start_a_formula_are_neutralised(formula_view) -> None:
+    text = scores_csv(formula_view)
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    names = list(formula_view.key_names)
+    assert set(FORMULA_NAMES[:5]) <= set(names)
+    assert rows[0][1:] == ["'" + name for name in names]
+    assert [row[0] for row in rows[1:]] == ["'" + name for name in formula_view.query_names]
+    for name in names:
+        quoted = name.replace('"', '""')
+        assert f"\"'{quoted}\"" in text, "each text cell is quoted"
+
+
+def test_negative_scores_stay_numbers_in_the_csv(window) -> None:
+    view = window.document.view
+    text = scores_csv(view)
+    matrix = np.ma.getdata(view.active)
+    assert (matrix < 0).any(), "the lesson has negative scores to check"
+    body = [line.split(",")[1:] for line in text.splitlines()[1:]]
+    cells = [cell for row in body for cell in row]
+    assert all(not cell.startswith(("\"", "'")) for cell in cells), "numbers are not quoted"
+    assert [float(c) for c in cells] == [float(v) for v in matrix.ravel()]

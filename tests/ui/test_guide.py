@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
-from app.model import atomic
+from app.model import questions as questions_module
 from app.model.figures import lesson_figures
 from app.model.measure import MAX_D_A, MAX_T
 from app.model.questions import LOG_NAME, read_questions
@@ -104,16 +104,41 @@ def test_empty_question_and_failed_write_change_nothing(qtbot, panel, monkeypatc
     qtbot.mouseClick(ask.button, Qt.MouseButton.LeftButton)
     kept = ask.log.read_bytes()
 
-    def crash(_src: object, _dst: object) -> None:
+    def crash(_fd: int) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(atomic.os, "replace", crash)
+    monkeypatch.setattr(questions_module.os, "fsync", crash)
     qtbot.keyClicks(ask.edit, "second")
     qtbot.mouseClick(ask.button, Qt.MouseButton.LeftButton)
     assert "No space left on device" in ask.status.text()
     assert ask.edit.text() == "second"  # the student's text is not lost either
     assert ask.log.read_bytes() == kept
     assert [p.name for p in ask.log.parent.iterdir() if p.name.startswith(".")] == []
+
+
+def test_a_log_that_is_not_utf8_is_kept_and_the_user_is_told_where_questions_went(qtbot, panel):
+    ask = panel.ask
+    gbk = "## 2025-01-01 08:00:00\n\n> 为什么？\n".encode("gbk")
+    ask.log.write_bytes(gbk)
+    qtbot.keyClicks(ask.edit, "Why scale by sqrt(d)?")
+    with qtbot.waitSignal(ask.recorded, timeout=2000):
+        qtbot.keyClick(ask.edit, Qt.Key.Key_Return)
+    sibling = ask.log.with_name("C3-L2.utf8.md")
+    assert ask.log.read_bytes() == gbk
+    assert [q.text for q in read_questions(sibling)] == ["Why scale by sqrt(d)?"]
+    status = ask.status.text()
+    assert str(ask.log) in status and str(sibling) in status and "not UTF-8" in status
+    assert "Why scale by sqrt(d)?" in ask.listing.text()
+
+
+def test_an_impossible_date_in_the_log_is_a_note_not_a_crash(qtbot, panel):
+    ask = panel.ask
+    ask.log.write_text("## 2026-13-45 99:00:00\n\n> broken\n\n"
+                       "## 2025-01-01 08:00:00\n\n> kept\n", encoding="utf-8")
+    ask.show_questions()
+    listing = ask.listing.text()
+    assert "kept" in listing and "2026-13-45 99:00:00" in listing
+    assert "could not be read" in listing and str(ask.log) in listing
 
 
 def test_checklist_ticks_from_document_actions(qtbot, panel):

@@ -28,6 +28,7 @@ from app.i18n import tr
 from app.model.state import EDIT_LIMIT
 from app.state.document import Document
 from app.ui.fonts import ui_font
+from app.ui.format import plain_tip
 from app.ui.look import OKABE_ITO, SELECTION_COLOUR
 from app.ui.panels.bars import BarColumns, EntryBox
 from app.ui.panels.base import Panel
@@ -260,6 +261,7 @@ class EditorPanel(Panel):
         layout.setContentsMargins(0, 0, 0, 0)
         label = QLabel(name, objectName=f"editor_name_{token}")
         label.setStyleSheet(f"color: {colour};")
+        label.setTextFormat(Qt.TextFormat.PlainText)  # a token name from data, never markup
         self.name_labels.append(label)
         layout.addWidget(label)
         buttons = QHBoxLayout()
@@ -319,12 +321,13 @@ class EditorPanel(Panel):
         self._hint_page.set_texts(tr("editor.dialogue_hint"), tr("editor.switch_world"))
         tips = {"q": "editor.pick_query_tip", "k": "editor.pick_key_tip"}
         for (role, token), button in self.pick_buttons.items():
-            button.setToolTip(tr(tips[role], name=self.tokens[token]))
-        for (role, token), chart in self.charts.items():
-            chart.plot.setToolTip(tr("editor.chart_tip", role=role, name=self.tokens[token]))
+            button.setToolTip(plain_tip(tr(tips[role], name=self.tokens[token])))
+        for (role, token), chart in self.charts.items():  # tooltips are rich text: escape names
+            chart.plot.setToolTip(plain_tip(
+                tr("editor.chart_tip", role=role, name=self.tokens[token])))
             for dim, box in enumerate(chart.boxes):
-                box.setToolTip(tr("editor.entry_tip", role=role, name=self.tokens[token],
-                                  dim=dim + 1))
+                box.setToolTip(plain_tip(
+                    tr("editor.entry_tip", role=role, name=self.tokens[token], dim=dim + 1)))
         self.message.hide()
         self.refresh()
 

@@ -65,6 +65,7 @@ class ExpansionPanel(Panel):
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(document, parent)
         self.heading = LiveLabel("expansion_heading")
+        self.heading.setTextFormat(Qt.TextFormat.PlainText)  # names tokens: never markup
         self.equation = LiveLabel("expansion_equation")
         self.equation.setTextFormat(Qt.TextFormat.RichText)
         # the sum can be copied; rich text is laid out as a document anyway, so selecting

@@ -28,7 +28,9 @@ from app.model.questions import (
     MAX_QUESTION_CHARS,
     TIME_FORMAT,
     Question,
+    QuestionList,
     append_question,
+    log_target,
     read_questions,
 )
 from app.paths import user_data_dir
@@ -62,6 +64,7 @@ class AskBox(QWidget):
         self.button.clicked.connect(self.record)
         self.status = QLabel()
         self.status.setObjectName("guide_ask_status")
+        self.status.setTextFormat(Qt.TextFormat.PlainText)  # it names files: never markup
         self.status.setWordWrap(True)
         self.listing = rich_label("guide_ask_list", selectable=True)
         row = QHBoxLayout()
@@ -81,7 +84,7 @@ class AskBox(QWidget):
             self.status.setText(tr("guide.ask.empty"))
             return
         try:
-            question = append_question(self.log, text)
+            recorded = append_question(self.log, text)
         except ValueError:
             self.status.setText(tr("guide.ask.too_long", limit=MAX_QUESTION_CHARS))
             return
@@ -89,27 +92,49 @@ class AskBox(QWidget):
             self.status.setText(tr("guide.ask.failed", reason=error.strerror or str(error)))
             return
         self.edit.clear()
-        self.status.setText(tr("guide.ask.saved",
-                               time=question.asked_at.strftime(TIME_FORMAT)))
+        saved = tr("guide.ask.saved", time=recorded.question.asked_at.strftime(TIME_FORMAT))
+        if recorded.diverted_from is not None:
+            saved += " " + tr("guide.ask.diverted", log=str(recorded.diverted_from),
+                              new=str(recorded.path))
+        self.status.setText(saved)
         self.show_questions()
-        self.recorded.emit(question)
+        self.recorded.emit(recorded.question)
 
     def questions(self) -> list[Question]:
+        """What the listing shows: the questions of the file new ones go to."""
         try:
-            return read_questions(self.log)
+            return read_questions(log_target(self.log))
         except OSError:
             return []
 
     def show_questions(self) -> None:
-        questions = self.questions()
+        """The recorded questions, with a note for entries that could not be read; never raises
+        for a damaged or odd log, because a student's hand edit must not stop the app."""
+        parts: list[str] = []
+        try:
+            path = log_target(self.log)
+            questions = read_questions(path)
+        except OSError as error:
+            path, questions = self.log, QuestionList()
+            parts.append(tr("guide.ask.unreadable", file=str(self.log),
+                            reason=error.strerror or str(error)))
+        if path != self.log:
+            parts.append(tr("guide.ask.diverted", log=str(self.log), new=str(path)))
+        if questions.notes:
+            parts.append(tr("guide.ask.skipped", count=len(questions.notes), file=str(path)))
+        notes = "".join(f"<p>{html.escape(part)}</p>" for part in parts)
+        if questions.notes:
+            notes += "<ul>" + "".join(f"<li>{html.escape(note)}</li>"
+                                      for note in questions.notes) + "</ul>"
         if not questions:
-            self.listing.setText(html.escape(tr("guide.ask.none", path=str(self.log))))
+            none = html.escape(tr("guide.ask.none", path=str(path)))
+            self.listing.setText(f"{notes}<p>{none}</p>")
             return
         items = "".join(
             f"<li><b>{q.asked_at.strftime(TIME_FORMAT)}</b> "
             f"{html.escape(q.text).replace(chr(10), '<br>')}</li>" for q in questions)
-        heading = html.escape(tr("guide.ask.recorded", count=len(questions), path=str(self.log)))
-        self.listing.setText(f"<p>{heading}</p><ul>{items}</ul>")
+        heading = html.escape(tr("guide.ask.recorded", count=len(questions), path=str(path)))
+        self.listing.setText(f"{notes}<p>{heading}</p><ul>{items}</ul>")
 
     def retranslate(self) -> None:
         self.title.setText(tr("guide.ask.title"))

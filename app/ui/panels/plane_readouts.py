@@ -60,6 +60,7 @@ class PlaneReadouts(QWidget):
             for column, name in enumerate(COLUMNS):
                 side = Qt.AlignmentFlag.AlignLeft if column < 2 else Qt.AlignmentFlag.AlignRight
                 row[name].setAlignment(side | Qt.AlignmentFlag.AlignVCenter)
+                row[name].setTextFormat(Qt.TextFormat.PlainText)  # token names, never markup
                 grid.addWidget(row[name], j + 1, column)
             self.cells.append(row)
         grid.setColumnStretch(len(COLUMNS), 1)
@@ -68,6 +69,8 @@ class PlaneReadouts(QWidget):
         self.help_line = QLabel(objectName="playground_help")
         for label in (self.identity, self.help_line):
             label.setWordWrap(True)
+        for label in (self.query_line, self.identity):
+            label.setTextFormat(Qt.TextFormat.PlainText)  # they name tokens: never markup
             # wrapped prose takes the width the table leaves; it must not widen the column
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
             layout.addWidget(label)
