@@ -4,25 +4,40 @@ Saves are debounced (quiet for 0.3 s after the last change) but never more than 
 the first unsaved change, so a crash or kill -9 loses at most the last second. Each save is
 atomic (temporary file, fsync, rename); the previous save is kept as a backup beside it, so
 even a damaged autosave (a dying disk, a copy half made) still brings a session back.
+
+Nothing a user made is overwritten here: a file this version cannot read (made by a newer
+build, shapes that no longer match `data/`, damaged) is moved aside under a new name before
+the first write, and a `QLockFile` per autosave lets a second copy of the app on the same
+folder save to files of its own instead of silently replacing the first copy's.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import os
 import time
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QLockFile, QObject, Qt, QTimer, Signal
 
+from app.i18n import tr
 from app.model.atomic import write_text_atomic
 from app.model.errors import ScenarioError
-from app.model.scenario import dumps, read_scenario
+from app.model.scenario import SUFFIX, dumps, read_scenario
 from app.model.state import LabState
+from app.model.view import initial_state
 from app.paths import user_data_dir
 from app.state.document import Document
 
 AUTOSAVE_NAME = "autosave.attnlab.json"
 BACKUP_NAME = "autosave.previous.attnlab.json"
+LOCK_NAME = "autosave.lock"
+PROBE_NAME = ".autosave-write-test"
+MAX_COPIES = 9
+"""Copies of the app that can each keep an autosave of their own in one folder."""
 DEBOUNCE_S = 0.3
 MAX_DELAY_S = 1.0
 
@@ -33,10 +48,95 @@ def next_delay(now: float, first_change: float, last_change: float,
     return max(0.0, min(last_change + debounce, first_change + max_delay) - now)
 
 
-def autosave_paths(folder: Path | None = None) -> tuple[Path, Path]:
-    """(autosave, backup) in the user data folder."""
+def _copy_stem(copy: int) -> str:
+    """"autosave" for the first copy of the app, "autosave.copy-2" for the second, …"""
+    return "autosave" if copy == 1 else f"autosave.copy-{copy}"
+
+
+def autosave_paths(folder: Path | None = None, copy: int = 1) -> tuple[Path, Path]:
+    """(autosave, backup) of one copy of the app in the user data folder."""
     folder = user_data_dir() if folder is None else folder
-    return folder / AUTOSAVE_NAME, folder / BACKUP_NAME
+    if copy == 1:
+        return folder / AUTOSAVE_NAME, folder / BACKUP_NAME
+    stem = _copy_stem(copy)
+    return folder / f"{stem}{SUFFIX}", folder / f"{stem}.previous{SUFFIX}"
+
+
+def lock_path(folder: Path | None = None, copy: int = 1) -> Path:
+    """The lock file that says a running copy of the app owns these autosave files."""
+    folder = user_data_dir() if folder is None else folder
+    return folder / (LOCK_NAME if copy == 1 else f"{_copy_stem(copy)}.lock")
+
+
+def aside_path(path: Path, when: datetime | None = None) -> Path:
+    """A new, unused name beside `path` for a file that must not be overwritten.
+
+    autosave.attnlab.json → autosave.unreadable-20261201-031500.attnlab.json (then -2, -3 …
+    if that exists), so a second kept-aside file never replaces the first.
+    """
+    stamp = (when or datetime.now()).strftime("%Y%m%d-%H%M%S")
+    name = path.name
+    stem = name[: -len(SUFFIX)] if name.endswith(SUFFIX) else path.stem
+    suffix = SUFFIX if name.endswith(SUFFIX) else path.suffix
+    number = 1
+    while True:
+        extra = "" if number == 1 else f"-{number}"
+        candidate = path.with_name(f"{stem}.unreadable-{stamp}{extra}{suffix}")
+        if not os.path.lexists(candidate):
+            return candidate
+        number += 1
+
+
+def write_problem(error: BaseException) -> str:
+    """The reason a save failed, in words for the status bar and dialogs."""
+    if isinstance(error, UnicodeEncodeError):
+        bad = error.object[error.start:error.end]
+        return tr("classroom.unwritable_text", text=ascii(bad))
+    if isinstance(error, OSError):
+        return error.strerror or str(error)
+    return str(error) or type(error).__name__
+
+
+class FolderLock:
+    """Which copy of the app this is: the first to start on a folder owns the autosave; a
+    second copy gets `autosave.copy-2.*`, and so on, so no copy writes over another's files.
+
+    The lock is Qt's `QLockFile` with no age limit (a lesson runs for hours); a lock left by a
+    copy that was killed (kill -9, a power cut) names a process that no longer runs, and
+    `tryLock` removes it, so a dead copy never blocks the next start.
+    """
+
+    def __init__(self, folder: Path | None = None, max_copies: int = MAX_COPIES) -> None:
+        self.folder = user_data_dir() if folder is None else Path(folder)
+        self.copy = 1
+        self._lock: QLockFile | None = None
+        self.problem: str | None = None
+        """Why no lock could be taken (a read-only folder); then this is copy 1, unguarded."""
+        for copy in range(1, max_copies + 1):
+            lock = QLockFile(str(lock_path(self.folder, copy)))
+            lock.setStaleLockTime(0)  # stale only when its process is gone, never by age
+            if lock.tryLock(0):
+                self.copy, self._lock = copy, lock
+                return
+            if lock.error() != QLockFile.LockError.LockFailedError:  # cannot even write it
+                self.problem = lock.error().name
+                return
+        self.copy = max_copies  # every slot taken: share the last one rather than refuse to run
+        self.problem = QLockFile.LockError.LockFailedError.name
+
+    @property
+    def locked(self) -> bool:
+        return self._lock is not None and self._lock.isLocked()
+
+    def paths(self) -> tuple[Path, Path]:
+        """(autosave, backup) this copy of the app owns."""
+        return autosave_paths(self.folder, self.copy)
+
+    def release(self) -> None:
+        """Let the next copy of the app have these files (on quit)."""
+        if self._lock is not None:
+            self._lock.unlock()
+            self._lock = None
 
 
 @dataclass
@@ -46,16 +146,13 @@ class Restored:
     state: LabState | None = None
     source: Path | None = None
     problems: list[ScenarioError] = field(default_factory=list)
-
-    @property
-    def from_backup(self) -> bool:
-        return self.source is not None and self.source.name == BACKUP_NAME
+    from_backup: bool = False
 
 
-def restore(template: LabState, folder: Path | None = None) -> Restored:
+def restore(template: LabState, folder: Path | None = None, copy: int = 1) -> Restored:
     """The last session's state: the autosave, or the backup when the autosave is damaged."""
     result = Restored()
-    for path in autosave_paths(folder):
+    for number, path in enumerate(autosave_paths(folder, copy)):
         if not path.exists():
             continue
         try:
@@ -64,6 +161,7 @@ def restore(template: LabState, folder: Path | None = None) -> Restored:
             result.problems.append(error)
             continue
         result.source = path
+        result.from_backup = number == 1
         break
     return result
 
@@ -74,17 +172,27 @@ class Autosaver(QObject):
     saved = Signal(str)
     """Emitted with the file's path after each write."""
     failed = Signal(str)
-    """Emitted with the operating system's reason when a timed save could not be written."""
+    """Emitted with the reason when saving starts failing: once, not again at every change,
+    until a save succeeds (then `recovered`)."""
+    recovered = Signal(str)
+    """Emitted with the file's path when a save succeeds after `failed`."""
+    kept_aside = Signal(str, str)
+    """Emitted with (old path, new path) for each unreadable file moved out of the way."""
 
     def __init__(self, document: Document, folder: Path | None = None,
-                 debounce: float = DEBOUNCE_S, max_delay: float = MAX_DELAY_S) -> None:
+                 debounce: float = DEBOUNCE_S, max_delay: float = MAX_DELAY_S,
+                 copy: int = 1) -> None:
         super().__init__(document)
         self.document = document
-        self.path, self.backup_path = autosave_paths(folder)
+        self.folder = user_data_dir() if folder is None else Path(folder)
+        self.path, self.backup_path = autosave_paths(self.folder, copy)
         self.debounce = debounce
         self.max_delay = max_delay
         self.save_count = 0
+        self.problem: str | None = None
+        """Why the last save failed; None while saves work."""
         self._written: str | None = None
+        self._checked = False
         self._first: float | None = None
         self._last = 0.0
         self._timer = QTimer(self)
@@ -93,9 +201,59 @@ class Autosaver(QObject):
         self._timer.timeout.connect(self._on_timeout)
         document.changed.connect(self._on_changed)
 
+    @property
+    def pending(self) -> bool:
+        """True while the document holds changes that are in no autosave file."""
+        return dumps(self.document.state) != self._written
+
     def mark_saved(self, state: LabState) -> None:
         """Say the files already hold `state` (just restored), so nothing is rewritten."""
         self._written = dumps(state)
+
+    def keep_aside_unreadable(self) -> list[tuple[Path, Path]]:
+        """Move each autosave file this version cannot read to a new name; raises OSError.
+
+        Runs once, before the first write: a file from a newer build or a damaged one is the
+        user's work too, so it is renamed (never rewritten) and the new names are returned.
+        """
+        moved: list[tuple[Path, Path]] = []
+        if self._checked:
+            return moved
+        template = initial_state(self.document.data)
+        for path in (self.path, self.backup_path):
+            if not path.exists():
+                continue
+            try:
+                read_scenario(path, template)
+            except ScenarioError:
+                target = aside_path(path)
+                try:
+                    os.rename(path, target)
+                except OSError as error:
+                    self._fail(write_problem(error))
+                    raise
+                moved.append((path, target))
+                self.kept_aside.emit(str(path), str(target))
+        self._checked = True
+        return moved
+
+    def check_writable(self) -> str | None:
+        """Try a small write in the folder now; the reason it failed (then `failed` is
+        emitted, once), or None. Lets the start say "autosave is off" before any edit."""
+        probe = self.folder / PROBE_NAME
+        try:
+            write_text_atomic(probe, "", private=True)
+            probe.unlink()
+        except OSError as error:
+            self._fail(write_problem(error))
+            return self.problem
+        return None
+
+    def stop(self) -> None:
+        """Write no more (the window closed and released its files)."""
+        self._timer.stop()
+        with contextlib.suppress(RuntimeError, TypeError):  # already disconnected
+            self.document.changed.disconnect(self._on_changed)
 
     def _on_changed(self) -> None:
         now = time.monotonic()
@@ -106,30 +264,43 @@ class Autosaver(QObject):
         self._timer.start(round(delay * 1000))
 
     def _on_timeout(self) -> None:
-        try:
+        with contextlib.suppress(OSError):  # flush reported it (once); the next change retries
             self.flush()
-        except OSError as error:
-            self.failed.emit(error.strerror or str(error))
+
+    def _fail(self, problem: str) -> None:
+        first = self.problem is None
+        self.problem = problem
+        if first:
+            self.failed.emit(problem)
 
     def flush(self) -> bool:
         """Write the current state now if it differs from the last save; raises OSError.
 
         Returns True when a file was written. The previous save becomes the backup first, so
-        at every instant at least one complete file exists.
+        at every instant at least one complete file exists. Text the file cannot hold (a lone
+        surrogate) is an OSError too, so every caller that survives a full disk survives it.
         """
         self._timer.stop()
         self._first = None
-        text = dumps(self.document.state)
-        if text == self._written:
-            return False
         try:
+            text = dumps(self.document.state)
+            if text == self._written:
+                return False
+            self.keep_aside_unreadable()
             if self._written is not None:
-                write_text_atomic(self.backup_path, self._written)
-            write_text_atomic(self.path, text)
-        except OSError:
+                write_text_atomic(self.backup_path, self._written, private=True)
+            write_text_atomic(self.path, text, private=True)
+        except (OSError, ValueError) as error:  # UnicodeEncodeError is a ValueError
             self._first = time.monotonic()  # still unsaved: the next change retries
-            raise
+            problem = write_problem(error)
+            self._fail(problem)
+            if isinstance(error, OSError):
+                raise
+            raise OSError(errno.EINVAL, problem) from error
         self._written = text
         self.save_count += 1
+        if self.problem is not None:
+            self.problem = None
+            self.recovered.emit(str(self.path))
         self.saved.emit(str(self.path))
         return True

@@ -12,12 +12,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, QSettings
+from PySide6.QtCore import QEvent, QObject, QSettings, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
     QFileDialog,
+    QLabel,
     QMenu,
     QMessageBox,
     QSizePolicy,
@@ -29,7 +30,7 @@ from app.model.errors import ScenarioError
 from app.model.scenario import SUFFIX, read_scenario, with_scenario_suffix, write_scenario
 from app.model.state import LabState
 from app.model.view import initial_state
-from app.state.autosave import Autosaver, restore
+from app.state.autosave import Autosaver, FolderLock, restore, write_problem
 from app.ui.export import copy_image, save_image, save_scores_csv
 from app.ui.look import Look
 from app.ui.panels.base import Panel
@@ -69,7 +70,18 @@ class ClassroomActions(QObject):
         self.presentation = Presentation(window, stored_presentation(_settings()))
         self.current_path: Path | None = None
         self.autosave: Autosaver | None = None
+        self.folder_lock: FolderLock | None = None
         self.message: QMessageBox | None = None
+        self.note: QMessageBox | None = None
+        """The session's start-up note (autosave kept aside, a second copy, autosave off)."""
+        self.quit_box: QMessageBox | None = None
+        self._close_confirmed = False
+        self._note_pending = False
+        self.autosave_off = QLabel()
+        """Stays in the status bar while the autosave cannot write."""
+        self.autosave_off.setObjectName("autosave_off")
+        self.autosave_off.hide()
+        window.statusBar().addPermanentWidget(self.autosave_off)
         self._panel_name: str | None = None
         self._restored: LabState | None = None
         self._build_actions()
@@ -155,6 +167,10 @@ class ClassroomActions(QObject):
 
     def retranslate(self) -> None:
         acts = self.window.actions
+        if self.autosave is not None and self.autosave.problem is not None:
+            self.autosave_off.setText(tr("classroom.autosave_off"))
+            self.autosave_off.setToolTip(
+                tr("classroom.autosave_failed", problem=self.autosave.problem))
         for name, key in TEXT_KEYS.items():
             acts[name].setText(tr(key))
         for name, key in THEME_KEYS.items():
@@ -166,7 +182,11 @@ class ClassroomActions(QObject):
     # ---- scenarios --------------------------------------------------------------------------
 
     def begin_session(self, scenario: Path | None = None, restore_last: bool = True) -> None:
-        """Start from a scenario file (a bad one raises ScenarioError), else the last session."""
+        """Start from a scenario file (a bad one raises ScenarioError), else the last session.
+
+        The last session is this copy's own: a second copy of the app on the same folder
+        restores (and later writes) `autosave.copy-2.*`, never the first copy's files.
+        """
         template = initial_state(self.document.data)
         if scenario is not None:
             self.document.load_state(read_scenario(scenario, template), "open")
@@ -174,7 +194,8 @@ class ClassroomActions(QObject):
             return
         if not restore_last:
             return
-        found = restore(template)
+        lock = self._claim_folder()
+        found = restore(template, lock.folder, lock.copy)
         if found.state is not None:
             self.document.apply_state(found.state)
             self.document.undo_stack.clear()
@@ -185,24 +206,125 @@ class ClassroomActions(QObject):
             self.window.statusBar().showMessage(
                 tr("classroom.autosave_unreadable", problem=str(found.problems[0])), 8000)
 
+    def _claim_folder(self) -> FolderLock:
+        """Lock this copy's autosave in the user folder (once per session)."""
+        if self.folder_lock is None:
+            self.folder_lock = FolderLock()
+        return self.folder_lock
+
     def start_autosave(self) -> Autosaver:
-        """Save the state from now on; the window's `autosave` is what the error hook flushes."""
-        autosave = Autosaver(self.document)
-        if self._restored is not None and self._restored == self.document.state:
-            autosave.mark_saved(self._restored)
-        else:
-            with contextlib.suppress(OSError):
-                autosave.flush()
-        autosave.failed.connect(lambda problem: self.window.statusBar().showMessage(
-            tr("classroom.autosave_failed", problem=problem), 8000))
-        QApplication.instance().aboutToQuit.connect(self._flush_quietly)
+        """Save the state from now on; the window's `autosave` is what the error hook flushes.
+
+        Before anything is written: unreadable autosave files are moved aside, a second copy
+        of the app says which file it saves to, and a folder that cannot be written says at
+        once that work will not be kept. Each of these stays on screen in one note.
+        """
+        lock = self._claim_folder()
+        autosave = Autosaver(self.document, lock.folder, copy=lock.copy)
+        autosave.failed.connect(self._on_autosave_failed)
+        autosave.recovered.connect(self._on_autosave_recovered)
         self.autosave = self.window.autosave = autosave
+        notes: list[str] = []
+        if lock.copy > 1:
+            notes.append(tr("classroom.second_copy", path=str(autosave.path)))
+        try:
+            moved = autosave.keep_aside_unreadable()
+        except OSError:  # could not rename it: then nothing is ever written over it
+            moved = []
+            notes.append(tr("classroom.autosave_not_moved", path=str(autosave.path),
+                            problem=autosave.problem or ""))
+        else:
+            if autosave.check_writable() is not None:
+                notes.append(tr("classroom.autosave_off_at_start", folder=str(lock.folder),
+                                problem=autosave.problem or ""))
+            elif self._restored is not None and self._restored == self.document.state:
+                autosave.mark_saved(self._restored)
+            else:
+                with contextlib.suppress(OSError):  # reported through `failed`
+                    autosave.flush()
+        notes.extend(tr("classroom.kept_aside", file=old.name, path=str(new))
+                     for old, new in moved)
+        status = [tr("classroom.kept_aside_status", count=len(moved))] if moved else []
+        if lock.copy > 1:
+            status.append(tr("classroom.second_copy_status", file=autosave.path.name))
+        if status:  # after what begin_session said about the restore, not instead of it
+            bar = self.window.statusBar()
+            bar.showMessage(" ".join(filter(None, [bar.currentMessage(), *status])), 15000)
+        QApplication.instance().aboutToQuit.connect(self.end_session)
+        if notes:
+            self._note(notes)
         return autosave
 
-    def _flush_quietly(self) -> None:
+    def end_session(self) -> None:
+        """On quit: write the last changes and let the next copy of the app have the files."""
+        if self.folder_lock is None:  # already ended (window closed, then the app quits)
+            return
         if self.autosave is not None:
             with contextlib.suppress(OSError):
                 self.autosave.flush()
+            self.autosave.stop()  # no writes once another copy may own the files
+        self.folder_lock.release()
+        self.folder_lock = None
+
+    def _on_autosave_failed(self, problem: str) -> None:
+        """Once per failure, not at every change: the status bar and a mark that stays."""
+        self.window.statusBar().showMessage(tr("classroom.autosave_failed", problem=problem),
+                                            15000)
+        self.autosave_off.setText(tr("classroom.autosave_off"))
+        self.autosave_off.setToolTip(tr("classroom.autosave_failed", problem=problem))
+        self.autosave_off.show()
+
+    def _on_autosave_recovered(self, path: str) -> None:
+        self.autosave_off.hide()
+        self.window.statusBar().showMessage(tr("classroom.autosave_recovered",
+                                               file=Path(path).name), 8000)
+
+    def _note(self, lines: list[str]) -> None:
+        """A note that stays until read (paths are long): shown with the window, not before."""
+        box = QMessageBox(QMessageBox.Icon.Information, tr("app.title"), tr("classroom.note"),
+                          QMessageBox.StandardButton.Ok, self.window)
+        box.setObjectName("session_note")
+        box.setInformativeText("\n\n".join(lines))
+        box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.note = box
+        self._note_pending = not self.window.isVisible()
+        if not self._note_pending:
+            box.open()
+
+    def _may_close(self) -> bool:
+        """False (and a question on screen) while work is in no file: not autosaved because
+        saving fails, and not saved to a scenario either."""
+        autosave = self.autosave
+        if self._close_confirmed or autosave is None or self.folder_lock is None:
+            return True
+        if self.quit_box is not None:  # already asking
+            return False
+        with contextlib.suppress(OSError):
+            autosave.flush()
+        if not autosave.pending or self.document.undo_stack.isClean():
+            return True
+        box = QMessageBox(QMessageBox.Icon.Warning, tr("app.title"),
+                          tr("classroom.quit_unsaved"),
+                          QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+                          | QMessageBox.StandardButton.Cancel, self.window)
+        box.setObjectName("quit_unsaved")
+        box.setInformativeText(tr("classroom.quit_unsaved_detail", folder=str(autosave.folder),
+                                  problem=autosave.problem or ""))
+        box.setDefaultButton(QMessageBox.StandardButton.Save)
+        box.setEscapeButton(QMessageBox.StandardButton.Cancel)
+        box.finished.connect(lambda _result: self._on_quit_answer(box))
+        self.quit_box = box
+        box.open()
+        return False
+
+    def _on_quit_answer(self, box: QMessageBox) -> None:
+        answer = box.standardButton(box.clickedButton()) if box.clickedButton() else None
+        self.quit_box = None
+        if answer == QMessageBox.StandardButton.Save and not self.save():
+            return
+        if answer in (QMessageBox.StandardButton.Save, QMessageBox.StandardButton.Discard):
+            self._close_confirmed = True
+            self.window.close()
 
     def open_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
@@ -249,8 +371,8 @@ class ClassroomActions(QObject):
     def save_to(self, path: Path) -> bool:
         try:
             write_scenario(self.document.state, path)
-        except OSError as error:
-            self._warn(tr("classroom.save_failed"), f"{path.name}: {error.strerror or error}")
+        except (OSError, ValueError) as error:  # ValueError: text UTF-8 cannot hold
+            self._warn(tr("classroom.save_failed"), f"{path.name}: {write_problem(error)}")
             return False
         self.current_path = path
         self.document.undo_stack.setClean()
@@ -374,7 +496,15 @@ class ClassroomActions(QObject):
         if watched is self.window and event.type() == QEvent.Type.WindowStateChange:
             self._sync_checks()
         elif watched is self.window and event.type() == QEvent.Type.Close:
+            if not self._may_close():
+                event.ignore()
+                return True
             self.presentation.set_presenting(False)  # the window saves the desk layout
+            self.end_session()
+        elif (watched is self.window and event.type() == QEvent.Type.Show
+              and self._note_pending and self.note is not None):
+            self._note_pending = False
+            self.note.open()
         return False
 
     def _warn(self, headline: str, detail: str) -> None:

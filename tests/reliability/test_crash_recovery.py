@@ -231,10 +231,14 @@ def test_half_written_autosave_falls_back_to_the_previous_good_one(home: Path,
     text = autosave.read_bytes()
     assert json.loads(text.decode("utf-8")) == json.loads(states["B"])
     assert backup.read_text(encoding="utf-8") == states["A"]
-    autosave.write_bytes(text[: len(text) // 2])  # the disk died half-way through a write
+    damaged = text[: len(text) // 2]
+    autosave.write_bytes(damaged)  # the disk died half-way through a write
     started = _restart(home, tmp_path)
     assert started["state"] == states["A"], "the previous good autosave must be used"
-    assert started["status"] == EN["classroom.restored_backup"]
+    assert started["status"].startswith(EN["classroom.restored_backup"])
+    kept = list(home.glob("autosave.unreadable-*.attnlab.json"))
+    assert [path.read_bytes() for path in kept] == [damaged], "the damaged file is kept aside"
+    assert EN["classroom.kept_aside_status"].format(count=1) in started["status"]
 
 
 def test_both_autosaves_damaged_starts_from_the_lesson_with_a_message(home: Path,
@@ -248,6 +252,11 @@ def test_both_autosaves_damaged_starts_from_the_lesson_with_a_message(home: Path
     prefix = EN["classroom.autosave_unreadable"].split("{")[0]
     assert started["status"].startswith(prefix), started["status"]
     assert autosave.name in started["status"], "the message must name the damaged file"
+    for path, damaged in ((autosave, b'{"format": "attention-lab-scenario", "schema_ver'),
+                          (backup, b"\xff\xfe not even text")):
+        stem = path.name[: -len(".attnlab.json")]
+        kept = list(home.glob(f"{stem}.unreadable-*.attnlab.json"))
+        assert [k.read_bytes() for k in kept] == [damaged], "kept aside, byte for byte"
 
 
 def test_a_bug_in_a_slot_is_logged_and_the_autosave_written_first(home: Path,
@@ -272,3 +281,25 @@ def test_a_bug_in_a_slot_is_logged_and_the_autosave_written_first(home: Path,
     app.kill()
     started = _restart(home, tmp_path)
     assert started["state"] == report["wanted"]
+
+
+def test_a_second_copy_on_the_same_folder_saves_to_its_own_file(home: Path,
+                                                                tmp_path: Path) -> None:
+    first = App(home, tmp_path, [STAGE_A])
+    first.read_until("STARTED")
+    states = _saved_states(first, ["A"])
+    first.read_until("READY")  # still running: it holds the folder
+    second = App(home, tmp_path, [STAGE_B])
+    started = json.loads(second.read_until("STARTED"))
+    copy_file = home / "autosave.copy-2.attnlab.json"
+    assert EN["classroom.second_copy_status"].format(file=copy_file.name) in started["status"]
+    lesson = initial_state(load_lesson_data())
+    assert loads(started["state"], lesson) == lesson, "it must not take over the first's work"
+    b_state = _saved_states(second, ["B"])["B"]
+    second.read_until("READY")
+    autosave = autosave_paths(home)[0]
+    assert autosave.read_text(encoding="utf-8") == states["A"], "the first copy's file is safe"
+    assert copy_file.read_text(encoding="utf-8") == b_state
+    second.kill()
+    first.kill()
+    assert _restart(home, tmp_path)["state"] == states["A"], "after both, copy 1 comes back"

@@ -126,7 +126,7 @@ def test_write_failure_is_reported_and_retried(qtbot, data, tmp_path, monkeypatc
     document = Document(data)
     saver = Autosaver(document, tmp_path)
 
-    def full_disk(path: Path, text: str) -> None:
+    def full_disk(path: Path, text: str, **_options: object) -> None:
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(autosave_module, "write_text_atomic", full_disk)
@@ -234,6 +234,7 @@ def test_next_start_restores_the_session(qtbot, window, data) -> None:
     assert window.autosave is saver
     with qtbot.waitSignal(saver.saved, timeout=3000):
         window.document.load_state(edited_state(data))
+    assert window.close(), "quitting: the next start is a new session, not a second copy"
     again = build_window("en")
     qtbot.addWidget(again)
     again.classroom.begin_session()
