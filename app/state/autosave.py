@@ -192,6 +192,8 @@ class Autosaver(QObject):
         self.problem: str | None = None
         """Why the last save failed; None while saves work."""
         self._written: str | None = None
+        self._found: str | None = None
+        """A readable autosave found before the first write: the first save backs it up."""
         self._checked = False
         self._first: float | None = None
         self._last = 0.0
@@ -225,6 +227,8 @@ class Autosaver(QObject):
                 continue
             try:
                 read_scenario(path, template)
+                if path == self.path:
+                    self._found = path.read_text(encoding="utf-8")
             except ScenarioError:
                 target = aside_path(path)
                 try:
@@ -287,8 +291,9 @@ class Autosaver(QObject):
             if text == self._written:
                 return False
             self.keep_aside_unreadable()
-            if self._written is not None:
-                write_text_atomic(self.backup_path, self._written, private=True)
+            previous = self._written if self._written is not None else self._found
+            if previous is not None and previous != text:
+                write_text_atomic(self.backup_path, previous, private=True)
             write_text_atomic(self.path, text, private=True)
         except (OSError, ValueError) as error:  # UnicodeEncodeError is a ValueError
             self._first = time.monotonic()  # still unsaved: the next change retries
@@ -297,7 +302,7 @@ class Autosaver(QObject):
             if isinstance(error, OSError):
                 raise
             raise OSError(errno.EINVAL, problem) from error
-        self._written = text
+        self._written, self._found = text, None
         self.save_count += 1
         if self.problem is not None:
             self.problem = None

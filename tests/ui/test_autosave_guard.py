@@ -387,3 +387,18 @@ def test_quit_does_not_ask_when_the_work_is_saved_to_a_file(qtbot, window, tmp_p
     assert window.classroom.save_to(tmp_path / "saved.attnlab.json")
     assert window.close(), "saved to a file: nothing to ask"
     assert window.classroom.quit_box is None
+
+
+def test_the_last_session_becomes_the_backup_when_a_scenario_replaces_it(qtbot, data,
+                                                                          tmp_path) -> None:
+    """Starting from a scenario (or the lesson) writes a new autosave at once: the previous
+    session, never restored into this window, must survive as the backup."""
+    session = initial_state(data)
+    session = session.with_vector("k", 1, session.teaching_k[1] + 0.5)
+    write_scenario(session, tmp_path / AUTOSAVE_NAME)
+    before = (tmp_path / AUTOSAVE_NAME).read_bytes()
+    document = Document(data)  # the lesson, as after --scenario or a fresh start
+    saver = Autosaver(document, tmp_path)
+    assert saver.flush()
+    assert (tmp_path / BACKUP_NAME).read_bytes() == before
+    assert read_scenario(tmp_path / AUTOSAVE_NAME, initial_state(data)) == document.state
