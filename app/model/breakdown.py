@@ -64,8 +64,14 @@ def _norm(x: np.ndarray) -> float:
     return 0.0 if m == 0.0 else m * math.sqrt(float(np.dot(x / m, x / m)))
 
 
-def breakdown(q: Any, k: Any) -> Breakdown:
-    """Products, their sum, the dominant term, lengths and angle: dot = |q||k|cos θ made visible."""
+def breakdown(q: Any, k: Any, total: float | None = None) -> Breakdown:
+    """Products, their sum, the dominant term, lengths and angle: dot = |q||k|cos θ made visible.
+
+    `total`: the q·k the model computed for this pair (a cell of the view's dot matrix). Pass
+    it so the explanation ends on the very number every table and heatmap shows; summing the
+    products is a second float path that can differ in the last bit and flip a tie. None (a
+    standalone explanation): the sum of the products.
+    """
     a, b = (x.astype(np.float64, copy=False) for x in as_vectors(q, k, 1))
     products = a * b
     products.setflags(write=False)
@@ -83,7 +89,7 @@ def breakdown(q: Any, k: Any) -> Breakdown:
         angle = math.degrees(2.0 * math.atan2(_norm(ua - ub), _norm(ua + ub)))
     return Breakdown(
         products=products,
-        total=float(products.sum()),
+        total=float(products.sum()) if total is None else float(total),
         dominant=dominant,
         dominant_share=share,
         norm_q=nq,

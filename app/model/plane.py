@@ -150,11 +150,13 @@ def _direction_deg(v: np.ndarray) -> float | Undefined:
 
 
 def plane_geometry(q: np.ndarray, keys: np.ndarray, key: int, values: np.ndarray,
-                   xs: np.ndarray) -> Plane:
+                   xs: np.ndarray, dot: float) -> Plane:
     """Lengths, the q→k angle, the projection of key `key` onto q, and the landscape's contours.
 
-    q (2,), keys (Tk, 2): the vectors that are scored. The foot of the projection is
-    (q·k / |q|²)·q, so |foot| = |k| cos θ and q·k = |q|·(|k| cos θ).
+    q (2,), keys (Tk, 2): the vectors that are scored; `dot`: q·k of key `key` as the model
+    computed it (the view's dot matrix), so the projection divides the number shown beside
+    it, not a second dot product. The foot of the projection is (q·k / |q|²)·q, so
+    |foot| = |k| cos θ and q·k = |q|·(|k| cos θ).
     """
     k = keys[key]
     norm_q = float(np.hypot(q[0], q[1]))
@@ -166,7 +168,7 @@ def plane_geometry(q: np.ndarray, keys: np.ndarray, key: int, values: np.ndarray
         v = keys[defined] / norm_k[defined, None]
         # 2·atan2(|u−v|, |u+v|) stays accurate near 0° and 180°, where arccos does not
         angles[defined] = np.degrees(2 * np.arctan2(np.hypot(*(u - v).T), np.hypot(*(u + v).T)))
-    dot = float(np.dot(q, k))
+    dot = float(dot)
     projection: float | Undefined = UNDEFINED_ZERO
     foot = None
     if norm_q > 0:

@@ -9,13 +9,13 @@ and the ratio of the two keys' lengths is the number that tells it.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
-from app.model.breakdown import Swap, breakdown
+from app.model.breakdown import Swap, disagreements
 
 __all__ = [
     "COMPARED",
@@ -25,6 +25,7 @@ __all__ = [
     "explain_row",
     "explain_swap",
     "explain_swaps",
+    "key_norms",
 ]
 
 COMPARED: tuple[str, ...] = ("cosine", "neg_euclidean")
@@ -58,30 +59,42 @@ class SwapReason:
         return (self.dot_winner, self.other_winner)
 
 
-def _other_score(other: str, q: np.ndarray, k: np.ndarray) -> float:
-    parts = breakdown(q, k)
-    if other == "cosine":
-        return float(parts.cos)
-    return -float(np.linalg.norm(q - k))
+def _value(row: np.ma.MaskedArray | np.ndarray, key: int, name: str) -> float:
+    """One computed score as a float; a masked (undefined) score has no place in a swap."""
+    value = row[key]
+    if value is np.ma.masked:
+        raise ValueError(f"the {name} score of key {key} is undefined, so it is not a swap")
+    return float(value)
 
 
-def explain_swap(q: np.ndarray, K: np.ndarray, swap: Swap, other: str) -> SwapReason:
-    """The reason for one swap between q·k and `other` ("cosine" or "neg_euclidean")."""
+def explain_swap(swap: Swap, other: str, dot_row: Any, other_row: Any,
+                 norms: Any) -> SwapReason:
+    """The reason for one swap between q·k and `other` ("cosine" or "neg_euclidean").
+
+    Winner, loser and every quoted score are read from the rows the model computed
+    (`dot_row`, `other_row`: one query's scores against every key), never recomputed: a
+    second float path can break a tie the other way and contradict the table. `norms` are
+    the keys' |k|, as the table shows them.
+    """
     if other not in COMPARED:
         raise ValueError(f"no reason is defined for dot against {other!r}")
-    q = np.asarray(q, dtype=np.float64)
-    K = np.asarray(K, dtype=np.float64)
     a, b = swap.key_a, swap.key_b
-    dots = {j: float(np.dot(q, K[j])) for j in (a, b)}
+    dots = {j: _value(dot_row, j, "dot") for j in (a, b)}
     if dots[a] == dots[b]:
         raise ValueError(f"keys {a} and {b} tie on q·k, so they are not a swap")
     winner, loser = (a, b) if dots[a] > dots[b] else (b, a)
-    norm_w, norm_l = (float(np.linalg.norm(K[j])) for j in (winner, loser))
+    others = {j: _value(other_row, j, other) for j in (a, b)}
+    if not others[loser] > others[winner]:
+        raise ValueError(f"keys {a} and {b} are in the same order under {other}, "
+                         "so they are not a swap")
+    norm_w, norm_l = float(norms[winner]), float(norms[loser])
     if norm_l == 0.0:
         kind: ReasonKind = "zero_length"
         ratio = math.inf
-    elif norm_w >= norm_l:
-        kind, ratio = "longer", norm_w / norm_l
+    elif norm_w >= norm_l or other == "neg_euclidean" or norm_w == 0.0:
+        # −|q−k|² = 2q·k − |q|² − |k|²: a dot winner that loses the distance is the longer
+        # key. Only rounding of two near-equal lengths can say otherwise; the ratio is then 1.
+        kind, ratio = "longer", max(norm_w / norm_l, 1.0)
     else:
         kind, ratio = "shorter", norm_l / norm_w
     return SwapReason(
@@ -91,15 +104,15 @@ def explain_swap(q: np.ndarray, K: np.ndarray, swap: Swap, other: str) -> SwapRe
         other_winner=loser,
         ratio=ratio,
         dot=(dots[winner], dots[loser]),
-        other_scores=(_other_score(other, q, K[winner]), _other_score(other, q, K[loser])),
+        other_scores=(others[winner], others[loser]),
         norms=(norm_w, norm_l),
     )
 
 
-def explain_swaps(q: np.ndarray, K: np.ndarray, swaps: Iterable[Swap],
-                  other: str) -> tuple[SwapReason, ...]:
+def explain_swaps(swaps: Iterable[Swap], other: str, dot_row: Any, other_row: Any,
+                  norms: Any) -> tuple[SwapReason, ...]:
     """One reason per swap, in the order given (view.swaps is sorted by key)."""
-    return tuple(explain_swap(q, K, swap, other) for swap in swaps)
+    return tuple(explain_swap(swap, other, dot_row, other_row, norms) for swap in swaps)
 
 
 @dataclass(frozen=True, eq=False)
@@ -118,12 +131,35 @@ class RowReasons:
         return frozenset(key for reason in self.reasons for key in reason.keys)
 
 
-def explain_row(q: np.ndarray, K: np.ndarray,
-                swaps: dict[str, Iterable[Swap]]) -> RowReasons:
-    """Reasons for the swaps of q·k against each scorer in COMPARED (missing names: none)."""
+def key_norms(K: Any) -> np.ndarray:
+    """Each key's |k| (read-only), the one set of lengths the reasons and the table quote.
+
+    Scaled by each row's largest entry first, so a key of subnormal entries (which cosine
+    still scores) never comes out as length 0, which would make it a "zero_length" key.
+    """
     K = np.asarray(K, dtype=np.float64)
-    norms = np.linalg.norm(K, axis=1) if len(K) else np.zeros(0)
+    if not len(K):
+        norms = np.zeros(0)
+    else:
+        top = np.abs(K).max(axis=1, initial=0.0)
+        scaled = K / np.where(top > 0, top, 1.0)[:, None]
+        norms = top * np.sqrt(np.einsum("ij,ij->i", scaled, scaled))
     norms.setflags(write=False)
-    reasons = tuple(reason for other in COMPARED
-                    for reason in explain_swaps(q, K, swaps.get(other, ()), other))
+    return norms
+
+
+def explain_row(K: Any, rows: Mapping[str, Any]) -> RowReasons:
+    """Reasons for every swap of q·k against each scorer in COMPARED that `rows` holds.
+
+    `rows` maps scorer names to one query's computed scores ("dot" is required); the swaps
+    are found in those same rows, so a reason can never meet a tie its swap did not see.
+    """
+    norms = key_norms(K)
+    dot_row = rows["dot"]
+    reasons = tuple(
+        reason
+        for other in COMPARED if other in rows
+        for reason in explain_swaps(disagreements(dot_row, rows[other]), other,
+                                    dot_row, rows[other], norms)
+    )
     return RowReasons(norms=norms, reasons=reasons)

@@ -11,11 +11,18 @@ from functools import cached_property
 
 import numpy as np
 
-from app.model.attention import attention_weights, causal_mask, split_heads
+from app.model.attention import (
+    attention_weights,
+    causal_mask,
+    masked_scores,
+    sink_weight,
+    softmax,
+    split_heads,
+)
 from app.model.breakdown import Breakdown, Swap, breakdown, disagreements, ranks
 from app.model.data import LessonData
 from app.model.plane import Plane, plane_geometry
-from app.model.reasons import RowReasons, explain_row
+from app.model.reasons import COMPARED, RowReasons, explain_row
 from app.model.rope import rotate
 from app.model.scoring import SCORERS, ScorerParams, Undefined, score_matrix
 from app.model.state import LabState, World, frozen_array
@@ -73,11 +80,8 @@ class View:
         """Why q·k disagrees with cosine and with distance on the selected row. Worked out
         when first read: only the match table reads it, and it costs more than every other
         number of a drag step together."""
-        dot = self.scores["dot"][self.query]
-        return explain_row(self.q[self.query], self.k, {
-            "cosine": self.swaps,
-            "neg_euclidean": disagreements(dot, self.scores["neg_euclidean"][self.query]),
-        })
+        return explain_row(self.k, {name: self.scores[name][self.query]
+                                    for name in ("dot", *COMPARED)})
 
 
 def scorer_params(state: LabState, data: LessonData) -> ScorerParams:
@@ -140,11 +144,12 @@ def _landscape(state: LabState, q: np.ndarray, k: np.ndarray,
     return Landscape(extent=extent, xs=xs, values=values, limit=limit)
 
 
-def _plane(state: LabState, q: np.ndarray, k: np.ndarray,
-           landscape: Landscape | None) -> Plane | None:
+def _plane(state: LabState, q: np.ndarray, k: np.ndarray, landscape: Landscape | None,
+           dots: np.ma.MaskedArray) -> Plane | None:
     if landscape is None:
         return None
-    return plane_geometry(q[0], k, state.key, landscape.values, landscape.xs)
+    return plane_geometry(q[0], k, state.key, landscape.values, landscape.xs,
+                          dot=float(dots[0, state.key]))
 
 
 def _heads(state: LabState, q: np.ndarray, k: np.ndarray) -> tuple[HeadView, ...]:
@@ -174,10 +179,13 @@ def compute_view(state: LabState, data: LessonData) -> View:
     causal = options.causal and state.world == "teaching"
     allowed = causal_mask(tq, tk) if causal else np.ones((tq, tk), dtype=bool)
     sink = options.sink_logit
-    weights = attention_weights(q, k, scale=True, causal=causal, sink_logit=sink)
-    sink_weight = 1.0 - weights.sum(axis=-1) if sink is not None else None
+    # Weights and the sink's share come from the scaled_dot matrix the heatmap shows, and the
+    # share is the sink's own softmax weight: 1 − Σ weights cancels to −2e-16 at sink −50.
+    logits = masked_scores(scores["scaled_dot"], allowed) if causal else scores["scaled_dot"]
+    weights = softmax(logits, sink_logit=sink)
+    sink_share = sink_weight(logits, sink) if sink is not None else None
     row = state.query
-    pair = breakdown(q[row], k[state.key])
+    pair = breakdown(q[row], k[state.key], total=float(scores["dot"][row, state.key]))
     active = scores[state.scorer]
     cell = active[row, state.key]
     selected = Undefined("zero-length vector") if cell is np.ma.masked else float(cell)
@@ -197,7 +205,7 @@ def compute_view(state: LabState, data: LessonData) -> View:
         scores=scores,
         active=active,
         weights=weights,
-        sink_weight=sink_weight,
+        sink_weight=sink_share,
         allowed=allowed,
         pair=pair,
         selected_score=selected,
@@ -205,6 +213,6 @@ def compute_view(state: LabState, data: LessonData) -> View:
         swaps=swaps,
         heads=_heads(state, q, k) if state.world == "teaching" else (),
         landscape=landscape,
-        plane=_plane(state, q, k, landscape),
+        plane=_plane(state, q, k, landscape, scores["dot"]),
         query=row,
     )

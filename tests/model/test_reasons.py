@@ -10,23 +10,34 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from app.model.breakdown import Swap, disagreements
+from app.model.breakdown import Swap, disagreements, ranks
 from app.model.data import load_lesson_data
-from app.model.reasons import explain_row, explain_swap
+from app.model.reasons import SwapReason, explain_row, explain_swap, key_norms
 from app.model.scoring import score_matrix
 from app.model.view import compute_view, initial_state
 
 
+def _rows(q: np.ndarray, K: np.ndarray) -> dict[str, np.ma.MaskedArray]:
+    """One query's computed rows, as the view holds them."""
+    return {name: score_matrix(name, q[None, :], K)[0]
+            for name in ("dot", "cosine", "neg_euclidean")}
+
+
 def _swaps(q: np.ndarray, K: np.ndarray, other: str) -> list[Swap]:
-    row = lambda name: score_matrix(name, q[None, :], K)[0]  # noqa: E731
-    return disagreements(row("dot"), row(other))
+    rows = _rows(q, K)
+    return disagreements(rows["dot"], rows[other])
+
+
+def _explain(q: np.ndarray, K: np.ndarray, swap: Swap, other: str) -> SwapReason:
+    rows = _rows(q, K)
+    return explain_swap(swap, other, rows["dot"], rows[other], key_norms(K))
 
 
 def test_longer_key_wins_the_dot_product_but_not_the_direction():
     q = np.array([1.0, 0.0])
     K = np.array([[2.0, 2.0], [1.0, 0.1]])  # dot 2 vs 1; cosine 0.71 vs 0.995
     [swap] = _swaps(q, K, "cosine")
-    reason = explain_swap(q, K, swap, "cosine")
+    reason = _explain(q, K, swap, "cosine")
     assert (reason.kind, reason.dot_winner, reason.other_winner) == ("longer", 0, 1)
     assert reason.ratio == pytest.approx(np.linalg.norm(K[0]) / np.linalg.norm(K[1]))
     assert reason.dot == pytest.approx((2.0, 1.0))
@@ -37,7 +48,7 @@ def test_keys_pointing_away_swap_because_the_shorter_one_loses_less():
     q = np.array([1.0, 0.0])
     K = np.array([[-0.5, 0.0], [-3.0, 3.0]])  # dot −0.5 vs −3; cosine −1 vs −0.71
     [swap] = _swaps(q, K, "cosine")
-    reason = explain_swap(q, K, swap, "cosine")
+    reason = _explain(q, K, swap, "cosine")
     assert (reason.kind, reason.dot_winner, reason.other_winner) == ("shorter", 0, 1)
     assert reason.ratio == pytest.approx(np.linalg.norm(K[1]) / 0.5)
 
@@ -46,7 +57,7 @@ def test_distance_charges_the_longer_key_for_its_length():
     q = np.array([1.0, 0.0])
     K = np.array([[3.0, 0.0], [1.0, 0.5]])  # dot 3 vs 1; distance 2 vs 0.5
     [swap] = _swaps(q, K, "neg_euclidean")
-    reason = explain_swap(q, K, swap, "neg_euclidean")
+    reason = _explain(q, K, swap, "neg_euclidean")
     assert (reason.kind, reason.dot_winner, reason.other_winner) == ("longer", 0, 1)
     assert reason.ratio == pytest.approx(3.0 / math.hypot(1.0, 0.5))
     assert reason.other_scores == pytest.approx((-2.0, -0.5))
@@ -56,17 +67,20 @@ def test_zero_vector_nearer_by_distance_has_no_finite_ratio():
     q = np.array([1.0, 0.0])
     K = np.array([[3.0, 0.0], [0.0, 0.0]])  # dot 3 vs 0; distance 2 vs 1
     [swap] = _swaps(q, K, "neg_euclidean")
-    reason = explain_swap(q, K, swap, "neg_euclidean")
+    reason = _explain(q, K, swap, "neg_euclidean")
     assert (reason.kind, reason.other_winner, reason.ratio) == ("zero_length", 1, math.inf)
 
 
 def test_bad_requests_are_refused():
     q = np.array([1.0, 0.0])
     K = np.array([[1.0, 0.0], [1.0, 5.0]])
+    rows = _rows(q, K)
     with pytest.raises(ValueError, match="additive"):
-        explain_swap(q, K, Swap(0, 1), "additive")
+        explain_swap(Swap(0, 1), "additive", rows["dot"], rows["dot"], key_norms(K))
     with pytest.raises(ValueError, match="tie"):
-        explain_swap(q, K, Swap(0, 1), "cosine")
+        _explain(q, K, Swap(0, 1), "cosine")
+    with pytest.raises(ValueError, match="same order"):
+        _explain(q, np.array([[2.0, 0.0], [0.0, 1.0]]), Swap(0, 1), "neg_euclidean")
 
 
 finite = st.floats(-10, 10, allow_nan=False).map(lambda x: round(x, 2))
@@ -77,7 +91,7 @@ finite = st.floats(-10, 10, allow_nan=False).map(lambda x: round(x, 2))
 def test_every_swap_is_explained_by_the_key_lengths(q, K):
     """The story each reason tells holds for the numbers it carries."""
     swaps = {other: _swaps(q, K, other) for other in ("cosine", "neg_euclidean")}
-    row = explain_row(q, K, swaps)
+    row = explain_row(K, _rows(q, K))
     assert len(row.reasons) == sum(len(s) for s in swaps.values())
     assert row.norms == pytest.approx(np.linalg.norm(K, axis=1))
     for reason in row.reasons:
@@ -119,3 +133,86 @@ def test_teaching_world_query_given_has_a_dot_cosine_disagreement():
         assert reason.ratio == pytest.approx(max(lengths) / min(lengths))
         assert reason.ratio > 1
         assert view.scores["dot"][state.query, reason.dot_winner] == pytest.approx(reason.dot[0])
+
+
+# ---- one number path: reasons follow the row the model computed --------------------------------
+# A BLAS matmul (FMA kernels) and np.dot may round the same q·k one ulp apart. These tests feed a
+# computed row that differs from np.dot in the last bit, so they behave the same on every CPU.
+
+Q_TIE = np.array([1.0, 1.0, 0.0, 0.0])
+K_TIE = np.array([
+    [0.0, 0.0, 1.0, 0.0],
+    [2.0, 1.0, 3.0, 0.0],  # q·k = 3 exactly, |k|² = 14
+    [0.0, 0.5, 0.0, 0.0],
+    [1.0, 2.0, 0.0, 0.0],  # q·k = 3 exactly, |k|² = 5: nearer, and better aligned
+])
+
+
+def _nudged_rows() -> dict[str, np.ma.MaskedArray]:
+    """The rows as an FMA kernel might compute them: key 1's q·k one ulp above key 3's."""
+    rows = _rows(Q_TIE, K_TIE)
+    assert float(np.dot(Q_TIE, K_TIE[1])) == float(np.dot(Q_TIE, K_TIE[3])) == 3.0
+    dot = rows["dot"].copy()
+    dot[1] = np.nextafter(3.0, np.inf)
+    rows["dot"] = dot
+    return rows
+
+
+def test_a_swap_np_dot_would_call_a_tie_is_explained_from_the_computed_row():
+    rows = _nudged_rows()
+    explained = explain_row(K_TIE, rows)  # raised "keys 1 and 3 tie on q·k" before
+    tied = [r for r in explained.reasons if set(r.keys) == {1, 3}]
+    assert [(r.other, r.keys) for r in tied] == [("cosine", (1, 3)), ("neg_euclidean", (1, 3))]
+    for reason in explained.reasons:
+        a, b = reason.keys
+        assert reason.dot == (float(rows["dot"][a]), float(rows["dot"][b]))  # the row, exactly
+        assert reason.other_scores == (float(rows[reason.other][a]),
+                                       float(rows[reason.other][b]))
+    for reason in tied:
+        assert (reason.kind, reason.ratio) == ("longer", pytest.approx(math.sqrt(14 / 5)))
+    assert list(ranks(rows["dot"])[[1, 3]]) == [1, 2]  # ranks follow the same row
+
+
+def test_a_tie_in_the_computed_row_is_no_swap_even_where_np_dot_differs():
+    rows = _rows(Q_TIE, K_TIE)
+    rows["dot"] = rows["dot"].copy()
+    rows["dot"][2] = 3.0  # np.dot says 0.5; the computed row says a tie with keys 1 and 3
+    rows["cosine"] = rows["cosine"].copy()
+    rows["cosine"][2] = 1.0  # and key 2 first by cosine
+    explained = explain_row(K_TIE, rows)
+    assert all(2 not in r.keys or r.dot[0] != r.dot[1] for r in explained.reasons)
+    assert not any(set(r.keys) == {1, 3} for r in explained.reasons)  # 1 and 3 tie: no swap
+    assert list(ranks(rows["dot"])[[1, 2, 3]]) == [1, 2, 3]  # a tie goes to the lower index
+
+
+def test_the_view_explains_the_rows_it_holds(monkeypatch):
+    """compute_view's reasons come from view.scores, whatever np.dot would say."""
+    import dataclasses
+
+    data = load_lesson_data()
+    state = initial_state(data)
+    K = state.teaching_k.copy()
+    K[1], K[3] = K_TIE[1], K_TIE[3]
+    q = state.teaching_q.copy()
+    q[state.query] = Q_TIE
+    view = compute_view(dataclasses.replace(state, teaching_q=q, teaching_k=K), data)
+    scores = dict(view.scores)
+    dot = scores["dot"].copy()
+    dot[state.query, 1] = np.nextafter(3.0, np.inf)
+    scores["dot"] = dot
+    nudged = dataclasses.replace(view, scores=scores)
+    pairs = {(r.other, r.keys) for r in nudged.reasons.reasons}
+    assert ("cosine", (1, 3)) in pairs and ("neg_euclidean", (1, 3)) in pairs
+
+
+def test_a_key_of_subnormal_entries_has_a_length_and_no_zero_length_reason():
+    """Cosine scores such a key, so its length must not underflow to 0: a "zero_length"
+    reason against cosine has no text in the table (np.linalg.norm gave 0 here)."""
+    q = np.array([1.0, 0.0])
+    K = np.array([[5e-324, 0.0], [0.1, 1.0]])  # dot ~0 vs 0.1; cosine 1 vs 0.0995: a swap
+    norms = key_norms(K)
+    assert norms[0] == 5e-324 and norms[1] == pytest.approx(math.hypot(0.1, 1.0))
+    reasons = explain_row(K, _rows(q, K)).reasons
+    assert [(r.other, r.kind, r.other_winner) for r in reasons] == [
+        ("cosine", "longer", 0), ("neg_euclidean", "longer", 0)]
+    assert key_norms(np.zeros((0, 2))).shape == (0,)

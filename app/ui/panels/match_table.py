@@ -94,6 +94,7 @@ class MatchTablePanel(Panel):
         self.caption = QLabel()
         self.caption.setObjectName("match_caption")
         self.caption.setWordWrap(True)
+        self.caption.setTextFormat(Qt.TextFormat.PlainText)  # names a token: never markup
         self.additive_box = QCheckBox()
         self.additive_box.setObjectName("match_additive")
         self.additive_box.toggled.connect(
@@ -103,6 +104,7 @@ class MatchTablePanel(Panel):
         self.reasons = QLabel()
         self.reasons.setObjectName("match_reasons")
         self.reasons.setWordWrap(True)
+        self.reasons.setTextFormat(Qt.TextFormat.PlainText)  # names tokens: never markup
         self.reasons.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.reasons.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 

@@ -19,6 +19,7 @@ from app.model.breakdown import breakdown
 from app.model.data import LessonData
 from app.model.figures import EXAMPLE, Figure, decimals_of
 from app.model.modelconfig import Claim
+from app.model.scoring import score_matrix
 from app.model.timeline import STAGES, TRACKS, Stage, stage
 from app.ui.fonts import ui_font
 from app.ui.look import OKABE_ITO, Look
@@ -155,8 +156,9 @@ def lesson_values(figures: dict[str, Figure], data: LessonData) -> dict[str, str
     ds67b, dsv2, dsv3, glm = (models[k] for k in ("deepseek-llm-67b", "deepseek-v2",
                                                   "deepseek-v3", "glm-5.3"))
     match, car = dialogue.key_index("match"), dialogue.key_index("opposite")
-    pair = breakdown(dialogue.q, dialogue.keys[match])
-    car_score = float(np.dot(dialogue.q, dialogue.keys[car]))
+    dots = score_matrix("dot", dialogue.q[None, :], dialogue.keys)[0]  # the scores on screen
+    pair = breakdown(dialogue.q, dialogue.keys[match], total=float(dots[match]))
+    car_score = float(dots[car])
     counts = {
         "example_t": EXAMPLE["rnn_T"], "example_d_a": EXAMPLE["additive_d_a"],
         "exp_gap": EXAMPLE["exp_gap"], "prompt": EXAMPLE["prompt"],
