@@ -14,8 +14,16 @@ SNAP_PARTS = 10
 """`snap_out` rounds to a grid of about a tenth of the range: the ends lose at most ~20 %."""
 
 
+SMALLEST_STEP = 1e-300
+"""The finest step `nice_step` gives: a span that tiny has nothing left to read, and a raw step
+that underflowed to 0 (span 5e-324 / 10) or a subnormal has no usable logarithm."""
+
+
 def nice_step(raw: float) -> float:
-    """The smallest round step at least `raw` (raw > 0, finite)."""
+    """The smallest round step at least `raw` (raw ≥ 0, finite; at least SMALLEST_STEP)."""
+    if not (math.isfinite(raw) and raw >= 0):
+        raise ValueError(f"a step must be a finite number ≥ 0, got {raw!r}")
+    raw = max(raw, SMALLEST_STEP)
     power = 10.0 ** math.floor(math.log10(raw))
     return next(m * power for m in NICE_MANTISSAS if m * power >= raw * (1 - 1e-9))
 

@@ -254,16 +254,47 @@ def _cosine(Q: np.ndarray, K: np.ndarray, _w: None) -> np.ma.MaskedArray:
     signed=False,
 )
 def _neg_euclidean(Q: np.ndarray, K: np.ndarray, _w: None) -> np.ndarray:
-    # |q−k|² = |q|² + |k|² − 2q·k: one matmul instead of a Tq×Tk×d difference tensor. Rounding
-    # can make a near-zero distance slightly negative, hence the clip before sqrt.
+    # |q−k|² = |q|² + |k|² − 2q·k: one matmul instead of a Tq×Tk×d difference tensor. Where
+    # the distance is small against the lengths, that subtraction cancels most digits, so
+    # those cells are worked out again as Σ(q_i − k_i)², the way the pair function does.
     S = Q @ K.T
     S *= -2.0
-    S += np.einsum("ij,ij->i", Q, Q)[:, None]
-    S += np.einsum("ij,ij->i", K, K)[None, :]
+    nq = np.einsum("ij,ij->i", Q, Q)
+    nk = np.einsum("ij,ij->i", K, K)
+    S += nq[:, None]
+    S += nk[None, :]
+    _recompute_cancelled(S, Q, K, nq, nk)
     np.maximum(S, 0.0, out=S)
     np.sqrt(S, out=S)
     np.negative(S, out=S)
     return S
+
+
+CANCELLATION = 0.25
+"""A squared distance below this share of |q|² + |k|² lost digits to cancellation (relative
+error up to eps·(|q|²+|k|²)/|q−k|²), so neg_euclidean recomputes it directly; above it the
+matmul form stays within a few ulps of the pair function."""
+DIRECT_CHUNK = 1 << 16
+"""Elements of q − k worked out at once when recomputing cancelled cells (bounded memory)."""
+
+
+def _recompute_cancelled(S: np.ndarray, Q: np.ndarray, K: np.ndarray, nq: np.ndarray,
+                         nk: np.ndarray) -> None:
+    """Replace the squared distances in S that cancellation spoiled by Σ(q_i − k_i)², in place.
+
+    A row is only scanned when its smallest cell could be spoiled, so well-separated data (the
+    usual case, and scale mode's random vectors) costs one min per row on top of the matmul.
+    """
+    if S.size == 0:
+        return
+    step = max(1, DIRECT_CHUNK // Q.shape[1])
+    near = S.min(axis=1) < CANCELLATION * (nq + nk.max())
+    for i in np.flatnonzero(near):
+        cols = np.flatnonzero(S[i] < CANCELLATION * (nq[i] + nk))
+        for start in range(0, len(cols), step):
+            chunk = cols[start:start + step]
+            diff = K[chunk] - Q[i]
+            S[i, chunk] = np.einsum("ij,ij->i", diff, diff)
 
 
 @register(

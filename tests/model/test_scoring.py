@@ -108,9 +108,10 @@ def _check_matrix_against_pairs(name: str, Q: np.ndarray, K: np.ndarray) -> None
                 assert M.mask is not np.ma.nomask and M.mask[i, j]
             else:
                 assert not np.ma.getmaskarray(M)[i, j]
-                # neg_euclidean's |q|²+|k|²−2q·k expansion loses ~√eps of the scale near 0
-                tol = 1e-6 * math.sqrt(scale) if name == "neg_euclidean" else 1e-9 * scale
-                assert float(M[i, j]) == pytest.approx(p, abs=tol)
+                if name == "neg_euclidean":  # cancelled cells are recomputed: full digits
+                    assert float(M[i, j]) == pytest.approx(p, rel=1e-12, abs=0.0)
+                else:
+                    assert float(M[i, j]) == pytest.approx(p, abs=1e-9 * scale)
 
 
 def test_total_scorers_allocate_no_mask() -> None:
@@ -145,6 +146,31 @@ def test_neg_euclidean_never_positive_nor_nan_on_equal_rows() -> None:
     M = score_matrix("neg_euclidean", X, X)
     assert (M <= 0).all() and not np.isnan(M.data).any()
     assert np.abs(np.diag(M.data)).max() < 1e-4
+
+
+def _near_duplicates(dtype: type) -> tuple[np.ndarray, np.ndarray]:
+    """Keys a hair apart, far from the origin: |q|²+|k|²−2q·k cancels almost every digit."""
+    rng = np.random.default_rng(11)
+    base = rng.normal(scale=30.0, size=(4, 8))
+    Q = np.vstack([base, base[:2] + 1e-4 * rng.normal(size=(2, 8))])
+    K = np.vstack([base + 1e-3 * rng.normal(size=(4, 8)), base[:1]])
+    return Q.astype(dtype), K.astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_neg_euclidean_matrix_keeps_the_pair_functions_digits_for_near_duplicates(dtype) -> None:
+    """The matrix must say what the pair function says, cell by cell, to float precision."""
+    rel = 64 * float(np.finfo(dtype).eps)
+    lesson = np.array([[100.0, 100.0], [100.004, 100.0], [100.002, 99.999], [3.0, -4.0]], dtype)
+    for Q, K in (_near_duplicates(dtype), (lesson, lesson)):
+        M = score_matrix("neg_euclidean", Q, K)
+        assert M.dtype == dtype
+        for i in range(len(Q)):
+            for j in range(len(K)):
+                p = score_pair("neg_euclidean", Q[i], K[j])
+                assert float(M[i, j]) == pytest.approx(p, rel=rel, abs=0.0), (i, j)
+    M = score_matrix("neg_euclidean", lesson, lesson)
+    assert M[0, 1] != M[0, 0] == 0.0  # float32: 0.004 apart used to come out identical
 
 
 def test_dtypes_preserved_and_no_copy() -> None:
