@@ -25,8 +25,8 @@ from app.state.document import Document
 from app.ui.actions_classroom import ClassroomActions
 from app.ui.format import format_score
 from app.ui.panels.base import Panel
-from app.ui.panels.live_label import LiveLabel
 from app.ui.panels.registry import panel_specs
+from app.ui.widgets.live_label import LiveLabel
 
 LAYOUT_VERSION = 1
 WORLD_KEYS = {"dialogue": "world.dialogue", "teaching": "world.teaching"}

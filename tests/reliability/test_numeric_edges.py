@@ -30,7 +30,7 @@ def _settle(qtbot, window) -> None:
 
 
 def _match_cells(window, scorer: str, role: int = Qt.ItemDataRole.DisplayRole) -> list:
-    from app.ui.panels.match_model import COLUMNS
+    from app.ui.panels.match.model import COLUMNS
 
     model = window.show_panel("match").model
     column = COLUMNS.index(scorer)

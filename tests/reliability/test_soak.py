@@ -173,7 +173,7 @@ def check_heatmap(window, fresh: View) -> None:
 
 
 def check_match_table(window, fresh: View) -> None:
-    from app.ui.panels.match_model import COLUMNS
+    from app.ui.panels.match.model import COLUMNS
 
     model, row = window.show_panel("match").model, window.document.state.query
     for key, name in enumerate(fresh.key_names):

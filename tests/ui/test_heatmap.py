@@ -18,7 +18,7 @@ from app.state import scale_worker
 from app.state.scale_worker import ScaleWorker
 from app.ui.format import format_score
 from app.ui.look import Look
-from app.ui.panels.heatmap import HeatmapPanel, pair_formula
+from app.ui.panels.heatmap.panel import HeatmapPanel, pair_formula
 
 
 @pytest.fixture

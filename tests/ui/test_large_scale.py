@@ -11,8 +11,8 @@ from app.model.data import load_lesson_data
 from app.startup import build_window, make_application
 from app.state.document import Document
 from app.ui.look import Look
-from app.ui.panels.editor import EditorPanel
-from app.ui.panels.playground import PlaygroundPanel
+from app.ui.panels.editor.panel import EditorPanel
+from app.ui.panels.playground.panel import PlaygroundPanel
 from app.ui.presentation import restore_base_style
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")

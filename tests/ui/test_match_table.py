@@ -10,8 +10,8 @@ from PySide6.QtGui import QFont
 
 from app import i18n
 from app.ui.look import DARK, Look
-from app.ui.panels.match_model import ADDITIVE_COLUMNS, COLUMNS, SORT_ROLE
-from app.ui.panels.match_table import MatchTablePanel, format_ratio
+from app.ui.panels.match.model import ADDITIVE_COLUMNS, COLUMNS, SORT_ROLE
+from app.ui.panels.match.panel import MatchTablePanel, format_ratio
 
 
 @pytest.fixture

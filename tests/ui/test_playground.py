@@ -16,7 +16,7 @@ from app.startup import make_application
 from app.state.document import Document
 from app.ui.format import UNDEFINED_TEXT, format_score
 from app.ui.look import Look
-from app.ui.panels.playground import PlaygroundPanel
+from app.ui.panels.playground.panel import PlaygroundPanel
 
 LEFT = Qt.MouseButton.LeftButton
 NONE = Qt.MouseButton.NoButton

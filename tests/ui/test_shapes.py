@@ -13,8 +13,8 @@ from app.model.decoder_flow import STAGE_KEYS, decoder_stages
 from app.model.memory import additive_intermediate_bytes, score_matrix_bytes
 from app.ui.format import format_bytes
 from app.ui.look import Look
-from app.ui.panels.shapes import ShapesPanel, format_shape, slider_values
-from app.ui.panels.shapes_diagram import group_digits
+from app.ui.panels.shapes.diagram import group_digits
+from app.ui.panels.shapes.panel import ShapesPanel, format_shape, slider_values
 
 
 @pytest.fixture

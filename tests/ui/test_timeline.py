@@ -14,9 +14,9 @@ from app import i18n
 from app.model.figures import lesson_figures
 from app.model.memory import KIB
 from app.model.timeline import STAGES, stage
-from app.ui.panels.kv_chart import PER_TOKEN, WHOLE
-from app.ui.panels.timeline import TimelinePanel, percent
-from app.ui.panels.timeline_cards import format_claim, format_figure
+from app.ui.panels.timeline.cards import format_claim, format_figure
+from app.ui.panels.timeline.kv_chart import PER_TOKEN, WHOLE
+from app.ui.panels.timeline.panel import TimelinePanel, percent
 
 CJK = re.compile("[\u3400-\u9fff]")
 

@@ -21,7 +21,7 @@ from app.state.document import Document
 from app.ui.fonts import ui_font
 from app.ui.format import format_score
 from app.ui.panels.base import Panel
-from app.ui.panels.match_model import (
+from app.ui.panels.match.model import (
     ADDITIVE_COLUMNS,
     HIGHLIGHT,
     SCORED,
@@ -30,7 +30,7 @@ from app.ui.panels.match_model import (
     NumericSortProxy,
     highlight_kind,
 )
-from app.ui.panels.scroll import FittedScrollArea
+from app.ui.widgets.scroll import FittedScrollArea
 
 SIDE_MIN_WIDTH = 320
 """Pixels (before presentation scaling) the reasons need to stay readable beside the table."""

@@ -20,7 +20,7 @@ from app.model.timeline import KVBar, kv_bars
 from app.ui.fonts import ui_font
 from app.ui.format import format_bytes
 from app.ui.look import OKABE_ITO, Look
-from app.ui.panels.timeline_cards import format_number
+from app.ui.panels.timeline.cards import format_number
 
 MIN_EXPONENT, MAX_EXPONENT = 10, 20
 """Context slider: 2^10 … 2^20 tokens, the range the lesson's models span."""

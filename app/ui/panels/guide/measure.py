@@ -36,7 +36,7 @@ from app.model.measure import (
 from app.ui.fonts import ui_font
 from app.ui.format import format_bytes
 from app.ui.look import Look
-from app.ui.panels.timeline_cards import format_number
+from app.ui.panels.timeline.cards import format_number
 
 DEFAULT_T, DEFAULT_D_A = 1024, 128
 """A first run that takes about a second on a school laptop."""

@@ -36,10 +36,10 @@ from app.state.document import Document
 from app.ui.fonts import ui_font
 from app.ui.look import Look
 from app.ui.panels.base import Panel
-from app.ui.panels.checklist import Checklist
-from app.ui.panels.guide_sections import AFTER_MEASURE, BEFORE_MEASURE, CLOSING, section_html
-from app.ui.panels.measure import MeasureBox
-from app.ui.panels.timeline_cards import bold_values, lesson_values, rich_label
+from app.ui.panels.guide.checklist import Checklist
+from app.ui.panels.guide.measure import MeasureBox
+from app.ui.panels.guide.sections import AFTER_MEASURE, BEFORE_MEASURE, CLOSING, section_html
+from app.ui.panels.timeline.cards import bold_values, lesson_values, rich_label
 
 
 class AskBox(QWidget):

@@ -21,9 +21,9 @@ from app.ui.fonts import ui_font
 from app.ui.format import format_bytes, format_percent, format_score
 from app.ui.look import diverging_map, sequential_map
 from app.ui.panels.base import Panel
-from app.ui.panels.heatmap_cells import CellLayer
-from app.ui.panels.heatmap_fit import fit_colorbar, fit_lines
-from app.ui.panels.live_label import LiveLabel
+from app.ui.panels.heatmap.cells import CellLayer
+from app.ui.panels.heatmap.fit import fit_colorbar, fit_lines
+from app.ui.widgets.live_label import LiveLabel
 
 NO_VALUE = {"light": "#D9D9D9", "dark": "#3C3C3C"}
 """Cells without a number (undefined cosine, masked score) show the background in this grey."""

@@ -34,14 +34,14 @@ from app.ui.fonts import ui_font
 from app.ui.format import format_score
 from app.ui.look import OKABE_ITO
 from app.ui.panels.base import Panel
-from app.ui.panels.kv_chart import KVChart
-from app.ui.panels.timeline_cards import (
+from app.ui.panels.timeline.cards import (
     StageStrip,
     card_html,
     format_number,
     lesson_values,
     rich_label,
 )
+from app.ui.panels.timeline.kv_chart import KVChart
 
 SCORER_KEYS = {
     "dot": "scorer.dot", "scaled_dot": "scorer.scaled_dot", "cosine": "scorer.cosine",

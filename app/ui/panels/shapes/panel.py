@@ -28,9 +28,9 @@ from app.state.document import Document
 from app.ui.fonts import ui_font
 from app.ui.format import format_bytes
 from app.ui.panels.base import Panel
-from app.ui.panels.scroll import FittedScrollArea
-from app.ui.panels.shapes_diagram import ShapesDiagram, group_digits
-from app.ui.panels.shapes_flow import FlowList
+from app.ui.panels.shapes.diagram import ShapesDiagram, group_digits
+from app.ui.panels.shapes.flow import FlowList
+from app.ui.widgets.scroll import FittedScrollArea
 
 STEPS_PER_OCTAVE = 4
 """The T slider moves in quarter powers of two, so every power of two (4,096 …) is a stop."""
