@@ -95,6 +95,8 @@ def base_style() -> tuple[QFont, QPalette]:
 
 def restore_base_style() -> None:
     """Undo every look on the application (a test or a second window starts from plain)."""
+    if QApplication.instance() is None:
+        return  # no application, so no look to undo
     font, palette = base_style()
     app = QApplication.instance()
     app.setFont(font)
