@@ -10,7 +10,6 @@ from pathlib import Path
 import pyqtgraph as pg
 from PySide6.QtCore import (
     QEvent,
-    QLocale,
     QMessageLogContext,
     QtMsgType,
     qFormatLogMessage,
@@ -18,7 +17,6 @@ from PySide6.QtCore import (
 )
 from PySide6.QtWidgets import QApplication, QLabel, QWidget
 
-from app import i18n
 from app.i18n import tr
 from app.model.data import LessonData, load_lesson_data
 from app.model.errors import AttentionLabError
@@ -29,6 +27,7 @@ from app.state.document import Document
 from app.ui.errors import install as install_error_hook
 from app.ui.export import save_image
 from app.ui.fonts import apply_cjk_fallback, register_bundled_fonts
+from app.ui.language import apply_language, stored_language
 from app.ui.main_window import MainWindow
 
 USAGE_ERROR = 2
@@ -76,7 +75,7 @@ def make_application() -> QApplication:
 
 def build_window(lang: str | None = None, data: LessonData | None = None) -> MainWindow:
     """The document and its window, with the language chosen or taken from the system."""
-    i18n.set_language(lang or i18n.default_language(QLocale.system().name()))
+    apply_language(lang or stored_language())
     document = Document(load_lesson_data() if data is None else data)
     return MainWindow(document)
 

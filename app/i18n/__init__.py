@@ -7,15 +7,12 @@ a full string literal, so a test can find missing and unused keys.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from app.i18n import en, zh
 
 TABLES: dict[str, dict[str, str]] = {"zh": zh.STRINGS, "en": en.STRINGS}
 LANGUAGES: tuple[str, ...] = ("zh", "en")
 
 _current = "zh"
-_listeners: list[Callable[[str], None]] = []
 
 
 def default_language(locale_name: str) -> str:
@@ -28,24 +25,12 @@ def language() -> str:
 
 
 def set_language(lang: str) -> None:
-    """Switch every later `tr` call, then tell listeners so open windows retranslate."""
+    """Switch every later `tr` call. Open windows learn of it from `app.ui.language`, which
+    sends Qt's LanguageChange event; this table itself knows nothing of Qt."""
     global _current
     if lang not in TABLES:
         raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
-    if lang == _current:
-        return
     _current = lang
-    for listener in list(_listeners):
-        listener(lang)
-
-
-def on_language_changed(listener: Callable[[str], None]) -> None:
-    _listeners.append(listener)
-
-
-def remove_listener(listener: Callable[[str], None]) -> None:
-    if listener in _listeners:
-        _listeners.remove(listener)
 
 
 def tr(key: str, /, **values: object) -> str:

@@ -300,7 +300,11 @@ def _memory(data: LessonData) -> dict[str, Value]:
 
 def lesson_figures(data_dir: Path | None = None) -> dict[str, Figure]:
     """Every figure of FIGURES.md, computed now from the files in `data_dir` (default data/)."""
-    data = load_lesson_data(data_dir)
+    return figures_of(load_lesson_data(data_dir))
+
+
+def figures_of(data: LessonData) -> dict[str, Figure]:
+    """Every figure of FIGURES.md, computed from data already loaded (no disk access)."""
     values = {**_dialogue(data), **_teaching(data), **_shapes(data), **_memory(data)}
     missing = set(PUBLISHED) ^ set(values)
     if missing:  # a programming error, not a data error: the two tables must list the same keys

@@ -7,6 +7,7 @@ recompute (mouse moves arrive far faster than frames), then `changed` is emitted
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import cached_property
 from typing import Literal
 
 import numpy as np
@@ -15,6 +16,7 @@ from PySide6.QtGui import QUndoStack
 
 from app.i18n import tr
 from app.model.data import LessonData
+from app.model.figures import Figure, figures_of
 from app.model.scoring import SCORERS
 from app.model.state import (
     EDIT_LIMIT,
@@ -24,6 +26,7 @@ from app.model.state import (
     World,
     option_problem,
 )
+from app.model.timeline import stage, stage_changes
 from app.model.view import View, compute_view, initial_state, lesson_selection
 from app.state.commands import StateCommand
 
@@ -44,6 +47,7 @@ class Document(QObject):
         self.undo_stack = QUndoStack(self)
         self._state = initial_state(data)
         self._view = compute_view(self._state, data)
+        self._view_state = self._state
         self._pending = False
         self._drag_id: int | None = None
         self._next_drag_id = 0
@@ -55,9 +59,20 @@ class Document(QObject):
 
     @property
     def view(self) -> View:
-        """The view of the current state; computes now if a recompute is still pending."""
-        self.flush()
+        """The view of the current state, computed now if an edit is still pending.
+
+        A read has no visible effect: `changed` still comes once, from the scheduled recompute,
+        so reading the view never makes every panel repaint.
+        """
+        if self._pending and self._view_state is not self._state:
+            self._view = compute_view(self._state, self.data)
+            self._view_state = self._state
         return self._view
+
+    @cached_property
+    def figures(self) -> dict[str, Figure]:
+        """The lesson's published figures, computed once from the loaded data."""
+        return figures_of(self.data)
 
     def flush(self) -> None:
         """Run a pending recompute immediately (tests and benchmarks use this)."""
@@ -71,7 +86,9 @@ class Document(QObject):
 
     def _recompute(self) -> None:
         self._pending = False
-        self._view = compute_view(self._state, self.data)
+        if self._view_state is not self._state:
+            self._view = compute_view(self._state, self.data)
+            self._view_state = self._state
         self.recompute_count += 1
         self.changed.emit()
 
@@ -180,6 +197,26 @@ class Document(QObject):
         array = np.round(array)
         array.flags.writeable = False
         self.push(replace(self._state, positions=array), "positions")
+
+    def apply_stage(self, stage_id: str) -> None:
+        """Set up a timeline stage (world, scorer, options) as one undo step; a no-op when the
+        document already shows it."""
+        chosen = stage(stage_id)
+        state = self._state
+        changes = stage_changes(stage_id, self.data.teaching.n_heads)
+        world = chosen.world is not None and chosen.world != state.world
+        scorer = chosen.scorer is not None and chosen.scorer != state.scorer
+        options = any(getattr(state.options, key) != value for key, value in changes.items())
+        if not (world or scorer or options):
+            return
+        self.undo_stack.beginMacro("stage")
+        if world:
+            self.set_world(chosen.world)  # type: ignore[arg-type]
+        if scorer:
+            self.set_scorer(chosen.scorer)  # type: ignore[arg-type]
+        if options:
+            self.set_options(**changes)
+        self.undo_stack.endMacro()
 
     def load_state(self, state: LabState, text: str = "open") -> None:
         """Replace everything (open a scenario, reset) as one undoable step."""

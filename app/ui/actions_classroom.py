@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, QSettings, Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -31,10 +31,12 @@ from app.model.scenario import SUFFIX, read_scenario, with_scenario_suffix, writ
 from app.model.state import LabState
 from app.model.view import initial_state
 from app.state.autosave import Autosaver, FolderLock, restore, write_problem
+from app.ui import settings as keys
 from app.ui.export import copy_image, save_image, save_scores_csv
 from app.ui.look import Look
 from app.ui.panels.base import Panel
 from app.ui.presentation import THEME_CHOICES, Presentation, stored_presentation
+from app.ui.settings import settings
 
 if TYPE_CHECKING:
     from app.ui.main_window import MainWindow
@@ -54,12 +56,6 @@ TEXT_KEYS = {
 }
 
 
-def _settings() -> QSettings:
-    from app.ui.main_window import settings  # the window module imports this one
-
-    return settings()
-
-
 class ClassroomActions(QObject):
     """Builds the actions into the window's menus and toolbar and carries them out."""
 
@@ -67,7 +63,7 @@ class ClassroomActions(QObject):
         super().__init__(window)
         self.window = window
         self.document = window.document
-        self.presentation = Presentation(window, stored_presentation(_settings()))
+        self.presentation = Presentation(window, stored_presentation(settings()))
         self.current_path: Path | None = None
         self.autosave: Autosaver | None = None
         self.folder_lock: FolderLock | None = None
@@ -388,11 +384,11 @@ class ClassroomActions(QObject):
     # ---- recent files -----------------------------------------------------------------------
 
     def recent_files(self) -> list[str]:
-        return [str(f) for f in _settings().value("recent/files", [], list)][:RECENT_LIMIT]
+        return [str(f) for f in settings().value(keys.RECENT_FILES, [], list)][:RECENT_LIMIT]
 
     def _store_recent(self, files: list[str]) -> None:
-        store = _settings()
-        store.setValue("recent/files", files[:RECENT_LIMIT])
+        store = settings()
+        store.setValue(keys.RECENT_FILES, files[:RECENT_LIMIT])
         store.sync()
         self._update_recent()
 
@@ -475,9 +471,9 @@ class ClassroomActions(QObject):
 
     def _on_look_changed(self, look: Look) -> None:
         if self.presentation.presenting:
-            store = _settings()
-            store.setValue("presentation/scale", look.scale)
-            store.setValue("presentation/theme", self.presentation.theme_name)
+            store = settings()
+            store.setValue(keys.PRESENTATION_SCALE, look.scale)
+            store.setValue(keys.PRESENTATION_THEME, self.presentation.theme_name)
         self._sync_checks()
         self.window.statusBar().showMessage(
             tr("classroom.scale", percent=round(look.scale * 100)), 3000)

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import html
 import math
+import re
+from decimal import ROUND_HALF_UP, Decimal
 
+from app.i18n import tr
+from app.model.decoder_flow import Shape
+from app.model.figures import Figure, decimals_of
+from app.model.modelconfig import Claim
 from app.model.scoring import Undefined
 
 UNDEFINED_TEXT = "—"
@@ -12,6 +18,8 @@ ROUNDING_NOISE = 1e-12
 """Below this a score is floating-point residue (0.1 + 0.2 − 0.3), not a value a student made:
 shown as 0 so every panel agrees with the heatmap."""
 BYTE_UNITS = ("B", "KiB", "MiB", "GiB", "TiB", "PiB")
+SIZE_UNITS = ("KiB", "MiB", "GiB")
+"""Units a lesson figure is printed in (its value is already in that unit)."""
 
 
 def format_score(value: float | Undefined | None, decimals: int = 2) -> str:
@@ -54,3 +62,99 @@ def plain_tip(text: str) -> str:
     """A tooltip that shows `text` literally: Qt reads a tooltip as rich text when it looks like
     markup, so a token named `<img src=…>` from a data file would otherwise load a local file."""
     return "<p>" + html.escape(text).replace("\n", "<br>") + "</p>"
+
+
+def _rounded(value: float, places: int) -> str:
+    """Half-up rounding of the shortest decimal form, as a reader rounds what they see."""
+    step = Decimal(1).scaleb(-places)
+    text = str(Decimal(repr(float(value))).quantize(step, rounding=ROUND_HALF_UP))
+    if text.startswith("-") and Decimal(text) == 0:
+        text = text[1:]
+    return text
+
+
+def format_number(value: float, places: int = 0) -> str:
+    """Fixed decimals, thousands separators, a real minus sign."""
+    text = _rounded(value, places)
+    whole, _, fraction = text.lstrip("-").partition(".")
+    grouped = f"{int(whole):,}" + (f".{fraction}" if fraction else "")
+    return ("−" if text.startswith("-") else "") + grouped
+
+
+def _scientific(value: float, places: int) -> str:
+    mantissa, exponent = f"{value:.{places}e}".split("e")
+    mantissa = mantissa.replace("-", "−")
+    if int(exponent) < 0:  # the bundled font has no superscript minus
+        return f"{mantissa}e−{-int(exponent)}"
+    superscript = str(int(exponent)).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
+    return f"{mantissa} × 10{superscript}"
+
+
+def _one(value: float, published: str, unit: str) -> str:
+    places, scientific = decimals_of(published)
+    if scientific:
+        return _scientific(float(value), places)
+    finer = Decimal(_rounded(value, places + 2))
+    if unit in SIZE_UNITS and Decimal(_rounded(value, places)) != finer:
+        places += 2  # the data changed: keep the precision the new value needs
+    text = format_number(float(value), places)
+    if unit == "pct":
+        return f"{text} %"
+    if unit in (*SIZE_UNITS, "B"):
+        return f"{text} {unit}"
+    return text
+
+
+def format_figure(figure: Figure) -> str:
+    """A figure as the lesson prints it, from its computed value."""
+    value, published = figure.value, figure.published
+    if figure.comparison in ("set", "order"):
+        return tr("timeline.sep").join(str(name) for name in value)  # type: ignore[union-attr]
+    if isinstance(published, tuple):
+        values = tuple(value)  # type: ignore[arg-type]
+        shown = [_one(v, p, "") for v, p in zip(values, published, strict=False)]
+        suffix = " %" if figure.unit == "pct" else ""
+        return " / ".join(f"{s}{suffix}" for s in shown) if suffix else ", ".join(shown)
+    return _one(value, published, figure.unit)  # type: ignore[arg-type]
+
+
+def format_claim(claim: Claim) -> str:
+    """A reported value with its unit, at the precision it was reported."""
+    text = repr(float(claim.value))
+    places = len(text.split(".")[1]) if "." in text and not text.endswith(".0") else 0
+    number = format_number(claim.value, places)
+    if claim.unit == "pct":
+        return f"{number} %"
+    if claim.unit in ("B", "s"):
+        return f"{number} {claim.unit}"
+    return number
+
+
+def format_length_ratio(ratio: float) -> str:
+    """One decimal, or two when one would round a real difference away (1.04 → "1.04")."""
+    return format_score(ratio, 1 if ratio >= 1.1 else 2)
+
+
+def format_times(ratio: float) -> str:
+    """How many times slower or larger: "12.3×", two decimals below ten."""
+    return f"{format_number(ratio, 1 if ratio >= 10 else 2)}×"
+
+
+def format_seconds(seconds: float) -> str:
+    """A measured duration: milliseconds below a second."""
+    if seconds < 1:
+        return f"{format_number(seconds * 1000, 1)} ms"
+    return f"{format_number(seconds, 2)} s"
+
+
+def format_shape(shape: Shape) -> str:
+    """(T, 24, 256) → "T × 24 × 256", numbers with thousands separators."""
+    return " × ".join(d if isinstance(d, str) else format_number(d) for d in shape)
+
+
+_SYMBOL = re.compile(r"(?<![A-Za-z])([qk])(?![A-Za-z])")
+
+
+def pair_formula(formula: str, query: str, key: str) -> str:
+    """The scorer's formula with the tokens filled in: "q·k" → "q_给了·k_苹果"."""
+    return _SYMBOL.sub(lambda m: f"q_{query}" if m.group(1) == "q" else f"k_{key}", formula)

@@ -57,7 +57,6 @@ LIGHT = Theme("light", background="#FFFFFF", foreground="#000000", muted="#55555
               grid="#BBBBBB")
 DARK = Theme("dark", background="#1E1E1E", foreground="#F0F0F0", muted="#AAAAAA",
              grid="#555555")
-THEMES = {theme.name: theme for theme in (LIGHT, DARK)}
 
 
 @dataclass(frozen=True)

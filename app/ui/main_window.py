@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt
+from PySide6.QtCore import QByteArray, QEvent, Qt
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -20,29 +20,17 @@ from app import i18n
 from app.i18n import tr
 from app.model.scoring import SCORERS
 from app.model.state import WORLDS
-from app.paths import user_data_dir
 from app.state.document import Document
+from app.ui import settings as keys
 from app.ui.actions_classroom import ClassroomActions
 from app.ui.format import format_score
+from app.ui.language import choose_language
 from app.ui.panels.base import Panel
-from app.ui.panels.live_label import LiveLabel
 from app.ui.panels.registry import panel_specs
+from app.ui.settings import settings
+from app.ui.widgets.live_label import LiveLabel
 
 LAYOUT_VERSION = 1
-WORLD_KEYS = {"dialogue": "world.dialogue", "teaching": "world.teaching"}
-SCORER_KEYS = {
-    "dot": "scorer.dot",
-    "scaled_dot": "scorer.scaled_dot",
-    "cosine": "scorer.cosine",
-    "neg_euclidean": "scorer.neg_euclidean",
-    "additive": "scorer.additive",
-    "qk_norm": "scorer.qk_norm",
-}
-
-
-def settings() -> QSettings:
-    """Settings live beside the autosave, so one folder holds everything the app remembers."""
-    return QSettings(str(user_data_dir() / "settings.ini"), QSettings.Format.IniFormat)
 
 
 class MainWindow(QMainWindow):
@@ -76,7 +64,6 @@ class MainWindow(QMainWindow):
         document.changed.connect(self._on_document_changed)
         document.notice.connect(self._on_notice)
         document.undo_stack.cleanChanged.connect(self._update_title)
-        i18n.on_language_changed(self._on_language_changed)
         self.retranslate()
         self._on_document_changed()
 
@@ -156,7 +143,7 @@ class MainWindow(QMainWindow):
         self._language_group = QActionGroup(self)
         for lang in i18n.LANGUAGES:
             action = self._action(f"lang_{lang}", None, checkable=True)
-            action.triggered.connect(lambda _=False, code=lang: i18n.set_language(code))
+            action.triggered.connect(lambda _=False, code=lang: choose_language(code))
             self._language_group.addAction(action)
         self.actions["lang_en"].setShortcut(QKeySequence("Ctrl+Shift+E"))
         self.actions["lang_zh"].setShortcut(QKeySequence("Ctrl+Shift+C"))
@@ -213,14 +200,13 @@ class MainWindow(QMainWindow):
         self.toolbar.addAction(self.actions["reset_lesson"])
 
     def retranslate(self) -> None:
-        """Every string of the window and its panels from the current language's table."""
+        """Every string the window itself shows (panels retranslate themselves)."""
         texts = {
             "undo": "action.undo", "redo": "action.redo", "reset_lesson": "action.reset_lesson",
             "quit": "action.quit", "reset_layout": "action.reset_layout",
             "shortcuts": "action.shortcuts", "about": "action.about",
             "lang_zh": "language.zh", "lang_en": "language.en",
-            "world_dialogue": "world.dialogue", "world_teaching": "world.teaching",
-        }
+                    }
         for name, key in texts.items():
             self.actions[name].setText(tr(key))
         self.actions[f"lang_{i18n.language()}"].setChecked(True)
@@ -233,10 +219,9 @@ class MainWindow(QMainWindow):
         self.toolbar.setWindowTitle(tr("toolbar.main"))
         self._world_label.setText(tr("toolbar.world"))
         self._scorer_label.setText(tr("toolbar.scorer"))
-        self._fill_combo(self.world_combo, [tr(WORLD_KEYS[w]) for w in WORLDS])
-        self._fill_combo(self.scorer_combo, [tr(SCORER_KEYS[name]) for name in SCORERS])
+        self._fill_combo(self.world_combo, [tr(f"world.{w}") for w in WORLDS])
+        self._fill_combo(self.scorer_combo, [tr(f"scorer.{name}") for name in SCORERS])
         for name, panel in self.panels.items():
-            panel.retranslate()
             self.docks[name].setWindowTitle(tr(panel.title_key))
         self.classroom.retranslate()
         self._update_title()
@@ -274,7 +259,7 @@ class MainWindow(QMainWindow):
                 "status.pair",
                 query=view.query_names[state.query],
                 key=view.key_names[state.key],
-                scorer=tr(SCORER_KEYS[state.scorer]),
+                scorer=tr(f"scorer.{state.scorer}"),
                 score=format_score(view.selected_score),
             )
         )
@@ -282,14 +267,16 @@ class MainWindow(QMainWindow):
     def _on_notice(self, message: str) -> None:
         self.statusBar().showMessage(message, 6000)
 
-    def _on_language_changed(self, _lang: str) -> None:
-        self.retranslate()
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
 
     def restore_layout(self) -> None:
         """Bring back the docks as the user left them; a stale or foreign layout is ignored."""
         store = settings()
-        geometry = store.value("window/geometry")
-        state = store.value("window/state")
+        geometry = store.value(keys.WINDOW_GEOMETRY)
+        state = store.value(keys.WINDOW_STATE)
         if not (isinstance(geometry, QByteArray) and self.restoreGeometry(geometry)):
             self._fit_screen()
         if isinstance(state, QByteArray) and self.restoreState(state, LAYOUT_VERSION):
@@ -322,15 +309,13 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         store = settings()
-        store.setValue("window/geometry", self.saveGeometry())
-        store.setValue("window/state", self.saveState(LAYOUT_VERSION))
+        store.setValue(keys.WINDOW_GEOMETRY, self.saveGeometry())
+        store.setValue(keys.WINDOW_STATE, self.saveState(LAYOUT_VERSION))
         store.sync()
-        i18n.remove_listener(self._on_language_changed)
         super().closeEvent(event)
 
     def dispose(self) -> None:
         """Delete now, while Qt is whole: left to interpreter exit, plot items can crash it."""
-        i18n.remove_listener(self._on_language_changed)
         self.deleteLater()
         QApplication.sendPostedEvents(self, QEvent.Type.DeferredDelete)
 

@@ -15,6 +15,7 @@ from PySide6.QtCore import QByteArray, QObject, QSettings, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import QApplication, QTabBar
 
+from app.ui import settings as keys
 from app.ui.look import DARK, LIGHT, MAX_SCALE, MIN_SCALE, Look, Theme
 
 if TYPE_CHECKING:
@@ -72,10 +73,10 @@ def palette_for(theme_name: str, base: QPalette) -> QPalette:
 
 def stored_presentation(store: QSettings) -> tuple[Look, str]:
     """The projector look the teacher chose last time (scale and theme), else the default."""
-    name = str(store.value("presentation/theme", PRESENTATION_THEME))
+    name = str(store.value(keys.PRESENTATION_THEME, PRESENTATION_THEME))
     name = name if name in THEME_CHOICES else PRESENTATION_THEME
     try:
-        scale = float(store.value("presentation/scale", PRESENTATION_SCALE))
+        scale = float(store.value(keys.PRESENTATION_SCALE, PRESENTATION_SCALE))
     except (TypeError, ValueError):
         scale = PRESENTATION_SCALE
     return Look(theme=THEME_CHOICES[name]).scaled(scale), name
@@ -94,6 +95,8 @@ def base_style() -> tuple[QFont, QPalette]:
 
 def restore_base_style() -> None:
     """Undo every look on the application (a test or a second window starts from plain)."""
+    if QApplication.instance() is None:
+        return  # no application, so no look to undo
     font, palette = base_style()
     app = QApplication.instance()
     app.setFont(font)

@@ -14,6 +14,7 @@ import pytest
 
 from app import i18n
 from app.model.view import initial_state
+from app.ui.language import apply_language
 
 
 @pytest.fixture(autouse=True)
@@ -37,13 +38,13 @@ def shared_window(qapp):
     yield window
     window.close()
     window.deleteLater()
-    i18n.set_language(language)
+    apply_language(language)
 
 
 @pytest.fixture
 def window(qtbot, shared_window):
     """The shared window back at the lesson's start: state, undo history, messages."""
-    i18n.set_language("en")
+    apply_language("en")
     document = shared_window.document
     document.apply_state(initial_state(document.data))
     document.flush()

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 from app import i18n
 from app.model.errors import DataError
 from app.ui import errors
+from app.ui.language import apply_language
 
 pytestmark = pytest.mark.qt_log_ignore(
     "This plugin does not support propagateSizeHints"  # offscreen platform, any dialog
@@ -41,14 +42,14 @@ class RecordingAutosave:
 def hook(qtbot):
     """A fresh hook installed for one test, then uninstalled and its dialog closed."""
     language = i18n.language()
-    i18n.set_language("en")
+    apply_language("en")
     installed = errors.ErrorHook()
     installed.install()
     yield installed
     installed.uninstall()
     if installed.dialog is not None:
         installed.dialog.done(0)
-    i18n.set_language(language)
+    apply_language(language)
 
 
 def _raise_in_slot(exc: BaseException) -> None:
@@ -99,7 +100,7 @@ def test_a_windows_autosave_is_found_without_registration(qtbot, hook):
 
 @pytest.mark.qt_no_exception_capture
 def test_dialog_speaks_the_current_language(qtbot, hook):
-    i18n.set_language("zh")
+    apply_language("zh")
     with qtbot.waitSignal(hook.reported, timeout=3000) as blocker:
         _raise_in_slot(ValueError("坏了"))
     assert blocker.args[0].startswith(i18n.tr("reliability.unexpected", problem="ValueError: 坏了"))

@@ -22,7 +22,7 @@ from app.model.state import EDIT_LIMIT, WORLDS
 from app.model.view import View, compute_view
 from app.startup import build_window, make_application
 from app.ui.format import UNDEFINED_TEXT, format_score
-from app.ui.main_window import SCORER_KEYS
+from app.ui.language import apply_language
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")]
@@ -173,7 +173,7 @@ def check_heatmap(window, fresh: View) -> None:
 
 
 def check_match_table(window, fresh: View) -> None:
-    from app.ui.panels.match_model import COLUMNS
+    from app.ui.panels.match.model import COLUMNS
 
     model, row = window.show_panel("match").model, window.document.state.query
     for key, name in enumerate(fresh.key_names):
@@ -193,7 +193,7 @@ def check_readouts(window, fresh: View) -> None:
     state = window.document.state
     status = window.findChild(type(window._status), "status_pair").text()
     assert status == tr("status.pair", query=fresh.query_names[state.query],
-                        key=fresh.key_names[state.key], scorer=tr(SCORER_KEYS[state.scorer]),
+                        key=fresh.key_names[state.key], scorer=tr(f"scorer.{state.scorer}"),
                         score=format_score(fresh.selected_score))
     line = window.show_panel("expansion").scorer_line
     if not line.isHidden():
@@ -262,7 +262,7 @@ def test_soak_ten_thousand_operations(qtbot):
         gc.collect()
         grown = rss_mb() - baseline
     finally:
-        i18n.set_language(language)
+        apply_language(language)
     assert repaints == OPERATIONS // REPAINT_EVERY
     kinds = ("edit", "drag", "undo", "redo", "world", "scorer", "select", "options")
     assert all(soak.counts.get(name, 0) > 100 for name in kinds), soak.counts

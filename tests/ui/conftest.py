@@ -10,10 +10,10 @@ import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import Qt
 
-from app import i18n
 from app.model.data import load_lesson_data
 from app.startup import build_window, make_application
 from app.state.document import Document
+from app.ui.language import apply_language
 from app.ui.main_window import MainWindow
 from app.ui.panels.base import Panel
 from app.ui.presentation import restore_base_style
@@ -30,7 +30,7 @@ def open_panel(qtbot) -> Iterator[Callable[..., Panel]]:
     def open_(panel_class: type[Panel], size: tuple[int, int], data_dir: Path | None = None,
               document: Document | None = None) -> Panel:
         make_application()
-        i18n.set_language("en")
+        apply_language("en")
         panel = panel_class(document or Document(load_lesson_data(data_dir)))
         qtbot.addWidget(panel)
         panel.setMinimumSize(1, 1)  # a top-level layout would resize the window: offscreen warns
@@ -40,7 +40,7 @@ def open_panel(qtbot) -> Iterator[Callable[..., Panel]]:
         return panel
 
     yield open_
-    i18n.set_language("zh")
+    apply_language("zh")
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication
 
 from app.model.state import LabState
 from app.ui.look import Look
-from app.ui.panels.editor import EditorPanel, VectorChart
+from app.ui.panels.editor.panel import EditorPanel, VectorChart
 
 LEFT = Qt.MouseButton.LeftButton
 NONE = Qt.MouseButton.NoButton

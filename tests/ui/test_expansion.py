@@ -10,7 +10,7 @@ from PySide6.QtGui import QTextDocument
 
 from app.ui.format import format_score
 from app.ui.look import Look
-from app.ui.panels.expansion import ExpansionPanel, number, operand
+from app.ui.panels.expansion.panel import ExpansionPanel, number, operand
 
 
 @pytest.fixture

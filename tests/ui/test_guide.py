@@ -11,9 +11,9 @@ from app.model.figures import lesson_figures
 from app.model.measure import MAX_D_A, MAX_T
 from app.model.questions import LOG_NAME, read_questions
 from app.paths import user_data_dir
-from app.ui.panels.guide import GuidePanel
-from app.ui.panels.timeline import TimelinePanel
-from app.ui.panels.timeline_cards import format_figure
+from app.ui.format import format_figure
+from app.ui.panels.guide.panel import GuidePanel
+from app.ui.panels.timeline.panel import TimelinePanel
 
 SIZE = (560, 640)
 

@@ -9,16 +9,16 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPointF, Qt, QTimer
 
-from app import i18n
 from app.model.nice import snap_out
 from app.model.scale import ScaleRequest
 from app.model.scoring import SCORERS
 from app.startup import make_application
 from app.state import scale_worker
 from app.state.scale_worker import ScaleWorker
-from app.ui.format import format_score
+from app.ui.format import format_score, pair_formula
+from app.ui.language import apply_language
 from app.ui.look import Look
-from app.ui.panels.heatmap import HeatmapPanel, pair_formula
+from app.ui.panels.heatmap.panel import HeatmapPanel
 
 
 @pytest.fixture
@@ -171,7 +171,7 @@ def test_presentation_scale_enlarges_cell_labels_and_axes(qtbot, panel):
 
 
 def test_language_switch_retitles_the_axes(panel):
-    i18n.set_language("zh")
+    apply_language("zh")
     panel.retranslate()
     assert "查询" in panel.plot.getAxis("left").labelText
     assert "键" in panel.plot.getAxis("top").labelText

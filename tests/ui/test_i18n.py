@@ -31,11 +31,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app import i18n
 from app.i18n import en, zh
+from app.model.decoder_flow import STAGE_KEYS as DECODER_STAGES
+from app.model.scoring import SCORERS
 from app.model.state import WORLDS
+from app.model.timeline import STAGES, TRACKS
 from app.startup import build_window, make_application
 from app.ui.export import svg_bytes
+from app.ui.language import apply_language
+from app.ui.panels.match.model import SCORED
+from app.ui.panels.playground.readouts import HEADED
 from app.ui.presentation import restore_base_style
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
@@ -55,8 +60,11 @@ def _literals() -> tuple[set[str], set[str]]:
         if path in TABLE_FILES:
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        fragments = {id(part) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr)
+                     for part in node.values}  # pieces of an f-string are not keys
         for node in ast.walk(tree):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                    and id(node) not in fragments):
                 literals.add(node.value)
             elif (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "tr"
                   and node.args and isinstance(node.args[0], ast.Constant)):
@@ -93,10 +101,27 @@ def test_placeholders_match_and_format() -> None:
         en.STRINGS[key].format(**dummy)
 
 
+def _derived_keys() -> set[str]:
+    """Keys the code builds from a registry's names (`f"scorer.{name}"`), one per entry."""
+    stages = {f"timeline.{s.id}.{part}" for s in STAGES
+              for part in ("chip", "name", "solved", "stuck")}
+    tracks = {f"timeline.track.{t}{end}" for t in TRACKS for end in ("", "_short")}
+    layer = {f"shapes.{kind}.{key}" for key in DECODER_STAGES for kind in ("stage", "note")}
+    return (stages | tracks | layer
+            | {f"scorer.{name}" for name in SCORERS} | {f"world.{w}" for w in WORLDS}
+            | {f"match.col.{c}" for c in ("key", "norm", *SCORED)}
+            | {f"playground.col_{c}" for c in HEADED})
+
+
 def test_every_key_is_used_as_a_literal_in_app() -> None:
     literals, _ = _literals()
-    unused = sorted(set(en.STRINGS) - literals)
+    unused = sorted(set(en.STRINGS) - literals - _derived_keys())
     assert unused == [], f"keys no code uses (write each as a full literal): {unused}"
+
+
+def test_every_derived_key_exists() -> None:
+    missing = sorted(_derived_keys() - set(en.STRINGS))
+    assert missing == [], f"registry entries without a name in the tables: {missing}"
 
 
 def test_every_key_the_code_uses_exists() -> None:
@@ -219,11 +244,11 @@ def test_switching_language_retranslates_every_dock(qtbot) -> None:
     assert zh_menus == zh.STRINGS["classroom.menu.export"]
     assert all(not CJK.search(title) for title in en_titles)
     assert all(CJK.search(title) for title in zh_titles)
-    i18n.set_language("zh")
+    apply_language("zh")
 
 
 @pytest.fixture(autouse=True)
 def _plain_style():
     yield
     restore_base_style()
-    i18n.set_language("zh")
+    apply_language("zh")

@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QApplication
 
-from app import i18n
 from app.model.data import load_lesson_data
 from app.startup import build_window, make_application
 from app.state.document import Document
+from app.ui.language import apply_language
 from app.ui.look import Look
-from app.ui.panels.editor import EditorPanel
-from app.ui.panels.playground import PlaygroundPanel
+from app.ui.panels.editor.panel import EditorPanel
+from app.ui.panels.playground.panel import PlaygroundPanel
 from app.ui.presentation import restore_base_style
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
@@ -31,9 +31,9 @@ def shown(qtbot, panel, width: int, height: int, look: Look):
 @pytest.fixture
 def document():
     make_application()
-    i18n.set_language("en")
+    apply_language("en")
     yield Document(load_lesson_data())
-    i18n.set_language("zh")
+    apply_language("zh")
 
 
 def test_editor_puts_k_under_q_when_both_do_not_fit_across(qtbot, document) -> None:
@@ -51,7 +51,7 @@ def test_editor_puts_k_under_q_when_both_do_not_fit_across(qtbot, document) -> N
 
 @pytest.mark.parametrize("language", ["zh", "en"])
 def test_world_hint_shrinks_to_fit_a_small_dock(qtbot, document, language) -> None:
-    i18n.set_language(language)
+    apply_language(language)
     panel = shown(qtbot, PlaygroundPanel(document), 540, 400, Look(scale=2.5))
     assert document.state.world == "teaching"  # the playground shows its hint page
     page = panel._hint_page

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout, QWidget
 
 from app.startup import make_application
 from app.ui.fonts import ui_font
-from app.ui.panels.live_label import LiveLabel
+from app.ui.widgets.live_label import LiveLabel
 
 LONG = "q·k = 0.2×0 + 2.2×0 + (−0.4)×(−0.8) + (−2.04)×(−2) = 4.4 " * 3
 

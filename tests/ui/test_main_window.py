@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from app import i18n
 from app.startup import build_window, make_application
+from app.ui.language import apply_language
 
 
 def test_window_opens_switches_and_closes(qtbot, open_window):
@@ -32,7 +32,7 @@ def test_language_switch_retranslates_without_restart(qtbot):
     window.actions["lang_en"].trigger()
     assert window.windowTitle().startswith("Attention Lab")
     assert window.file_menu.title() == "&File"
-    i18n.set_language("zh")
+    apply_language("zh")
     assert window.file_menu.title().startswith("文件")
 
 

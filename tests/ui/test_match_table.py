@@ -8,10 +8,11 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QFont
 
-from app import i18n
+from app.ui.format import format_length_ratio
+from app.ui.language import apply_language
 from app.ui.look import DARK, Look
-from app.ui.panels.match_model import ADDITIVE_COLUMNS, COLUMNS, SORT_ROLE
-from app.ui.panels.match_table import MatchTablePanel, format_ratio
+from app.ui.panels.match.model import ADDITIVE_COLUMNS, COLUMNS, SORT_ROLE
+from app.ui.panels.match.panel import MatchTablePanel
 
 
 @pytest.fixture
@@ -113,16 +114,16 @@ def test_given_row_highlights_a_dot_cosine_swap_with_its_ratio(qtbot, panel):
         index = panel.model.index(key, COLUMNS.index("dot"))
         assert index.data(Qt.ItemDataRole.BackgroundRole) is not None
         assert index.data(Qt.ItemDataRole.FontRole).bold()
-        assert format_ratio(ratio) in index.data(Qt.ItemDataRole.ToolTipRole)
+        assert format_length_ratio(ratio) in index.data(Qt.ItemDataRole.ToolTipRole)
     unflagged = set(range(len(view.key_names))) - view.reasons.flagged
     for key in unflagged:
         assert panel.model.index(key, 2).data(Qt.ItemDataRole.BackgroundRole) is None
     text = panel.reasons.text()
     assert view.key_names[a] in text and view.key_names[b] in text
-    assert f"{format_ratio(ratio)}×" in text
-    i18n.set_language("zh")
+    assert f"{format_length_ratio(ratio)}×" in text
+    apply_language("zh")
     panel.retranslate()
-    assert f"{format_ratio(ratio)} 倍" in panel.reasons.text()
+    assert f"{format_length_ratio(ratio)} 倍" in panel.reasons.text()
     assert "余弦" in panel.reasons.text()
 
 

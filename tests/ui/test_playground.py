@@ -9,14 +9,14 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication
 
-from app import i18n
 from app.model.data import load_lesson_data
 from app.model.state import LabState
 from app.startup import make_application
 from app.state.document import Document
 from app.ui.format import UNDEFINED_TEXT, format_score
+from app.ui.language import apply_language
 from app.ui.look import Look
-from app.ui.panels.playground import PlaygroundPanel
+from app.ui.panels.playground.panel import PlaygroundPanel
 
 LEFT = Qt.MouseButton.LeftButton
 NONE = Qt.MouseButton.NoButton
@@ -140,7 +140,7 @@ def test_one_drag_is_one_undo_step_and_ctrl_z_restores_it(qtbot, open_window):
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     settle(panel)
     assert document.state == before
-    i18n.set_language("zh")
+    apply_language("zh")
 
 
 def test_clicking_a_key_arrow_selects_it_everywhere(qtbot, panel):

@@ -8,13 +8,12 @@ import math
 import pytest
 from PySide6.QtCore import QPoint, Qt
 
-from app import i18n
 from app.model.decoder_flow import STAGE_KEYS, decoder_stages
 from app.model.memory import additive_intermediate_bytes, score_matrix_bytes
-from app.ui.format import format_bytes
+from app.ui.format import format_bytes, format_number, format_shape
+from app.ui.language import apply_language
 from app.ui.look import Look
-from app.ui.panels.shapes import ShapesPanel, format_shape, slider_values
-from app.ui.panels.shapes_diagram import group_digits
+from app.ui.panels.shapes.panel import ShapesPanel, slider_values
 
 
 @pytest.fixture
@@ -58,7 +57,7 @@ def test_t_slider_by_keyboard_shows_the_models_bytes(qtbot, panel):
     # The lesson's published figures (FIGURES.md: dot_scores_mib, additive_intermediate_gib).
     assert shown(panel, "scores") == "32 MiB"
     assert shown(panel, "additive") == "8.0 GiB"
-    assert shown(panel, "pairs") == group_digits(4096 * 4096)
+    assert shown(panel, "pairs") == format_number(4096 * 4096)
     assert panel.spin.value() == 4096
     assert panel.diagram.edge_labels()[0] == "T = 4,096"
 
@@ -103,10 +102,10 @@ def test_clicking_a_stage_shows_its_shapes_and_parameters(qtbot, panel):
     for name, shape in stages[qkv].outputs:
         assert f"{name} <b>({format_shape(shape)})</b>" in text
     assert "T × 24 × 256" in text  # published: 24 query heads of head_dim 256
-    assert group_digits(stages[qkv].params) in text
+    assert format_number(stages[qkv].params) in text
     qtbot.keyClick(panel.flow, Qt.Key.Key_Right)
     assert panel.flow.current_row() == qkv + 1
-    assert group_digits(stages[qkv + 1].params) in panel.detail.text()
+    assert format_number(stages[qkv + 1].params) in panel.detail.text()
     rope = STAGE_KEYS.index("rope")
     rect = panel.flow.item_rect(rope)
     qtbot.mouseClick(panel.flow.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
@@ -114,7 +113,7 @@ def test_clicking_a_stage_shows_its_shapes_and_parameters(qtbot, panel):
 
 
 def test_language_and_presentation_scale(qtbot, panel):
-    i18n.set_language("zh")
+    apply_language("zh")
     panel.retranslate()
     assert panel.flow.items.item(0).text().startswith("词嵌入")
     base = panel.numbers["scores"][1].font().pointSizeF()

@@ -11,7 +11,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QFontMetricsF
 
 from app.ui.look import OKABE_ITO, SPOTLIGHT_VEIL
-from app.ui.panels.match_model import COLUMNS
+from app.ui.panels.match.model import COLUMNS
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 FADED = pytest.approx(1.0 - SPOTLIGHT_VEIL, abs=0.01)  # 8-bit alpha

@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from app import i18n
 from app.model.figures import lesson_figures
 from app.model.memory import KIB
 from app.model.timeline import STAGES, stage
-from app.ui.panels.kv_chart import PER_TOKEN, WHOLE
-from app.ui.panels.timeline import TimelinePanel, percent
-from app.ui.panels.timeline_cards import format_claim, format_figure
+from app.ui.format import format_claim, format_figure
+from app.ui.language import apply_language
+from app.ui.panels.timeline.kv_chart import PER_TOKEN, WHOLE
+from app.ui.panels.timeline.panel import TimelinePanel, percent
 
 CJK = re.compile("[\u3400-\u9fff]")
 
@@ -191,7 +191,7 @@ def test_language_switch_rewrites_the_card(qtbot, panel):
     english = plain(panel)
     names = panel.document.data.teaching.tokens
     assert not CJK.search(re.sub("|".join(names), "", english))
-    i18n.set_language("zh")
+    apply_language("zh")
     panel.retranslate()
     assert CJK.search(plain(panel)) and plain(panel) != english
 

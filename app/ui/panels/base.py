@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from PySide6.QtCore import QPoint, QRect, QTimer
+from PySide6.QtCore import QEvent, QPoint, QRect, QTimer
 from PySide6.QtGui import QPaintEvent, QShowEvent
 from PySide6.QtWidgets import QWidget
 
@@ -30,6 +30,7 @@ class Panel(QWidget):
         self.look = Look()
         self.setObjectName(f"panel_{self.name}")
         self._stale = False
+        self._untranslated = False
         document.changed.connect(self._on_document_changed)
         document.gesture_finished.connect(self._on_document_changed)  # refit held scales
 
@@ -50,7 +51,12 @@ class Panel(QWidget):
         return self.isVisible() and top.rect().intersects(where)
 
     def catch_up(self) -> None:
-        """Refresh now if changes arrived while this panel was out of sight."""
+        """Retranslate and refresh now if the language or the document changed while this
+        panel was out of sight."""
+        if self._untranslated:
+            self._untranslated = False
+            self.retranslate()
+            self._stale = True
         if self._stale:
             self._stale = False
             self.refresh()
@@ -59,10 +65,21 @@ class Panel(QWidget):
         super().showEvent(event)
         self.catch_up()
 
+    def changeEvent(self, event: QEvent) -> None:
+        """The language changed (Qt's LanguageChange reaches every widget): retranslate now if
+        anyone can see this panel, else when it is next shown."""
+        if event.type() == QEvent.Type.LanguageChange:
+            if self.window().isVisible() and not self._on_screen():
+                self._untranslated = True
+            else:
+                self.retranslate()
+                self.refresh()
+        super().changeEvent(event)
+
     def paintEvent(self, event: QPaintEvent) -> None:
         """Uncovered while stale: refresh right after this paint (never inside it)."""
         super().paintEvent(event)
-        if self._stale:
+        if self._stale or self._untranslated:
             QTimer.singleShot(0, self, self.catch_up)
 
     def set_look(self, look: Look) -> None:

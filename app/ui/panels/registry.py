@@ -32,14 +32,14 @@ def panel_specs() -> list[PanelSpec]:
     matrix over the term-by-term expansion and the match table. Imported here so building the
     list is cheap until it is used.
     """
-    from app.ui.panels.editor import EditorPanel
-    from app.ui.panels.expansion import ExpansionPanel
-    from app.ui.panels.guide import GuidePanel
-    from app.ui.panels.heatmap import HeatmapPanel
-    from app.ui.panels.match_table import MatchTablePanel
-    from app.ui.panels.playground import PlaygroundPanel
-    from app.ui.panels.shapes import ShapesPanel
-    from app.ui.panels.timeline import TimelinePanel
+    from app.ui.panels.editor.panel import EditorPanel
+    from app.ui.panels.expansion.panel import ExpansionPanel
+    from app.ui.panels.guide.panel import GuidePanel
+    from app.ui.panels.heatmap.panel import HeatmapPanel
+    from app.ui.panels.match.panel import MatchTablePanel
+    from app.ui.panels.playground.panel import PlaygroundPanel
+    from app.ui.panels.shapes.panel import ShapesPanel
+    from app.ui.panels.timeline.panel import TimelinePanel
 
     return [
         PanelSpec("playground", PlaygroundPanel, LEFT),

@@ -4,8 +4,6 @@ cell values, hover readout, click-to-select, and scale mode (random Q, K up to T
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtGui, QtWidgets
@@ -18,12 +16,12 @@ from app.model.scoring import SCORERS
 from app.state.document import Document
 from app.state.scale_worker import ScaleWorker
 from app.ui.fonts import ui_font
-from app.ui.format import format_bytes, format_percent, format_score
+from app.ui.format import format_bytes, format_percent, format_score, pair_formula
 from app.ui.look import diverging_map, sequential_map
 from app.ui.panels.base import Panel
-from app.ui.panels.heatmap_cells import CellLayer
-from app.ui.panels.heatmap_fit import fit_colorbar, fit_lines
-from app.ui.panels.live_label import LiveLabel
+from app.ui.panels.heatmap.cells import CellLayer
+from app.ui.panels.heatmap.fit import fit_colorbar, fit_lines
+from app.ui.widgets.live_label import LiveLabel
 
 NO_VALUE = {"light": "#D9D9D9", "dark": "#3C3C3C"}
 """Cells without a number (undefined cosine, masked score) show the background in this grey."""
@@ -31,14 +29,6 @@ MIN_PLOT_HEIGHT = 60
 """Pixels at 100 %: the plot gives way first in a short dock, the readout lines never."""
 PERCENT = 100.0
 """Weights are drawn and printed in percent, as the lesson quotes them (32.5 %)."""
-_SYMBOL = re.compile(r"(?<![A-Za-z])([qk])(?![A-Za-z])")
-
-
-def pair_formula(formula: str, query: str, key: str) -> str:
-    """The scorer's formula with the tokens filled in: "q·k" → "q_给了·k_苹果"."""
-    return _SYMBOL.sub(lambda m: f"q_{query}" if m.group(1) == "q" else f"k_{key}", formula)
-
-
 class HeatmapPanel(Panel):
     """Rows are queries, columns are keys; clicking a cell selects that pair everywhere."""
 

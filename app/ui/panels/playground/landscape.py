@@ -11,7 +11,7 @@ from app.model.view import View
 from app.ui.fonts import ui_font
 from app.ui.format import format_score
 from app.ui.look import Look, diverging_map
-from app.ui.panels.axes import reserve_room
+from app.ui.widgets.axes import reserve_room
 
 ISO_LABELS = 16
 """Label items kept for iso-score lines; nice_levels yields about eight, so this never runs out."""

@@ -26,14 +26,6 @@ SCORED: tuple[str, ...] = ("dot", "cosine", "neg_euclidean", "additive")
 
 COLUMNS: tuple[str, ...] = ("key", "norm", *(f"{kind}{part}" for kind in SCORED
                                              for part in ("", "_rank")))
-HEADER_KEYS = {
-    "key": "match.col.key",
-    "norm": "match.col.norm",
-    "dot": "match.col.dot",
-    "cosine": "match.col.cosine",
-    "neg_euclidean": "match.col.neg_euclidean",
-    "additive": "match.col.additive",
-}
 HEADER_TIPS = {
     "key": "match.tip.key",
     "norm": "match.tip.norm",
@@ -152,10 +144,10 @@ class MatchModel(QAbstractTableModel):
         column = COLUMNS[section]
         base = column.removesuffix("_rank")
         if role == Qt.ItemDataRole.DisplayRole:
-            return tr("match.col.rank") if column.endswith("_rank") else tr(HEADER_KEYS[base])
+            return tr("match.col.rank") if column.endswith("_rank") else tr(f"match.col.{base}")
         if role == Qt.ItemDataRole.ToolTipRole:
             if column.endswith("_rank"):
-                return tr("match.tip.rank", scorer=tr(HEADER_KEYS[base]))
+                return tr("match.tip.rank", scorer=tr(f"match.col.{base}"))
             return tr(HEADER_TIPS[base])
         if role == Qt.ItemDataRole.FontRole:
             font = QFont(self.font)

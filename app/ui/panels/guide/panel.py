@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
 )
 
 from app.i18n import tr
-from app.model.figures import lesson_figures
 from app.model.questions import (
     LOG_NAME,
     MAX_QUESTION_CHARS,
@@ -36,12 +35,13 @@ from app.model.questions import (
 from app.paths import user_data_dir
 from app.state.document import Document
 from app.ui.fonts import ui_font
+from app.ui.lesson_values import bold_values, lesson_values
 from app.ui.look import Look
 from app.ui.panels.base import Panel
-from app.ui.panels.checklist import Checklist
-from app.ui.panels.guide_sections import AFTER_MEASURE, BEFORE_MEASURE, CLOSING, section_html
-from app.ui.panels.measure import MeasureBox
-from app.ui.panels.timeline_cards import bold_values, lesson_values, rich_label
+from app.ui.panels.guide.checklist import Checklist
+from app.ui.panels.guide.measure import MeasureBox
+from app.ui.panels.guide.sections import AFTER_MEASURE, BEFORE_MEASURE, CLOSING, section_html
+from app.ui.widgets.rich_label import rich_label
 
 
 class AskBox(QWidget):
@@ -158,7 +158,7 @@ class GuidePanel(Panel):
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(document, parent)
-        self.figures = lesson_figures(document.data.data_dir)
+        self.figures = document.figures
         self.values: dict[str, str] = {}
         self.question = rich_label("guide_question", selectable=True)
         self.labels: dict[str, QLabel] = {}

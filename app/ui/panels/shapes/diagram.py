@@ -18,6 +18,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from app.ui.fonts import ui_font
+from app.ui.format import format_number
 from app.ui.look import LIGHT, Theme
 
 Q_FILL = "#56B4E9"  # Okabe–Ito sky blue: the queries
@@ -32,11 +33,6 @@ BLOCK_NAMES = {"Q": "Q<sub>h</sub>", "K": "K<sub>h</sub><sup>T</sup>", "S": "S"}
 def side_length(n: int, unit: float) -> float:
     """A dimension of size n drawn log₂(n)·unit long, so equal symbols get equal edges."""
     return unit * math.log2(max(n, 2))
-
-
-def group_digits(n: int) -> str:
-    """Thousands separated by commas, as the lesson prints 262,144."""
-    return f"{n:,}"
 
 
 def rich_text(html: str, font: QFont) -> QStaticText:
@@ -77,7 +73,7 @@ class ShapesDiagram(QWidget):
 
     def edge_labels(self) -> tuple[str, str]:
         """The two edge texts (rich text), real sizes with the dimension symbols."""
-        return f"T = {group_digits(self.T)}", f"d<sub>h</sub> = {group_digits(self.d_h)}"
+        return f"T = {format_number(self.T)}", f"d<sub>h</sub> = {format_number(self.d_h)}"
 
     def _fonts(self) -> tuple[QFont, QFont]:
         return ui_font(12 * self.scale, bold=True), ui_font(14 * self.scale, bold=True)

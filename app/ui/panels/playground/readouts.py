@@ -15,9 +15,8 @@ from app.ui.format import UNDEFINED_TEXT, format_score
 from app.ui.look import Look
 
 COLUMNS = ("key", "vector", "dot", "norm", "cos", "angle", "active")
-HEADER_KEYS = {"key": "playground.col_key", "vector": "playground.col_vector",
-               "dot": "playground.col_dot", "norm": "playground.col_norm",
-               "cos": "playground.col_cos", "angle": "playground.col_angle"}
+HEADED = ("key", "vector", "dot", "norm", "cos", "angle")
+"""The columns with a header (the last one only shows which key is active)."""
 
 
 def short_number(value: float) -> str:
@@ -106,8 +105,8 @@ class PlaneReadouts(QWidget):
         self.help_line.setStyleSheet(muted)
 
     def retranslate(self) -> None:
-        for name, key in HEADER_KEYS.items():
-            self.headers[name].setText(tr(key))
+        for name in HEADED:
+            self.headers[name].setText(tr(f"playground.col_{name}"))
         self.help_line.setText(tr("playground.help"))
 
     def paint(self, view: View, key: int, spotlight: bool = False) -> None:

@@ -14,7 +14,7 @@ from app.model.view import View
 from app.ui.fonts import ui_font
 from app.ui.format import format_score
 from app.ui.look import SELECTION_COLOUR, Look
-from app.ui.panels.arrows import LABEL_GAP_PX
+from app.ui.panels.playground.arrows import LABEL_GAP_PX
 
 SPAN_OPACITY = 0.45
 

@@ -1,16 +1,15 @@
 """Owns "measure it here": additive against dot on this machine, off the UI thread, cancellable.
 
-The measurement runs in a private one-thread pool; progress and the result come back through
-a relay object living on the UI thread (queued signals), so the window never waits on it.
+The measurement runs on a `BackgroundRunner` (the one helper for work off the UI thread);
+progress and the result come back queued to the UI thread, so the window never waits on it.
 """
 
 from __future__ import annotations
 
 import html
-import threading
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
@@ -29,53 +28,16 @@ from app.model.measure import (
     MAX_D_A,
     MAX_T,
     MIN_T,
-    Cancelled,
     Comparison,
     measure,
 )
+from app.state.background import BackgroundRunner
 from app.ui.fonts import ui_font
-from app.ui.format import format_bytes
+from app.ui.format import format_bytes, format_seconds, format_times
 from app.ui.look import Look
-from app.ui.panels.timeline_cards import format_number
 
 DEFAULT_T, DEFAULT_D_A = 1024, 128
 """A first run that takes about a second on a school laptop."""
-
-
-class _Relay(QObject):
-    """Created on the UI thread; the job emits through it, so delivery is queued there."""
-
-    progressed = Signal(int, int)
-    measured = Signal(object)
-    stopped = Signal()
-    failed = Signal(str)
-
-
-class _Job(QRunnable):
-    def __init__(self, T: int, d_a: int, stop: threading.Event, relay: _Relay) -> None:
-        super().__init__()
-        self._T, self._d_a, self._stop, self._relay = T, d_a, stop, relay
-
-    def run(self) -> None:
-        try:
-            result = measure(self._T, self._d_a, cancelled=self._stop.is_set,
-                             progress=self._relay.progressed.emit)
-        except Cancelled:
-            self._relay.stopped.emit()
-        except (ValueError, MemoryError) as error:
-            self._relay.failed.emit(str(error) or type(error).__name__)
-        else:
-            self._relay.measured.emit(result)
-
-
-def format_seconds(seconds: float) -> str:
-    if seconds < 1:
-        return f"{format_number(seconds * 1000, 1)} ms"
-    return f"{format_number(seconds, 2)} s"
-
-
-def format_ratio(ratio: float) -> str:
-    return f"{format_number(ratio, 1 if ratio >= 10 else 2)}×"
 
 
 class MeasureBox(QWidget):
@@ -90,21 +52,13 @@ class MeasureBox(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("guide_measure")
-        self._pool = QThreadPool(self)
-        self._pool.setMaxThreadCount(1)
-        self._relay = _Relay(self)
-        self._relay.progressed.connect(self._on_progressed)
-        self._relay.measured.connect(self._on_measured)
-        self._relay.stopped.connect(self._on_stopped)
-        self._relay.failed.connect(self._on_failed)
-        self._stop = threading.Event()
+        self._runner = BackgroundRunner(self)
+        self._runner.progressed.connect(self._on_progressed)
+        self._runner.finished.connect(self._on_measured)
+        self._runner.dropped.connect(self._on_stopped)  # one run at a time: only a cancel drops
+        self._runner.failed.connect(self._on_failed)
         self.result: Comparison | None = None
         self.running = False
-        stop = self._stop
-        self.destroyed.connect(lambda *_: stop.set())
-        app = QCoreApplication.instance()
-        if app is not None:
-            app.aboutToQuit.connect(self.shutdown)
         self.title = QLabel()
         self.intro = QLabel()
         self.intro.setWordWrap(True)
@@ -157,7 +111,6 @@ class MeasureBox(QWidget):
         """Run one measurement with the chosen sizes (ignored while one is running)."""
         if self.running:
             return
-        self._stop.clear()
         self.running = True
         self.result = None
         self.run_button.setEnabled(False)
@@ -165,15 +118,16 @@ class MeasureBox(QWidget):
         self.progress.setRange(0, 1)
         self.progress.setValue(0)
         self.status.setText(html.escape(tr("guide.measure.running")))
-        self._pool.start(_Job(self.t_box.value(), self.d_box.value(), self._stop, self._relay))
+        T, d_a = self.t_box.value(), self.d_box.value()
+        self._runner.start(lambda should_stop, progress: measure(
+            T, d_a, cancelled=should_stop, progress=progress))
 
     def cancel(self) -> None:
-        self._stop.set()
+        self._runner.cancel()
 
     def shutdown(self) -> None:
         """Stop a running measurement and wait for its thread (the app is quitting)."""
-        self._stop.set()
-        self._pool.waitForDone()
+        self._runner.shutdown()
 
     def _finish(self) -> None:
         self.running = False
@@ -190,7 +144,7 @@ class MeasureBox(QWidget):
         self._show_result()
         self.measured.emit(result)
 
-    def _on_stopped(self) -> None:
+    def _on_stopped(self, _generation: int = 0) -> None:
         self._finish()
         self.progress.setValue(0)
         self.status.setText(html.escape(tr("guide.measure.cancelled")))
@@ -212,8 +166,8 @@ class MeasureBox(QWidget):
              format_bytes(result.additive.peak_bytes)),
             (tr("guide.measure.dot"), format_seconds(result.dot.seconds),
              format_bytes(result.dot.peak_bytes)),
-            (tr("guide.measure.ratio"), format_ratio(result.time_ratio),
-             format_ratio(result.memory_ratio)),
+            (tr("guide.measure.ratio"), format_times(result.time_ratio),
+             format_times(result.memory_ratio)),
         ]
         cells = "".join(f"<th align=left>{html.escape(h)}&nbsp;&nbsp;</th>" for h in head)
         body = "".join(

@@ -19,9 +19,9 @@ from app.i18n import tr
 from app.model.reasons import SwapReason
 from app.state.document import Document
 from app.ui.fonts import ui_font
-from app.ui.format import format_score
+from app.ui.format import format_length_ratio, format_score
 from app.ui.panels.base import Panel
-from app.ui.panels.match_model import (
+from app.ui.panels.match.model import (
     ADDITIVE_COLUMNS,
     HIGHLIGHT,
     SCORED,
@@ -30,7 +30,7 @@ from app.ui.panels.match_model import (
     NumericSortProxy,
     highlight_kind,
 )
-from app.ui.panels.scroll import FittedScrollArea
+from app.ui.widgets.scroll import FittedScrollArea
 
 SIDE_MIN_WIDTH = 320
 """Pixels (before presentation scaling) the reasons need to stay readable beside the table."""
@@ -44,17 +44,12 @@ REASON_KEYS = {
 """Every (scorer, kind) the model layer can produce; reasons.py proves the others impossible."""
 
 
-def format_ratio(ratio: float) -> str:
-    """One decimal, or two when one would round a real difference away (1.04 → "1.04")."""
-    return format_score(ratio, 1 if ratio >= 1.1 else 2)
-
-
 def reason_text(reason: SwapReason, names: tuple[str, ...]) -> str:
     """The one-line explanation of a swap, in the current language, from its numbers."""
     values = {
         "a": names[reason.dot_winner],
         "b": names[reason.other_winner],
-        "ratio": format_ratio(reason.ratio),
+        "ratio": format_length_ratio(reason.ratio),
         "da": format_score(reason.dot[0]),
         "db": format_score(reason.dot[1]),
     }

@@ -17,12 +17,11 @@ from app.model.nice import HeldRange, snap_out
 from app.model.scoring import SCORERS, Undefined
 from app.state.document import Document
 from app.ui.fonts import ui_font
-from app.ui.format import format_percent, format_score
+from app.ui.format import format_percent, format_score, pair_formula
 from app.ui.look import SELECTION_COLOUR, diverging_map
 from app.ui.panels.base import Panel
-from app.ui.panels.heatmap import pair_formula
-from app.ui.panels.live_label import LiveLabel
-from app.ui.panels.scroll import FittedScrollArea
+from app.ui.widgets.live_label import LiveLabel
+from app.ui.widgets.scroll import FittedScrollArea
 
 SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 

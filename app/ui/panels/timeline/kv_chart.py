@@ -11,16 +11,15 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSlider, QVBoxLayout, QWidget
 
 from app.i18n import tr
 from app.model.data import LessonData
 from app.model.timeline import KVBar, kv_bars
 from app.ui.fonts import ui_font
-from app.ui.format import format_bytes
+from app.ui.format import format_bytes, format_number
 from app.ui.look import OKABE_ITO, Look
-from app.ui.panels.timeline_cards import format_number
 
 MIN_EXPONENT, MAX_EXPONENT = 10, 20
 """Context slider: 2^10 … 2^20 tokens, the range the lesson's models span."""
@@ -98,12 +97,6 @@ class KVChart(QWidget):
     @property
     def tokens(self) -> int:
         return 2 ** self.slider.value()
-
-    def set_tokens(self, tokens: int) -> None:
-        """Move the slider to the nearest power of two (tests and keyboard users)."""
-        with QSignalBlocker(self.slider):
-            self.slider.setValue(min(MAX_EXPONENT, max(MIN_EXPONENT, round(math.log2(tokens)))))
-        self.redraw()
 
     def set_stage(self, stage_id: str | None) -> None:
         if stage_id != self.stage:

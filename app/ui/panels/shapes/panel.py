@@ -26,39 +26,15 @@ from app.model.decoder_flow import SEQUENCE, STAGE_KEYS, Shape, Stage, decoder_s
 from app.model.memory import additive_intermediate_bytes, score_matrix_bytes
 from app.state.document import Document
 from app.ui.fonts import ui_font
-from app.ui.format import format_bytes
+from app.ui.format import format_bytes, format_number, format_shape
 from app.ui.panels.base import Panel
-from app.ui.panels.scroll import FittedScrollArea
-from app.ui.panels.shapes_diagram import ShapesDiagram, group_digits
-from app.ui.panels.shapes_flow import FlowList
+from app.ui.panels.shapes.diagram import ShapesDiagram
+from app.ui.panels.shapes.flow import FlowList
+from app.ui.widgets.scroll import FittedScrollArea
 
 STEPS_PER_OCTAVE = 4
 """The T slider moves in quarter powers of two, so every power of two (4,096 …) is a stop."""
 
-STAGE_NAME_KEYS = {
-    "embedding": "shapes.stage.embedding",
-    "norm": "shapes.stage.norm",
-    "qkv": "shapes.stage.qkv",
-    "qk_norm": "shapes.stage.qk_norm",
-    "rope": "shapes.stage.rope",
-    "scores": "shapes.stage.scores",
-    "softmax": "shapes.stage.softmax",
-    "weighted_v": "shapes.stage.weighted_v",
-    "output_gate": "shapes.stage.output_gate",
-    "o_proj": "shapes.stage.o_proj",
-}
-STAGE_NOTE_KEYS = {
-    "embedding": "shapes.note.embedding",
-    "norm": "shapes.note.norm",
-    "qkv": "shapes.note.qkv",
-    "qk_norm": "shapes.note.qk_norm",
-    "rope": "shapes.note.rope",
-    "scores": "shapes.note.scores",
-    "softmax": "shapes.note.softmax",
-    "weighted_v": "shapes.note.weighted_v",
-    "output_gate": "shapes.note.output_gate",
-    "o_proj": "shapes.note.o_proj",
-}
 
 
 def slider_values(low: int, high: int) -> tuple[int, ...]:
@@ -67,11 +43,6 @@ def slider_values(low: int, high: int) -> tuple[int, ...]:
     last = math.floor(math.log2(high) * STEPS_PER_OCTAVE)
     stops = {round(2 ** (i / STEPS_PER_OCTAVE)) for i in range(first, last + 1)}
     return tuple(sorted({low, high, *(s for s in stops if low <= s <= high)}))
-
-
-def format_shape(shape: Shape) -> str:
-    """(T, 24, 256) → "T × 24 × 256", numbers with thousands separators."""
-    return " × ".join(d if isinstance(d, str) else group_digits(d) for d in shape)
 
 
 class ShapesPanel(Panel):
@@ -248,7 +219,7 @@ class ShapesPanel(Panel):
             self.spin.setValue(self.T)
         self.diagram.set_sizes(self.T, self.d_h)
         for key, count in self.costs().items():
-            text = group_digits(count) if key == "pairs" else format_bytes(count)
+            text = format_number(count) if key == "pairs" else format_bytes(count)
             self.numbers[key][1].setText(text)
 
     # --- the decoder flow ------------------------------------------------------------------
@@ -260,17 +231,17 @@ class ShapesPanel(Panel):
         """Name, what it does, tensors in and out with shapes, and learned parameters."""
         config = self.anchor
         heads, kv = config.num_attention_heads, config.num_key_value_heads
-        note = tr(STAGE_NOTE_KEYS[stage.key], rotary=config.rotary_dims,
+        note = tr(f"shapes.note.{stage.key}", rotary=config.rotary_dims,
                   head_dim=config.head_dim, heads=heads, kv=kv, group=heads // kv)
 
         def tensors(items: tuple[tuple[str, Shape], ...]) -> str:
             return "; ".join(f"{name} <b>({format_shape(shape)})</b>" for name, shape in items)
 
         lines = [
-            f"<b>{tr(STAGE_NAME_KEYS[stage.key])}</b> — {note}",
+            f"<b>{tr(f'shapes.stage.{stage.key}')}</b> — {note}",
             tr("shapes.detail.in", tensors=tensors(stage.inputs)),
             tr("shapes.detail.out", tensors=tensors(stage.outputs)),
-            tr("shapes.detail.params", count=f"<b>{group_digits(stage.params)}</b>"),
+            tr("shapes.detail.params", count=f"<b>{format_number(stage.params)}</b>"),
         ]
         if stage.weights:
             lines.append(tensors(stage.weights))
@@ -324,6 +295,6 @@ class ShapesPanel(Panel):
         self.caption.setText(tr("shapes.caption"))
         for row, stage in enumerate(self.stages):
             arrow = "" if row == len(self.stages) - 1 else "  →"
-            self.flow.items.item(row).setText(tr(STAGE_NAME_KEYS[stage.key]) + arrow)
+            self.flow.items.item(row).setText(tr(f"shapes.stage.{stage.key}") + arrow)
         self._on_stage_picked(self.flow.current_row())
         self.flow.fit_height()

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QLabel
 
 from app.ui.fonts import ui_font
 from app.ui.look import Look
-from app.ui.panels.text_fit import largest_size, wrapped_height
+from app.ui.widgets.text_fit import largest_size, wrapped_height
 
 ROOMY_PLOT_HEIGHT = 150
 """Pixels at 100 %: a plot shorter than this takes the room of the less important line."""

@@ -24,12 +24,12 @@ from app.model.view import View
 from app.state.document import Document
 from app.ui.fonts import ui_font
 from app.ui.look import OKABE_ITO, QUERY_COLOUR
-from app.ui.panels.arrows import VectorArrow, VectorId
 from app.ui.panels.base import Panel
-from app.ui.panels.landscape import LandscapeLayer
-from app.ui.panels.plane_marks import PairMarks
-from app.ui.panels.plane_readouts import PlaneReadouts
-from app.ui.panels.world_hint import WorldHint, pages_with_hint
+from app.ui.panels.playground.arrows import VectorArrow, VectorId
+from app.ui.panels.playground.landscape import LandscapeLayer
+from app.ui.panels.playground.marks import PairMarks
+from app.ui.panels.playground.readouts import PlaneReadouts
+from app.ui.widgets.world_hint import WorldHint, pages_with_hint
 
 SNAP = 0.5
 NUDGE, FINE_NUDGE = 0.5, 0.1

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 
 from app.ui.fonts import ui_font
 from app.ui.look import Look
-from app.ui.panels.text_fit import largest_size, wrapped_height
+from app.ui.widgets.text_fit import largest_size, wrapped_height
 
 HINT_PT, BUTTON_PT = 14.0, 13.0
 BUTTON_PADDING = 3.0

@@ -30,10 +30,10 @@ from app.state.document import Document
 from app.ui.fonts import ui_font
 from app.ui.format import plain_tip
 from app.ui.look import OKABE_ITO, SELECTION_COLOUR
-from app.ui.panels.bars import BarColumns, EntryBox
 from app.ui.panels.base import Panel
-from app.ui.panels.scroll import FittedScrollArea
-from app.ui.panels.world_hint import WorldHint, pages_with_hint
+from app.ui.panels.editor.bars import BarColumns, EntryBox
+from app.ui.widgets.scroll import FittedScrollArea
+from app.ui.widgets.world_hint import WorldHint, pages_with_hint
 
 ROLES = ("q", "k")
 SNAP = 0.1

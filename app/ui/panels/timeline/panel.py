@@ -27,28 +27,18 @@ from PySide6.QtWidgets import (
 )
 
 from app.i18n import tr
-from app.model.figures import lesson_figures
 from app.model.state import POSITION_LIMIT
-from app.model.timeline import STAGES, Stage, stage, stage_changes
+from app.model.timeline import STAGES, Stage, stage
 from app.state.document import Document
 from app.ui.fonts import ui_font
-from app.ui.format import format_score, plain_tip
+from app.ui.format import format_number, format_score, plain_tip
+from app.ui.lesson_values import lesson_values
 from app.ui.look import OKABE_ITO
 from app.ui.panels.base import Panel
-from app.ui.panels.kv_chart import KVChart
-from app.ui.panels.timeline_cards import (
-    StageStrip,
-    card_html,
-    format_number,
-    lesson_values,
-    rich_label,
-)
+from app.ui.panels.timeline.cards import StageStrip, card_html
+from app.ui.panels.timeline.kv_chart import KVChart
+from app.ui.widgets.rich_label import rich_label
 
-SCORER_KEYS = {
-    "dot": "scorer.dot", "scaled_dot": "scorer.scaled_dot", "cosine": "scorer.cosine",
-    "neg_euclidean": "scorer.neg_euclidean", "additive": "scorer.additive",
-    "qk_norm": "scorer.qk_norm",
-}
 SINK_RANGE = (-40, 60)
 """Sink-logit slider in tenths: −4.0 … 6.0 spans "takes nothing" to "takes almost all"."""
 POSITION_RANGE = (-POSITION_LIMIT, POSITION_LIMIT)
@@ -99,7 +89,7 @@ class TimelinePanel(Panel):
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(document, parent)
-        self.figures = lesson_figures(document.data.data_dir)
+        self.figures = document.figures
         self.values: dict[str, str] = {}
         self._shift_from: tuple[np.ndarray, np.ndarray] | None = None
         self.strip = StageStrip()
@@ -192,24 +182,8 @@ class TimelinePanel(Panel):
     # ---- choosing a stage ---------------------------------------------------------------
 
     def choose_stage(self, stage_id: str) -> None:
-        """Set the document up for a stage as one undo step; nothing happens if it already is."""
-        chosen = stage(stage_id)
-        document, state = self.document, self.document.state
-        changes = stage_changes(stage_id, self.document.data.teaching.n_heads)
-        world = chosen.world is not None and chosen.world != state.world
-        scorer = chosen.scorer is not None and chosen.scorer != state.scorer
-        options = any(getattr(state.options, key) != value for key, value in changes.items())
-        if not (world or scorer or options):
-            return
-        stack = document.undo_stack
-        stack.beginMacro("stage")
-        if world:
-            document.set_world(chosen.world)  # type: ignore[arg-type]
-        if scorer:
-            document.set_scorer(chosen.scorer)  # type: ignore[arg-type]
-        if options:
-            document.set_options(**changes)
-        stack.endMacro()
+        """Show a stage: the document sets it up as one undo step."""
+        self.document.apply_stage(stage_id)
 
     def current_stage(self) -> Stage | None:
         stage_id = self.document.state.options.stage
@@ -272,7 +246,7 @@ class TimelinePanel(Panel):
         if chosen is None or chosen.panel == "none":
             if chosen is None or chosen.scorer is None:
                 return html.escape(tr("timeline.live.none"))
-            return html.escape(tr("timeline.live.scorer", scorer=tr(SCORER_KEYS[chosen.scorer])))
+            return html.escape(tr("timeline.live.scorer", scorer=tr(f"scorer.{chosen.scorer}")))
         if view.world != "teaching":
             return html.escape(tr("timeline.need_teaching"))
         row = teaching.index("query")

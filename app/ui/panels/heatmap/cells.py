@@ -13,7 +13,7 @@ from PySide6.QtCore import QRectF, Qt
 
 from app.ui.fonts import ui_font
 from app.ui.look import SPOTLIGHT_VEIL, Look
-from app.ui.panels.axes import reserve_room
+from app.ui.widgets.axes import reserve_room
 
 CELL_TEXT_LIMIT = 12
 """Up to this many tokens every cell prints its value; beyond, the cells are too small."""

@@ -1,0 +1,75 @@
+"""Owns the values that fill the lesson's texts (timeline cards, guide pages): every figure,
+claim and data field, formatted once from the loaded data; nothing is typed.
+"""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+
+from app.i18n import tr
+from app.model.breakdown import breakdown
+from app.model.data import LessonData
+from app.model.figures import EXAMPLE, Figure
+from app.model.scoring import score_matrix
+from app.model.timeline import stage
+from app.ui.format import format_claim, format_figure, format_number
+
+
+def _vector(values: np.ndarray) -> str:
+    return "[" + ", ".join(format_number(v, 2).rstrip("0").rstrip(".") for v in values) + "]"
+
+
+def _plain(value: float) -> str:
+    return format_number(value, 2).rstrip("0").rstrip(".")
+
+
+def lesson_values(figures: dict[str, Figure], data: LessonData) -> dict[str, str]:
+    """Every placeholder of the timeline and guide texts: figures, claims and data fields."""
+    values = {key: format_figure(figure) for key, figure in figures.items()}
+    values.update({claim.id: format_claim(claim) for claim in data.frontier.claims})
+    anchor, models, teaching = data.anchor, data.frontier.models, data.teaching
+    dialogue = data.dialogue
+    ds67b, dsv2, dsv3, glm = (models[k] for k in ("deepseek-llm-67b", "deepseek-v2",
+                                                  "deepseek-v3", "glm-5.3"))
+    match, car = dialogue.key_index("match"), dialogue.key_index("opposite")
+    dots = score_matrix("dot", dialogue.q[None, :], dialogue.keys)[0]  # the scores on screen
+    pair = breakdown(dialogue.q, dialogue.keys[match], total=float(dots[match]))
+    car_score = float(dots[car])
+    counts = {
+        "example_t": EXAMPLE["rnn_T"], "example_d_a": EXAMPLE["additive_d_a"],
+        "exp_gap": EXAMPLE["exp_gap"], "prompt": EXAMPLE["prompt"],
+        "generate": EXAMPLE["generate"], "long_context": EXAMPLE["long_context"],
+        "anchor_context": anchor.max_position_embeddings, "dtype_bytes": anchor.dtype_bytes,
+        "anchor_layers": anchor.num_hidden_layers,
+        "heads_per_group": (anchor.num_attention_heads or 0)
+        // max(anchor.num_key_value_heads or 1, 1),
+        "ds67b_kv_heads": ds67b.num_key_value_heads, "kv_lora_rank": dsv2.kv_lora_rank,
+        "qk_rope_head_dim": dsv2.qk_rope_head_dim, "dsv2_layers": dsv2.num_hidden_layers,
+        "dsv3_layers": dsv3.num_hidden_layers, "glm53_layers": glm.num_hidden_layers,
+        "glm53_context": glm.max_position_embeddings, "d": teaching.E.shape[1],
+    }
+    values.update({key: format_number(value or 0) for key, value in counts.items()})
+    values.update({
+        "anchor_name": anchor.display_name, "ds67b_name": ds67b.display_name,
+        "dsv2_name": dsv2.display_name, "dsv3_name": dsv3.display_name,
+        "glm53_name": glm.display_name,
+        "gate": tr("timeline.on") if anchor.attn_output_gate else tr("timeline.off"),
+        "query": teaching.tokens[teaching.index("query")],
+        "object": teaching.tokens[teaching.index("object")],
+        "giver": teaching.tokens[teaching.index("giver")],
+        "answer": teaching.tokens[teaching.index("answer")],
+        "car": dialogue.key_tokens[car], "match": dialogue.key_tokens[match],
+        "q_vec": _vector(dialogue.q), "k_vec": _vector(dialogue.keys[match]),
+        "expansion": " + ".join(f"{_plain(a)}×{_plain(b)}"
+                                for a, b in zip(dialogue.q, dialogue.keys[match], strict=True)),
+        "top_score": _plain(pair.total), "car_score": _plain(car_score),
+    })
+    values["additive_year"] = str(stage("additive").year)
+    return values
+
+
+def bold_values(values: dict[str, str]) -> dict[str, str]:
+    """The same values, HTML-escaped and bold, for rich-text paragraphs."""
+    return {key: f"<b>{html.escape(text)}</b>" for key, text in values.items()}

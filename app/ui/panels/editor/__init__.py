@@ -1,0 +1,1 @@
+"""The editor dock: its panel and the pieces only it uses."""

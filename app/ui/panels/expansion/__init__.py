@@ -1,0 +1,1 @@
+"""The expansion dock: its panel and the pieces only it uses."""

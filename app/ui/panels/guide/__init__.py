@@ -1,0 +1,1 @@
+"""The guide dock: its panel and the pieces only it uses."""

@@ -1,0 +1,1 @@
+"""The heatmap dock: its panel and the pieces only it uses."""

@@ -1,0 +1,1 @@
+"""The match dock: its panel and the pieces only it uses."""

@@ -1,0 +1,1 @@
+"""The playground dock: its panel and the pieces only it uses."""

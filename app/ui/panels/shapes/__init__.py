@@ -1,0 +1,1 @@
+"""The shapes dock: its panel and the pieces only it uses."""

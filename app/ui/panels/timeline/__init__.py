@@ -1,0 +1,1 @@
+"""The timeline dock: its panel and the pieces only it uses."""

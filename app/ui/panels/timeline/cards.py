@@ -1,0 +1,130 @@
+"""Owns the timeline's cards (what each stage solved and where it got stuck) and the keyboard
+stage strip; the numbers in them come from `app.ui.lesson_values`."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QToolButton, QWidget
+
+from app.i18n import tr
+from app.model.timeline import STAGES, TRACKS, Stage
+from app.ui.fonts import ui_font
+from app.ui.lesson_values import bold_values
+from app.ui.look import OKABE_ITO, Look
+
+HERE_COLOUR = OKABE_ITO[1]
+
+
+def card_html(chosen: Stage, values: dict[str, str]) -> str:
+    """The expanded card: name, source and year, what it solved, where it got stuck."""
+    name_key, solved_key, stuck_key = (f"timeline.{chosen.id}.{part}"
+                                       for part in ("name", "solved", "stuck"))
+    bold = bold_values(values)
+    here = (f" <span style='color:{HERE_COLOUR}'>★ {html.escape(tr('timeline.here'))}</span>"
+            if chosen.here else "")
+    return (
+        f"<p style='font-size:large'><b>{html.escape(tr(name_key))}</b>{here}</p>"
+        f"<p><i>{html.escape(chosen.source)}</i></p>"
+        f"<p><b>{html.escape(tr('timeline.solved'))}:</b> {tr(solved_key, **bold)}</p>"
+        f"<p><b>{html.escape(tr('timeline.stuck'))}:</b> {tr(stuck_key, **bold)}</p>"
+    )
+
+
+class StageStrip(QWidget):
+    """Two rows of stage chips; ←/→ move, ↑/↓ switch track, Enter or a click expands."""
+
+    expanded = Signal(str)
+    """A stage id the user asked to open (click or Enter)."""
+    moved = Signal(object)
+    """The keyboard moved the current chip (the chip widget, so a scroll area can follow)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("timeline_strip")
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.order = [s.id for s in STAGES]
+        self.current = 0
+        self.track_labels: dict[str, QLabel] = {}
+        self.chips: dict[str, QToolButton] = {}
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setHorizontalSpacing(4)
+        grid.setVerticalSpacing(4)
+        for row, track in enumerate(TRACKS):
+            label = QLabel()
+            self.track_labels[track] = label
+            grid.addWidget(label, row, 0)
+            for column, item in enumerate((s for s in STAGES if s.track == track), start=1):
+                chip = QToolButton()
+                chip.setObjectName(f"timeline_chip_{item.id}")
+                chip.setCheckable(True)
+                chip.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+                chip.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+                chip.clicked.connect(lambda _=False, sid=item.id: self._on_clicked(sid))
+                self.chips[item.id] = chip
+                grid.addWidget(chip, row, column)
+
+    def _on_clicked(self, stage_id: str) -> None:
+        self.current = self.order.index(stage_id)
+        self.expanded.emit(stage_id)
+
+    def show_expanded(self, stage_id: str | None) -> None:
+        """Check the document's stage (if any) without emitting anything."""
+        for sid, chip in self.chips.items():
+            chip.setChecked(sid == stage_id)
+        if stage_id in self.chips:
+            self.current = self.order.index(stage_id)
+        self._mark_current()
+
+    def _mark_current(self) -> None:
+        for index, sid in enumerate(self.order):
+            chip = self.chips[sid]
+            chip.setProperty("current", index == self.current)
+            chip.style().unpolish(chip)
+            chip.style().polish(chip)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        here = STAGES[self.current]
+        if key in (Qt.Key.Key_Left, Qt.Key.Key_Right):
+            step = -1 if key == Qt.Key.Key_Left else 1
+            self.current = min(max(self.current + step, 0), len(self.order) - 1)
+        elif key in (Qt.Key.Key_Up, Qt.Key.Key_Down):
+            track = TRACKS[0] if key == Qt.Key.Key_Up else TRACKS[-1]
+            if track != here.track:
+                self.current = next(i for i, s in enumerate(STAGES) if s.track == track)
+        elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space):
+            self.expanded.emit(self.order[self.current])
+        else:
+            super().keyPressEvent(event)
+            return
+        self._mark_current()
+        self.moved.emit(self.chips[self.order[self.current]])
+        event.accept()
+
+    def retranslate(self) -> None:
+        for track, label in self.track_labels.items():
+            label.setText(tr(f"timeline.track.{track}_short"))
+            label.setToolTip(tr(f"timeline.track.{track}"))
+        for item in STAGES:
+            year = f" · {item.year}" if item.year else ""
+            star = "★ " if item.here else ""
+            self.chips[item.id].setText(f"{star}{tr(f'timeline.{item.id}.chip')}{year}")
+            self.chips[item.id].setToolTip(tr("timeline.here") if item.here else "")
+
+    def apply_look(self, look: Look) -> None:
+        for label in self.track_labels.values():
+            label.setFont(ui_font(look.pt(11), bold=True))
+        theme = look.theme
+        self.setStyleSheet(
+            f"QToolButton {{ border: {look.px(1):.0f}px solid {theme.grid}; border-radius: 4px;"
+            f" padding: {look.px(2):.0f}px {look.px(4):.0f}px; }}"
+            f"QToolButton:checked {{ background: #DCEAF7; color: #000000;"
+            f" border: {look.px(2):.0f}px solid {OKABE_ITO[0]}; }}"
+            f"QToolButton[current=\"true\"] {{ border: {look.px(3):.0f}px solid {HERE_COLOUR}; }}"
+        )
+        for item in STAGES:
+            self.chips[item.id].setFont(ui_font(look.pt(11), bold=item.here))

@@ -1,0 +1,1 @@
+"""Widgets that several docks share (no dock owns them)."""
