@@ -143,9 +143,9 @@ def show_no_folder_note(window: MainWindow, problem: str) -> QLabel:
 def open_session(window: MainWindow, args: argparse.Namespace,
                  folder_problem: str | None) -> None:
     """The scenario or the last session, then the autosave (none when there is no folder)."""
-    window.classroom.begin_session(args.scenario, restore_last=folder_problem is None)
+    window.files.begin_session(args.scenario, restore_last=folder_problem is None)
     if folder_problem is None:
-        window.classroom.start_autosave()
+        window.files.start_autosave()
     else:
         show_no_folder_note(window, folder_problem)
 
@@ -166,9 +166,9 @@ def run(args: argparse.Namespace) -> int:
         return USAGE_ERROR
     if args.screenshot is not None:
         try:
-            window.classroom.begin_session(args.scenario, restore_last=False)
+            window.files.begin_session(args.scenario, restore_last=False)
             if args.present:
-                window.classroom.presentation.set_presenting(True)
+                window.presentation.set_presenting(True)
             return _screenshot(window, args)
         except AttentionLabError as error:  # the file changed since check_inputs read it
             sys.stderr.write(f"attention-lab: error: {error}\n")
@@ -183,7 +183,7 @@ def run(args: argparse.Namespace) -> int:
         return USAGE_ERROR
     window.restore_layout()
     if args.present:
-        window.classroom.presentation.set_presenting(True)
+        window.presentation.set_presenting(True)
     if os.environ.get("ATTENTION_LAB_EXIT_AFTER_FIRST_PAINT"):
         from app.bench.startup_time import exit_after_first_paint
 

@@ -305,7 +305,7 @@ def panel_costs(window: MainWindow, repeat: int) -> list[Result]:
 def close_window(window: MainWindow) -> None:
     """Close as a user would. The stack is marked clean first: destroying an unclean
     QUndoStack emits cleanChanged into the window's title lambda after the window is gone."""
-    window.document.undo_stack.setClean()
+    window.document.mark_clean()
     window.close()
     window.deleteLater()
 

@@ -93,7 +93,8 @@ class Document(QObject):
         self.changed.emit()
 
     def apply_state(self, state: LabState) -> None:
-        """Install a state without a new undo step (used by the undo commands themselves)."""
+        """Install a state without a new undo step: only for the undo commands themselves
+        (anything else goes through `push`, `load_state` or `restore`)."""
         if state == self._state:
             return
         self._state = state
@@ -221,6 +222,16 @@ class Document(QObject):
     def load_state(self, state: LabState, text: str = "open") -> None:
         """Replace everything (open a scenario, reset) as one undoable step."""
         self.push(state, text)
+
+    def restore(self, state: LabState) -> None:
+        """Start over from `state` with no history (the last session, brought back at start):
+        there is nothing before it to undo to."""
+        self.apply_state(state)
+        self.undo_stack.clear()
+
+    def mark_clean(self) -> None:
+        """The state is now in a file (opened or saved): the title loses its " *"."""
+        self.undo_stack.setClean()
 
     def reset_to_lesson(self) -> None:
         """Back to the data files' values; undoable, so a reset never loses work."""

@@ -137,9 +137,17 @@ class ErrorHook(QObject):
         self._thread_failed.connect(self._report)
 
     def watch_autosave(self, autosave: Flushable) -> None:
-        """Flush this autosave before any error dialog (windows' `autosave` are found anyway)."""
-        if all(existing is not autosave for existing in self._autosaves):
-            self._autosaves.append(autosave)
+        """Flush this autosave before any error dialog; a session registers its autosave when
+        it starts one, and an autosave that is a QObject is forgotten when it is deleted."""
+        if any(existing is autosave for existing in self._autosaves):
+            return
+        self._autosaves.append(autosave)
+        destroyed = getattr(autosave, "destroyed", None)
+        if destroyed is not None:
+            destroyed.connect(lambda *_: self._forget(autosave))
+
+    def _forget(self, autosave: Flushable) -> None:
+        self._autosaves = [a for a in self._autosaves if a is not autosave]
 
     def install(self) -> None:
         if sys.excepthook == self.handle_exception:
@@ -255,20 +263,9 @@ class ErrorHook(QObject):
         where = tr("reliability.log", log=log) if log is not None else tr("reliability.no_log")
         return tr("reliability.paragraph", what=what, work=work, log=where)
 
-    def _reachable_autosaves(self) -> list[Flushable]:
-        found = list(self._autosaves)
-        app = QApplication.instance()
-        widgets = app.topLevelWidgets() if isinstance(app, QApplication) else []
-        for widget in widgets:
-            autosave = getattr(widget, "autosave", None)
-            if callable(getattr(autosave, "flush", None)) and all(
-                    autosave is not other for other in found):
-                found.append(autosave)
-        return found
-
     def _flush_autosaves(self) -> bool | None:
         """True when every autosave was written, False when one failed, None when none exists."""
-        autosaves = self._reachable_autosaves()
+        autosaves = list(self._autosaves)
         if not autosaves:
             return None
         saved = True
@@ -283,7 +280,7 @@ class ErrorHook(QObject):
 
 def _text_size(parent: QWidget | None) -> float:
     """Legible from the back of a room: 13 pt, scaled like the window in presentation mode."""
-    presentation = getattr(getattr(parent, "classroom", None), "presentation", None)
+    presentation = getattr(parent, "presentation", None)
     look = getattr(presentation, "look", None)
     return look.pt(13) if callable(getattr(look, "pt", None)) else 13.0
 

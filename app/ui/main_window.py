@@ -21,16 +21,22 @@ from app.i18n import tr
 from app.model.scoring import SCORERS
 from app.model.state import WORLDS
 from app.state.document import Document
+from app.state.session import Session
 from app.ui import settings as keys
-from app.ui.actions_classroom import ClassroomActions
+from app.ui.actions.exports import ExportActions
+from app.ui.actions.files import FileActions
+from app.ui.actions.presenting import PresentationActions
 from app.ui.format import format_score
 from app.ui.language import choose_language
 from app.ui.panels.base import Panel
 from app.ui.panels.registry import panel_specs
+from app.ui.presentation import Presentation, stored_presentation
 from app.ui.settings import settings
 from app.ui.widgets.live_label import LiveLabel
 
 LAYOUT_VERSION = 1
+WINDOW_ACTIONS = ("undo", "redo", "reset_lesson", "quit", "reset_layout", "shortcuts", "about")
+"""The window's own actions; each is named `action.<name>` in the string tables."""
 
 
 class MainWindow(QMainWindow):
@@ -52,9 +58,17 @@ class MainWindow(QMainWindow):
         self._shown_world = ""
         self._build_docks()
         self._build_actions()
+        self.session = Session(document)
+        self.presentation = Presentation(self, stored_presentation(settings()))
+        # presentation first: its Close filter runs after the file actions' (Qt calls the
+        # newest filter first), so a quit the user cancels leaves presentation mode alone
+        self.presenting = PresentationActions(self, self.presentation)
+        self.files = FileActions(self, self.session)
+        self.exports = ExportActions(self, document, self.panels, self.files.folder)
+        for group in (self.presenting, self.files, self.exports):
+            self.actions.update(group.actions)
         self._build_menus()
         self._build_toolbar()
-        self.classroom = ClassroomActions(self)
         self._status = LiveLabel("status_pair", wrap=False)  # new text at every drag step
         self._status.setTextFormat(Qt.TextFormat.PlainText)  # names tokens: never markup
         self._status.holder.setSizePolicy(QSizePolicy.Policy.Ignored,
@@ -151,6 +165,12 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         bar = self.menuBar()
         self.file_menu = bar.addMenu("")
+        for name in ("open", "save", "save_as"):
+            self.file_menu.addAction(self.actions[name])
+        self.file_menu.addMenu(self.files.recent_menu)
+        self.file_menu.addSeparator()
+        self.file_menu.addMenu(self.exports.menu)
+        self.file_menu.addSeparator()
         self.file_menu.addAction(self.actions["quit"])
         self.edit_menu = bar.addMenu("")
         for name in ("undo", "redo", "reset_lesson"):
@@ -168,6 +188,12 @@ class MainWindow(QMainWindow):
         self.language_menu = self.view_menu.addMenu("")
         for lang in i18n.LANGUAGES:
             self.language_menu.addAction(self.actions[f"lang_{lang}"])
+        self.view_menu.addSeparator()
+        for name in ("presentation", "zoom_in", "zoom_out", "zoom_reset"):
+            self.view_menu.addAction(self.actions[name])
+        self.view_menu.addMenu(self.presenting.theme_menu)
+        for name in ("full_screen", "spotlight"):
+            self.view_menu.addAction(self.actions[name])
         self.world_menu = bar.addMenu("")
         for world in WORLDS:
             self.world_menu.addAction(self.actions[f"world_{world}"])
@@ -192,6 +218,11 @@ class MainWindow(QMainWindow):
         self.scorer_combo.currentIndexChanged.connect(
             lambda index: index >= 0 and self.document.set_scorer(list(SCORERS)[index])
         )
+        for combo in (self.world_combo, self.scorer_combo):
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+            combo.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        self.toolbar.addAction(self.actions["presentation"])  # first: never folded away at 250 %
+        self.toolbar.addSeparator()
         for widget in (self._world_label, self.world_combo, self._scorer_label, self.scorer_combo):
             self.toolbar.addWidget(widget)
         self.toolbar.addSeparator()
@@ -201,14 +232,12 @@ class MainWindow(QMainWindow):
 
     def retranslate(self) -> None:
         """Every string the window itself shows (panels retranslate themselves)."""
-        texts = {
-            "undo": "action.undo", "redo": "action.redo", "reset_lesson": "action.reset_lesson",
-            "quit": "action.quit", "reset_layout": "action.reset_layout",
-            "shortcuts": "action.shortcuts", "about": "action.about",
-            "lang_zh": "language.zh", "lang_en": "language.en",
-                    }
-        for name, key in texts.items():
-            self.actions[name].setText(tr(key))
+        for name in WINDOW_ACTIONS:
+            self.actions[name].setText(tr(f"action.{name}"))
+        for lang in i18n.LANGUAGES:
+            self.actions[f"lang_{lang}"].setText(tr(f"language.{lang}"))
+        for world in WORLDS:
+            self.actions[f"world_{world}"].setText(tr(f"world.{world}"))
         self.actions[f"lang_{i18n.language()}"].setChecked(True)
         self.file_menu.setTitle(tr("menu.file"))
         self.edit_menu.setTitle(tr("menu.edit"))
@@ -223,7 +252,8 @@ class MainWindow(QMainWindow):
         self._fill_combo(self.scorer_combo, [tr(f"scorer.{name}") for name in SCORERS])
         for name, panel in self.panels.items():
             self.docks[name].setWindowTitle(tr(panel.title_key))
-        self.classroom.retranslate()
+        for group in (self.files, self.exports, self.presenting):
+            group.retranslate()
         self._update_title()
         self._on_document_changed()
 

@@ -46,13 +46,13 @@ def window(qtbot, shared_window):
     """The shared window back at the lesson's start: state, undo history, messages."""
     apply_language("en")
     document = shared_window.document
-    document.apply_state(initial_state(document.data))
+    document.restore(initial_state(document.data))
     document.flush()
-    document.undo_stack.clear()
-    shared_window.retranslate()  # panels drop transient notes (e.g. a refused entry)
+    for panel in shared_window.panels.values():
+        panel.retranslate()  # panels drop transient notes (e.g. a refused entry)
     shared_window.statusBar().clearMessage()
-    message = getattr(shared_window.classroom, "message", None)
-    if message is not None:
-        message.done(0)
+    for message in (shared_window.files.message, shared_window.exports.message):
+        if message is not None:
+            message.done(0)
     qtbot.waitExposed(shared_window)
     return shared_window

@@ -54,7 +54,7 @@ def say(*parts):
 
 
 def window():
-    return next(w for w in QApplication.topLevelWidgets() if hasattr(w, "classroom"))
+    return next(w for w in QApplication.topLevelWidgets() if hasattr(w, "files"))
 
 
 def drive():
@@ -81,16 +81,16 @@ def drive():
             with open(path, encoding="utf-8") as stream:
                 if stream.read() != wanted:
                     return
-            w.autosave.saved.disconnect(on_saved)
+            w.files.autosave.saved.disconnect(on_saved)
             say("SAVED", stage["name"], json.dumps(wanted))
             QTimer.singleShot(0, next_stage)
 
-        w.autosave.saved.connect(on_saved)
+        w.files.autosave.saved.connect(on_saved)
 
     def crash(w, stage, wanted):
         """A bug in a slot, before the autosave's own timer: the error hook must save first."""
         def on_reported(message):
-            with open(w.autosave.path, encoding="utf-8") as stream:
+            with open(w.files.autosave.path, encoding="utf-8") as stream:
                 on_disk = stream.read()
             say("REPORTED", stage["name"], json.dumps({
                 "message": message, "autosave": on_disk, "wanted": wanted,

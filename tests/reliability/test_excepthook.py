@@ -16,6 +16,9 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from app import i18n
 from app.model.errors import DataError
+from app.model.scenario import read_scenario
+from app.model.view import initial_state
+from app.startup import build_window, make_application
 from app.ui import errors
 from app.ui.language import apply_language
 
@@ -88,14 +91,24 @@ def test_slot_exception_is_logged_saved_then_shown(qtbot, hook, capfd):
 
 
 @pytest.mark.qt_no_exception_capture
-def test_a_windows_autosave_is_found_without_registration(qtbot, hook):
-    window = QWidget()
-    qtbot.addWidget(window)
-    window.autosave = RecordingAutosave(hook)
-    window.show()
-    with qtbot.waitSignal(hook.reported, timeout=3000):
-        _raise_in_slot(RuntimeError("boom"))
-    assert window.autosave.flushes == [False]
+def test_a_sessions_autosave_is_flushed_once_it_starts_and_forgotten_when_deleted(qtbot, hook):
+    make_application()
+    errors._installed, previous = hook, errors._installed  # the hook the app would install
+    try:
+        window = build_window("en")
+        qtbot.addWidget(window)
+        autosave = window.files.start_autosave()
+        window.document.set_scorer("cosine")
+        with qtbot.waitSignal(hook.reported, timeout=3000):
+            _raise_in_slot(RuntimeError("boom"))
+        assert read_scenario(autosave.path, initial_state(window.document.data)).scorer == "cosine"
+        assert any(watched is autosave for watched in hook._autosaves)
+        window.files.session.end()
+        with qtbot.waitSignal(autosave.destroyed, timeout=3000):
+            autosave.deleteLater()
+        assert not any(watched is autosave for watched in hook._autosaves)
+    finally:
+        errors._installed = previous
 
 
 @pytest.mark.qt_no_exception_capture

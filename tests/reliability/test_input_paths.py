@@ -196,10 +196,10 @@ def _assert_open_refused(window, path: Path, where: str) -> None:
     document.set_vector("q", 3, [1.5, 2.5, 3.5, 4.5])
     document.flush()
     before, steps = document.state, document.undo_stack.count()
-    assert window.classroom.open_path(path) is False
+    assert window.files.open_path(path) is False
     document.flush()
     assert document.state == before and document.undo_stack.count() == steps
-    box = window.classroom.message
+    box = window.files.message
     assert box is not None and box.isVisible()
     shown = f"{box.text()} {box.informativeText()}"
     assert path.name in shown and where in shown and "Traceback" not in shown
@@ -225,7 +225,7 @@ def test_window_open_accepts_a_good_file_as_a_positive_control(qtbot, window, tm
     path = tmp_path / "good.attnlab.json"
     good = doc_with(world="dialogue", scorer="cosine", selection={"query": 0, "key": 1})
     path.write_text(as_json(good), encoding="utf-8")
-    assert window.classroom.open_path(path) is True
+    assert window.files.open_path(path) is True
     assert window.document.state.scorer == "cosine"
 
 

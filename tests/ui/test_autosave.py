@@ -33,7 +33,7 @@ from app.state.autosave import (
     restore,
 )
 from app.state.document import Document
-from app.ui import actions_classroom
+from app.ui.actions import files as files_module
 from app.ui.presentation import restore_base_style
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
@@ -163,12 +163,12 @@ def test_save_new_document_open_restores_everything(qtbot, window, tmp_path, dat
     document = window.document
     document.load_state(edited_state(data))
     path = tmp_path / "class.attnlab.json"
-    assert window.classroom.save_to(path)
+    assert window.files.save_to(path)
     assert document.undo_stack.isClean()
     fresh = build_window("en")
     qtbot.addWidget(fresh)
     assert fresh.document.state != edited_state(data)
-    assert fresh.classroom.open_path(path)
+    assert fresh.files.open_path(path)
     assert fresh.document.state == edited_state(data)
     fresh.document.undo_stack.undo()
     assert fresh.document.state == initial_state(data), "opening is one undo step"
@@ -176,14 +176,14 @@ def test_save_new_document_open_restores_everything(qtbot, window, tmp_path, dat
 
 def test_save_and_open_through_the_menu_shortcuts(qtbot, window, tmp_path, monkeypatch) -> None:
     path = tmp_path / "lesson"
-    monkeypatch.setattr(actions_classroom.QFileDialog, "getSaveFileName",
+    monkeypatch.setattr(files_module.QFileDialog, "getSaveFileName",
                         lambda *args: (str(path), ""))
     window.document.set_scorer("neg_euclidean")
     qtbot.keyClick(window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
     saved = tmp_path / "lesson.attnlab.json"
-    assert saved.exists() and window.classroom.current_path == saved
+    assert saved.exists() and window.files.current_path == saved
     window.document.set_scorer("dot")
-    monkeypatch.setattr(actions_classroom.QFileDialog, "getOpenFileName",
+    monkeypatch.setattr(files_module.QFileDialog, "getOpenFileName",
                         lambda *args: (str(saved), ""))
     qtbot.keyClick(window, Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier)
     assert window.document.state.scorer == "neg_euclidean"
@@ -197,9 +197,9 @@ def test_invalid_file_shows_what_and_where_and_changes_nothing(window, tmp_path,
     doc["vectors"]["teaching"]["K"][2][3] = "seven"
     path = tmp_path / "broken.attnlab.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
-    assert not window.classroom.open_path(path)
+    assert not window.files.open_path(path)
     assert document.state == before and document.undo_stack.count() == steps
-    box = window.classroom.message
+    box = window.files.message
     assert box is not None and box.isVisible()
     assert "nothing was changed" in box.text()
     assert "vectors.teaching.K[2][3]" in box.informativeText()
@@ -212,8 +212,8 @@ def test_recent_files_reopen_by_shortcut_and_forget_missing_ones(qtbot, window, 
     first, second = tmp_path / "a.attnlab.json", tmp_path / "b.attnlab.json"
     write_scenario(replace(initial_state(data), scorer="cosine"), first)
     write_scenario(replace(initial_state(data), scorer="additive"), second)
-    assert window.classroom.open_path(first) and window.classroom.open_path(second)
-    assert window.classroom.recent_files() == [str(second), str(first)]
+    assert window.files.open_path(first) and window.files.open_path(second)
+    assert window.files.recent_files() == [str(second), str(first)]
     assert window.actions["recent_1"].text().endswith("b.attnlab.json")
     assert not window.actions["recent_3"].isVisible()
     window.document.set_scorer("dot")
@@ -222,22 +222,22 @@ def test_recent_files_reopen_by_shortcut_and_forget_missing_ones(qtbot, window, 
     assert window.document.state.scorer == "cosine"
     second.unlink()
     window.actions["recent_2"].trigger()
-    assert window.classroom.recent_files() == [str(first)]
-    window.classroom.message.close()
+    assert window.files.recent_files() == [str(first)]
+    window.files.message.close()
 
 
 # ---- a whole session -------------------------------------------------------------------------
 
 def test_next_start_restores_the_session(qtbot, window, data) -> None:
-    window.classroom.begin_session()
-    saver = window.classroom.start_autosave()
-    assert window.autosave is saver
+    window.files.begin_session()
+    saver = window.files.start_autosave()
+    assert window.files.autosave is saver
     with qtbot.waitSignal(saver.saved, timeout=3000):
         window.document.load_state(edited_state(data))
     assert window.close(), "quitting: the next start is a new session, not a second copy"
     again = build_window("en")
     qtbot.addWidget(again)
-    again.classroom.begin_session()
+    again.files.begin_session()
     assert again.document.state == edited_state(data)
     assert not again.document.undo_stack.canUndo()
     assert "last session" in again.statusBar().currentMessage()
@@ -272,7 +272,7 @@ def test_kill_9_loses_nothing_saved_and_the_next_start_restores(qtbot, data, tmp
     make_application()
     again = build_window("en")
     qtbot.addWidget(again)
-    again.classroom.begin_session()
+    again.files.begin_session()
     assert again.document.state == wanted
     QApplication.processEvents()
     restore_base_style()

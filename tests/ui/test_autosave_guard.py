@@ -35,7 +35,7 @@ from app.state.autosave import (
     lock_path,
 )
 from app.state.document import Document
-from app.ui import actions_classroom
+from app.ui.actions import files as files_module
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 REAL_WRITER = autosave_module.write_text_atomic
@@ -97,11 +97,11 @@ def test_unreadable_autosave_is_kept_aside_and_never_overwritten(qtbot, window, 
         write_scenario(_edited(data), main)
         backup.write_bytes(bad)
         target = backup
-    window.classroom.begin_session()
-    saver = window.classroom.start_autosave()
+    window.files.begin_session()
+    saver = window.files.start_autosave()
     kept = _kept(home, target)
     assert len(kept) == 1 and kept[0].read_bytes() == bad
-    note = window.classroom.note
+    note = window.files.note
     assert note is not None and note.isVisible()
     assert str(kept[0]) in note.informativeText(), "the note must give the full new path"
     assert tr("classroom.kept_aside_status", count=1) in window.statusBar().currentMessage()
@@ -170,12 +170,12 @@ def test_second_copy_keeps_its_own_autosave_and_says_so(qtbot, window, data,
     write_scenario(_edited(data), first_main)
     first_bytes = first_main.read_bytes()
     first = other_copy(lock_path(home))
-    window.classroom.begin_session()
+    window.files.begin_session()
     assert window.document.state == initial_state(data), "must not take over the first's work"
-    saver = window.classroom.start_autosave()
+    saver = window.files.start_autosave()
     assert saver.path == home / "autosave.copy-2.attnlab.json"
     assert saver.path.name in window.statusBar().currentMessage()
-    note = window.classroom.note
+    note = window.files.note
     assert note.isVisible() and str(saver.path) in note.informativeText()
     for scorer in ("cosine", "additive"):
         window.document.set_scorer(scorer)
@@ -220,9 +220,9 @@ def test_a_lock_file_naming_a_dead_process_does_not_block(tmp_path) -> None:
 
 
 def test_quitting_releases_the_folder(qtbot, window) -> None:
-    window.classroom.begin_session()
-    window.classroom.start_autosave()
-    assert window.classroom.folder_lock.copy == 1
+    window.files.begin_session()
+    window.files.start_autosave()
+    assert window.session.folder_lock.copy == 1
     assert FolderLock(_home()).copy == 2, "held while the window is open"
     assert window.close()
     again = FolderLock(_home())
@@ -274,9 +274,9 @@ def test_failing_save_is_reported_once_and_later_saves_still_happen(qtbot, data,
 
 
 def test_window_shows_a_failing_autosave_until_it_works_again(qtbot, window, monkeypatch) -> None:
-    window.classroom.begin_session()
-    saver = window.classroom.start_autosave()
-    mark = window.classroom.autosave_off
+    window.files.begin_session()
+    saver = window.files.start_autosave()
+    mark = window.files.autosave_off
     assert not mark.isVisible()
     attempts = _Attempts()
     monkeypatch.setattr(autosave_module, "write_text_atomic", _failing_writer(attempts, None))
@@ -300,8 +300,8 @@ def test_save_that_cannot_encode_the_text_is_a_message_not_a_crash(window, tmp_p
 
     monkeypatch.setattr(scenario, "write_text_atomic", surrogate)
     path = tmp_path / "lesson.attnlab.json"
-    assert window.classroom.save_to(path) is False
-    box = window.classroom.message
+    assert window.files.save_to(path) is False
+    box = window.files.message
     assert box.isVisible() and "UTF-8" in box.informativeText()
     assert path.name in box.informativeText() and not path.exists()
     box.close()
@@ -318,19 +318,19 @@ def _read_only(monkeypatch) -> None:
 
 def test_read_only_folder_is_said_at_start(qtbot, window, monkeypatch) -> None:
     _read_only(monkeypatch)
-    window.classroom.begin_session()
-    window.classroom.start_autosave()
-    note = window.classroom.note
+    window.files.begin_session()
+    window.files.start_autosave()
+    note = window.files.note
     assert note is not None and note.isVisible()
     assert str(_home()) in note.informativeText() and "Permission denied" in (
         note.informativeText())
-    assert window.classroom.autosave_off.isVisible()
+    assert window.files.autosave_off.isVisible()
     assert "Permission denied" in window.statusBar().currentMessage()
     note.close()
 
 
 def _quit_box(window) -> QMessageBox:
-    box = window.classroom.quit_box
+    box = window.files.quit_box
     assert box is not None and box.isVisible()
     return box
 
@@ -338,16 +338,16 @@ def _quit_box(window) -> QMessageBox:
 def test_quit_with_unsaved_work_in_a_read_only_folder_asks_first(qtbot, window,
                                                                  monkeypatch) -> None:
     _read_only(monkeypatch)
-    window.classroom.begin_session()
-    window.classroom.start_autosave()
-    window.classroom.note.close()
+    window.files.begin_session()
+    window.files.start_autosave()
+    window.files.note.close()
     window.document.set_scorer("cosine")
     window.document.flush()
     assert window.close() is False, "unsaved work: the window must ask, not close"
     box = _quit_box(window)
     assert str(_home()) in box.informativeText()
     box.button(QMessageBox.StandardButton.Cancel).click()
-    assert window.isVisible() and window.classroom.quit_box is None
+    assert window.isVisible() and window.files.quit_box is None
     assert window.close() is False
     _quit_box(window).button(QMessageBox.StandardButton.Discard).click()
     assert not window.isVisible(), "Discard quits"
@@ -356,12 +356,12 @@ def test_quit_with_unsaved_work_in_a_read_only_folder_asks_first(qtbot, window,
 def test_quit_dialog_can_save_the_work_to_a_file(qtbot, window, tmp_path, data,
                                                  monkeypatch) -> None:
     _read_only(monkeypatch)
-    window.classroom.begin_session()
-    window.classroom.start_autosave()
-    window.classroom.note.close()
+    window.files.begin_session()
+    window.files.start_autosave()
+    window.files.note.close()
     window.document.set_scorer("additive")
     target = tmp_path / "kept.attnlab.json"
-    monkeypatch.setattr(actions_classroom.QFileDialog, "getSaveFileName",
+    monkeypatch.setattr(files_module.QFileDialog, "getSaveFileName",
                         lambda *args: (str(target), ""))
     assert window.close() is False
     _quit_box(window).button(QMessageBox.StandardButton.Save).click()
@@ -370,23 +370,23 @@ def test_quit_dialog_can_save_the_work_to_a_file(qtbot, window, tmp_path, data,
 
 
 def test_quit_does_not_ask_when_the_work_is_autosaved(qtbot, window) -> None:
-    window.classroom.begin_session()
-    window.classroom.start_autosave()
+    window.files.begin_session()
+    window.files.start_autosave()
     window.document.set_scorer("cosine")
     assert window.close(), "autosave works: nothing to ask"
-    assert window.classroom.quit_box is None
+    assert window.files.quit_box is None
 
 
 def test_quit_does_not_ask_when_the_work_is_saved_to_a_file(qtbot, window, tmp_path,
                                                             monkeypatch) -> None:
     _read_only(monkeypatch)
-    window.classroom.begin_session()
-    window.classroom.start_autosave()
-    window.classroom.note.close()
+    window.files.begin_session()
+    window.files.start_autosave()
+    window.files.note.close()
     window.document.set_scorer("additive")
-    assert window.classroom.save_to(tmp_path / "saved.attnlab.json")
+    assert window.files.save_to(tmp_path / "saved.attnlab.json")
     assert window.close(), "saved to a file: nothing to ask"
-    assert window.classroom.quit_box is None
+    assert window.files.quit_box is None
 
 
 def test_the_last_session_becomes_the_backup_when_a_scenario_replaces_it(qtbot, data,

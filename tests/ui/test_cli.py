@@ -163,7 +163,7 @@ def test_home_that_is_a_file_starts_the_window_with_autosave_off_and_a_note(
         note = window.statusBar().findChild(QLabel, "no_user_folder")
         assert note is not None and note.isVisible()
         assert "Autosave is off" in note.text() and str(home_is_a_file) in note.text()
-        assert window.classroom.autosave is None
+        assert window.files.autosave is None
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "autosave is off" in err
         with qtbot.waitSignal(window.document.changed, timeout=3000):

@@ -21,7 +21,7 @@ from app.i18n import tr
 from app.model import atomic
 from app.model.data import load_lesson_data
 from app.state.document import Document
-from app.ui import actions_classroom
+from app.ui.actions import exports as exports_module
 from app.ui.export import CSV_ENCODING, save_image, scores_csv
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
@@ -46,11 +46,11 @@ def _focus_into(window, name: str) -> QWidget:
 
 def test_window_to_png_and_svg(window, tmp_path) -> None:
     png, svg = tmp_path / "w.png", tmp_path / "w.svg"
-    assert window.classroom.export_image(window, png)
+    assert window.exports.export_image(window, png)
     ratio = window.devicePixelRatioF()
     size = (round(window.width() * ratio), round(window.height() * ratio))
     assert _png_size(png) == size
-    assert window.classroom.export_image(window, svg)
+    assert window.exports.export_image(window, svg)
     root = ET.parse(svg).getroot()
     assert root.tag.endswith("svg")
     assert root.get("viewBox") == f"0 0 {window.width()} {window.height()}"
@@ -63,9 +63,9 @@ def test_current_panel_is_the_focused_one(window, tmp_path) -> None:
         pytest.skip("needs two panels to tell them apart")
     name = list(window.panels)[1]
     panel = _focus_into(window, name)
-    assert window.classroom.current_panel() is panel
+    assert window.exports.current_panel() is panel
     path = tmp_path / "panel.png"
-    assert window.classroom.export_image(window.classroom.current_panel(), path)
+    assert window.exports.export_image(window.exports.current_panel(), path)
     ratio = window.devicePixelRatioF()
     assert _png_size(path) == (round(panel.width() * ratio), round(panel.height() * ratio))
     assert panel.width() < window.width()
@@ -73,7 +73,7 @@ def test_current_panel_is_the_focused_one(window, tmp_path) -> None:
 
 def test_export_menu_actions_use_the_file_dialog(qtbot, window, tmp_path, monkeypatch) -> None:
     chosen = {"path": str(tmp_path / "picture"), "filter": ""}
-    monkeypatch.setattr(actions_classroom.QFileDialog, "getSaveFileName",
+    monkeypatch.setattr(exports_module.QFileDialog, "getSaveFileName",
                         lambda *args: (chosen["path"], chosen["filter"]))
     qtbot.keyClick(window, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
     assert _png_size(tmp_path / "picture.png")[0] > 0
@@ -94,7 +94,7 @@ def test_scores_csv_has_token_names_and_exact_values(window, tmp_path) -> None:
     document = window.document
     document.set_scorer("scaled_dot")
     path = tmp_path / "scores.csv"
-    assert window.classroom.export_scores(path)
+    assert window.exports.export_scores(path)
     assert path.read_bytes()[:3] == b"\xef\xbb\xbf", "Excel needs the BOM to read Chinese"
     rows = _read_csv(path)
     view = document.view
@@ -133,12 +133,12 @@ def test_bad_destination_is_a_message_and_no_file(window, tmp_path) -> None:
     blocker = tmp_path / "file.txt"
     blocker.write_text("x")
     path = blocker / "inside.png"
-    assert not window.classroom.export_image(window, path)
-    box = window.classroom.message
+    assert not window.exports.export_image(window, path)
+    box = window.exports.message
     assert box is not None and box.isVisible() and "inside.png" in box.informativeText()
     box.close()
-    assert not window.classroom.export_scores(blocker / "s.csv")
-    window.classroom.message.close()
+    assert not window.exports.export_scores(blocker / "s.csv")
+    window.exports.message.close()
     with pytest.raises(ValueError, match=r"\.png or \.svg"):
         save_image(window, tmp_path / "w.jpg")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file.txt"]
@@ -157,11 +157,11 @@ def test_a_failed_export_leaves_the_old_file_intact(window, tmp_path, monkeypatc
     monkeypatch.setattr(atomic.os, "fsync", lambda _fd: None)
     monkeypatch.setattr(atomic.os, "write", full_disk_half_way)
     monkeypatch.setattr(atomic.os, "fdopen", _fdopen_through_os_write)
-    export = (window.classroom.export_scores(path) if name.endswith(".csv")
-              else window.classroom.export_image(window, path))
+    export = (window.exports.export_scores(path) if name.endswith(".csv")
+              else window.exports.export_image(window, path))
     assert export is False
-    assert "No space left on device" in window.classroom.message.informativeText()
-    window.classroom.message.close()
+    assert "No space left on device" in window.exports.message.informativeText()
+    window.exports.message.close()
     assert path.read_bytes() == b"the export from last lesson"
     assert os.listdir(tmp_path) == [name], "no temporary file is left behind"
 

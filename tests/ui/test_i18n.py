@@ -37,11 +37,15 @@ from app.model.scoring import SCORERS
 from app.model.state import WORLDS
 from app.model.timeline import STAGES, TRACKS
 from app.startup import build_window, make_application
+from app.ui.actions.exports import NAMES as EXPORTS
+from app.ui.actions.files import FILE_ACTIONS
+from app.ui.actions.presenting import SWITCHES
 from app.ui.export import svg_bytes
 from app.ui.language import apply_language
+from app.ui.main_window import WINDOW_ACTIONS
 from app.ui.panels.match.model import SCORED
 from app.ui.panels.playground.readouts import HEADED
-from app.ui.presentation import restore_base_style
+from app.ui.presentation import THEME_CHOICES, restore_base_style
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 ROOT = Path(__file__).resolve().parents[2]
@@ -110,7 +114,11 @@ def _derived_keys() -> set[str]:
     return (stages | tracks | layer
             | {f"scorer.{name}" for name in SCORERS} | {f"world.{w}" for w in WORLDS}
             | {f"match.col.{c}" for c in ("key", "norm", *SCORED)}
-            | {f"playground.col_{c}" for c in HEADED})
+            | {f"playground.col_{c}" for c in HEADED}
+            | {f"action.{name}" for name in WINDOW_ACTIONS}
+            | {f"language.{lang}" for lang in ("zh", "en")}
+            | {f"classroom.action.{name}" for name in (*FILE_ACTIONS, *EXPORTS, *SWITCHES)}
+            | {f"classroom.theme.{name}" for name in THEME_CHOICES})
 
 
 def test_every_key_is_used_as_a_literal_in_app() -> None:
@@ -237,10 +245,10 @@ def test_switching_language_retranslates_every_dock(qtbot) -> None:
     window = build_window("zh")
     qtbot.addWidget(window)
     zh_titles = [dock.windowTitle() for dock in window.docks.values()]
-    zh_menus = window.classroom.export_menu.title()
+    zh_menus = window.exports.menu.title()
     window.actions["lang_en"].trigger()
     en_titles = [dock.windowTitle() for dock in window.docks.values()]
-    assert window.classroom.export_menu.title() == en.STRINGS["classroom.menu.export"]
+    assert window.exports.menu.title() == en.STRINGS["classroom.menu.export"]
     assert zh_menus == zh.STRINGS["classroom.menu.export"]
     assert all(not CJK.search(title) for title in en_titles)
     assert all(CJK.search(title) for title in zh_titles)

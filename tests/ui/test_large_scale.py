@@ -86,9 +86,9 @@ def test_starting_in_presentation_mode_lays_panels_out_as_switching_later(qtbot)
     for early in (True, False):
         window = build_window("en")
         qtbot.addWidget(window)
-        window.classroom.begin_session(None, restore_last=False)
+        window.files.begin_session(None, restore_last=False)
         window.document.set_world("dialogue")
-        presentation = window.classroom.presentation
+        presentation = window.presentation
         if early:
             presentation.set_presenting(True)
             presentation.set_scale(2.0)

@@ -51,7 +51,7 @@ def looks(window) -> set[Look]:
 
 
 def test_f5_and_the_toolbar_button_switch_every_panel_and_the_app_font(qtbot, window) -> None:
-    presentation = window.classroom.presentation
+    presentation = window.presentation
     probe = window.panels["probe"]
     qtbot.keyClick(window, F.Key_F5)
     assert presentation.presenting
@@ -70,7 +70,7 @@ def test_f5_and_the_toolbar_button_switch_every_panel_and_the_app_font(qtbot, wi
 
 
 def test_zoom_steps_stay_within_100_and_250_percent(qtbot, window) -> None:
-    presentation = window.classroom.presentation
+    presentation = window.presentation
     for _ in range(10):
         qtbot.keyClick(window, F.Key_Equal, CTRL)
     assert presentation.look.scale == MAX_SCALE == 2.5
@@ -116,7 +116,7 @@ def test_spotlight_and_full_screen(qtbot, window) -> None:
 def test_presentation_tabs_panels_into_two_columns_and_restores_the_desk(window) -> None:
     """Five stacked panels cannot fit 720 lines at 200 %; two tabbed columns can."""
     desk = {name: window.dockWidgetArea(dock) for name, dock in window.docks.items()}
-    window.classroom.presentation.set_presenting(True)
+    window.presentation.set_presenting(True)
     left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
     columns = {area: [d for d in window.docks.values() if window.dockWidgetArea(d) == area]
                for area in (left, right)}
@@ -127,20 +127,20 @@ def test_presentation_tabs_panels_into_two_columns_and_restores_the_desk(window)
             assert set(window.tabifiedDockWidgets(dock)) == set(column) - {dock}
     window.close()  # closing while presenting saves the desk layout, not the projector one
     assert {name: window.dockWidgetArea(d) for name, d in window.docks.items()} == desk
-    assert not window.classroom.presentation.presenting
+    assert not window.presentation.presenting
 
 
 def test_the_projector_zoom_is_remembered_for_next_time(qtbot, window) -> None:
-    presentation = window.classroom.presentation
+    presentation = window.presentation
     presentation.set_presenting(True)
     presentation.set_scale(2.0)
     presentation.set_presenting(False)
     assert presentation.look.scale == 1.0
     again = build_window("en")
     qtbot.addWidget(again)
-    again.classroom.presentation.set_presenting(True)
-    assert again.classroom.presentation.look == Look(scale=2.0, theme=LIGHT)
-    assert again.classroom.presentation.theme_name == "projector"
+    again.presentation.set_presenting(True)
+    assert again.presentation.look == Look(scale=2.0, theme=LIGHT)
+    assert again.presentation.theme_name == "projector"
 
 
 # ---- keyboard --------------------------------------------------------------------------------

@@ -103,7 +103,7 @@ def test_expansion_fades_every_term_but_the_dominant_one(qtbot, window) -> None:
 
 @pytest.mark.parametrize("scale", [1.0, 1.5, 2.0, 2.5])
 def test_score_matrix_text_never_overlaps_in_presentation(qtbot, window, scale) -> None:
-    presentation = window.classroom.presentation
+    presentation = window.presentation
     presentation.set_presenting(True)
     presentation.set_scale(scale)
     window.resize(1280, 720)

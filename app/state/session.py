@@ -1,0 +1,131 @@
+"""Owns a session's files: the scenario it was opened from or saved to (the current path), the
+last session brought back at start, and the autosave with the lock on its folder.
+
+Opening, saving and restoring are state-layer operations, like a vector edit: the window's
+file actions only ask for them and say what happened. Nothing here shows a widget.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+
+from app.model.scenario import read_scenario, write_scenario
+from app.model.state import LabState
+from app.model.view import initial_state
+from app.state.autosave import Autosaver, FolderLock, Restored, restore
+from app.state.document import Document
+
+
+@dataclass
+class AutosaveStart:
+    """What starting the autosave found, for the window to say in one note."""
+
+    autosave: Autosaver
+    copy: int
+    moved: list[tuple[Path, Path]] = field(default_factory=list)
+    """(old, new) for each unreadable file moved aside."""
+    not_moved: str | None = None
+    """Why an unreadable file could not be moved aside (then nothing is written over it)."""
+    unwritable: str | None = None
+    """Why the folder cannot be written (then work is not kept automatically)."""
+
+
+class Session(QObject):
+    """The document's files: one per window."""
+
+    path_changed = Signal(object)
+    """The current scenario file (a `Path`) after an open or a save."""
+
+    def __init__(self, document: Document, folder: Path | None = None) -> None:
+        super().__init__(document)
+        self.document = document
+        self.folder = folder
+        self.current_path: Path | None = None
+        self.folder_lock: FolderLock | None = None
+        self.autosave: Autosaver | None = None
+        self._restored: LabState | None = None
+
+    def open(self, path: Path) -> None:
+        """Replace the state with a file's, as one undo step; raises ScenarioError and then
+        changes nothing."""
+        state = read_scenario(path, initial_state(self.document.data))
+        self.document.load_state(state, "open")
+        self._in_file(Path(path))
+
+    def save(self, path: Path) -> None:
+        """Write the state to `path`; raises OSError, or ValueError for text UTF-8 cannot hold."""
+        write_scenario(self.document.state, path)
+        self._in_file(Path(path))
+
+    def _in_file(self, path: Path) -> None:
+        self.current_path = path
+        self.document.mark_clean()
+        self.path_changed.emit(path)
+
+    def claim_folder(self) -> FolderLock:
+        """Lock this copy's autosave in the user folder (once per session)."""
+        if self.folder_lock is None:
+            self.folder_lock = FolderLock(self.folder)
+        return self.folder_lock
+
+    def restore_last(self) -> Restored:
+        """Bring back this copy's last session (not undoable: it is where the session starts).
+
+        A second copy of the app on the same folder restores its own `autosave.copy-2.*`,
+        never the first copy's files.
+        """
+        lock = self.claim_folder()
+        found = restore(initial_state(self.document.data), lock.folder, lock.copy)
+        if found.state is not None:
+            self.document.restore(found.state)
+            self._restored = found.state
+        return found
+
+    def start_autosave(self) -> AutosaveStart:
+        """Save the state from now on. Before anything is written, unreadable autosave files
+        are moved aside and the folder is tried once, so the window can say at start what it
+        will not be able to keep."""
+        lock = self.claim_folder()
+        autosave = Autosaver(self.document, lock.folder, copy=lock.copy)
+        self.autosave = autosave
+        start = AutosaveStart(autosave, lock.copy)
+        try:
+            start.moved = autosave.keep_aside_unreadable()
+        except OSError:  # could not rename it: then nothing is ever written over it
+            start.not_moved = autosave.problem or ""
+            return start
+        start.unwritable = autosave.check_writable()
+        if start.unwritable is not None:
+            return start
+        if self._restored is not None and self._restored == self.document.state:
+            autosave.mark_saved(self._restored)
+        else:
+            with contextlib.suppress(OSError):  # reported through `autosave.failed`
+                autosave.flush()
+        return start
+
+    @property
+    def unsaved_nowhere(self) -> bool:
+        """True when the work is in no file: the autosave cannot write it (after one more try)
+        and it was not saved to a scenario either."""
+        autosave = self.autosave
+        if autosave is None or self.folder_lock is None:
+            return False
+        with contextlib.suppress(OSError):
+            autosave.flush()
+        return autosave.pending and not self.document.undo_stack.isClean()
+
+    def end(self) -> None:
+        """On quit: write the last changes and let the next copy of the app have the files."""
+        if self.folder_lock is None:  # already ended (window closed, then the app quits)
+            return
+        if self.autosave is not None:
+            with contextlib.suppress(OSError):
+                self.autosave.flush()
+            self.autosave.stop()  # no writes once another copy may own the files
+        self.folder_lock.release()
+        self.folder_lock = None

@@ -1,0 +1,111 @@
+"""Owns File → Export and Copy: the whole window or the panel in use, as PNG/SVG, the score
+matrix as CSV, or a picture to the clipboard."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow, QMenu, QMessageBox, QWidget
+
+from app.i18n import tr
+from app.state.document import Document
+from app.ui.actions.common import make_action, warn
+from app.ui.export import copy_image, save_image, save_scores_csv
+from app.ui.panels.base import Panel
+
+NAMES = ("export_window", "export_panel", "export_scores", "copy_window", "copy_panel")
+
+
+class ExportActions(QObject):
+    """Exports of what is on screen; "this panel" is the one last focused."""
+
+    def __init__(self, window: QMainWindow, document: Document, panels: Mapping[str, Panel],
+                 folder: Callable[[str], str]) -> None:
+        super().__init__(window)
+        self.window = window
+        self.document = document
+        self.panels = panels
+        self.folder = folder
+        """Where a file dialog starts, for a file name (beside the current scenario)."""
+        self.actions: dict[str, QAction] = {}
+        self.message: QMessageBox | None = None
+        self._panel_name: str | None = None
+        for name, keys, slot in (
+            ("export_window", ["Ctrl+E"], lambda: self.export_image_dialog(whole=True)),
+            ("export_panel", ["Ctrl+Alt+E"], lambda: self.export_image_dialog(whole=False)),
+            ("export_scores", ["Ctrl+Alt+X"], self.export_scores_dialog),
+            ("copy_window", ["Ctrl+Alt+Shift+C"], lambda: self.copy(whole=True)),
+            ("copy_panel", ["Ctrl+Alt+C"], lambda: self.copy(whole=False)),
+        ):
+            make_action(window, self.actions, name, keys, slot)
+        self.menu = QMenu(window)
+        for name in NAMES[:3]:
+            self.menu.addAction(self.actions[name])
+        self.menu.addSeparator()
+        for name in NAMES[3:]:
+            self.menu.addAction(self.actions[name])
+        QApplication.instance().focusChanged.connect(self._on_focus_changed)
+
+    def retranslate(self) -> None:
+        for name in NAMES:
+            self.actions[name].setText(tr(f"classroom.action.{name}"))
+        self.menu.setTitle(tr("classroom.menu.export"))
+
+    def current_panel(self) -> Panel:
+        """The panel last focused, else the first one on screen (what 'this panel' means)."""
+        panels = self.panels
+        if self._panel_name in panels and panels[self._panel_name].isVisible():
+            return panels[self._panel_name]
+        visible = [p for p in panels.values() if p.isVisible()]
+        return (visible or list(panels.values()))[0]
+
+    def _on_focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
+        while new is not None and not isinstance(new, Panel):
+            new = new.parentWidget()
+        if new is not None and new.window() is self.window:
+            self._panel_name = new.name
+
+    def _target(self, whole: bool) -> QWidget:
+        return self.window if whole or not self.panels else self.current_panel()
+
+    def export_image_dialog(self, whole: bool) -> None:
+        png, svg = tr("classroom.filter.png"), tr("classroom.filter.svg")
+        path, chosen = QFileDialog.getSaveFileName(
+            self.window, tr("classroom.dialog.export_image"), self.folder("attention-lab.png"),
+            f"{png};;{svg}")
+        if path:
+            suffix = ".svg" if chosen == svg else ".png"
+            target = Path(path + ("" if Path(path).suffix else suffix))
+            self.export_image(self._target(whole), target)
+
+    def export_scores_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self.window, tr("classroom.dialog.export_scores"), self.folder("scores.csv"),
+            tr("classroom.filter.csv"))
+        if path:
+            self.export_scores(Path(path + ("" if Path(path).suffix else ".csv")))
+
+    def export_image(self, widget: QWidget, path: Path) -> bool:
+        return self._export(path, lambda: save_image(widget, path))
+
+    def export_scores(self, path: Path) -> bool:
+        return self._export(path, lambda: save_scores_csv(self.document.view, path))
+
+    def _export(self, path: Path, write: Callable[[], None]) -> bool:
+        """Write one export; a bad destination becomes a message naming the file."""
+        try:
+            write()
+        except (OSError, ValueError) as error:
+            reason = getattr(error, "strerror", None) or str(error)
+            self.message = warn(self.window, tr("classroom.export_failed"),
+                                f"{path.name}: {reason}")
+            return False
+        self.window.statusBar().showMessage(tr("classroom.exported", file=path.name), 6000)
+        return True
+
+    def copy(self, whole: bool) -> None:
+        copy_image(self._target(whole))
+        self.window.statusBar().showMessage(tr("classroom.copied"), 4000)

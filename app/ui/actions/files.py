@@ -1,0 +1,294 @@
+"""Owns File → Open, Save, Save as and Open recent, and what the window says about the session's
+files: the last session brought back, the autosave's notes, and the question on quit when work
+would be lost. The files themselves are the state layer's (`app.state.session`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QApplication,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+)
+
+from app.i18n import tr
+from app.model.errors import ScenarioError
+from app.model.scenario import SUFFIX, with_scenario_suffix
+from app.state.autosave import Autosaver, write_problem
+from app.state.session import Session
+from app.ui import settings as keys
+from app.ui.actions.common import make_action, warn
+from app.ui.errors import installed as installed_error_hook
+from app.ui.settings import settings
+
+RECENT_LIMIT = 5
+FILE_ACTIONS = ("open", "save", "save_as")
+
+
+class FileActions(QObject):
+    """Scenario files and the session's autosave, as the user sees them."""
+
+    def __init__(self, window: QMainWindow, session: Session) -> None:
+        super().__init__(window)
+        self.window = window
+        self.session = session
+        self.document = session.document
+        self.actions: dict[str, QAction] = {}
+        self.message: QMessageBox | None = None
+        self.note: QMessageBox | None = None
+        """The session's start-up note (autosave kept aside, a second copy, autosave off)."""
+        self.quit_box: QMessageBox | None = None
+        self._close_confirmed = False
+        self._note_pending = False
+        self.autosave_off = QLabel()
+        """Stays in the status bar while the autosave cannot write."""
+        self.autosave_off.setObjectName("autosave_off")
+        self.autosave_off.hide()
+        window.statusBar().addPermanentWidget(self.autosave_off)
+        make_action(window, self.actions, "open", ["Ctrl+O"], self.open_dialog)
+        make_action(window, self.actions, "save", ["Ctrl+S"], self.save)
+        make_action(window, self.actions, "save_as", ["Ctrl+Shift+S"], self.save_as)
+        self.recent_actions = [
+            make_action(window, self.actions, f"recent_{n}", [f"Ctrl+Alt+{n}"],
+                        lambda _=False, i=n - 1: self.open_recent(i))
+            for n in range(1, RECENT_LIMIT + 1)
+        ]
+        self.recent_menu = QMenu(window)
+        self.recent_menu.addActions(self.recent_actions)
+        self._update_recent()
+        window.installEventFilter(self)
+
+    @property
+    def current_path(self) -> Path | None:
+        return self.session.current_path
+
+    @property
+    def autosave(self) -> Autosaver | None:
+        return self.session.autosave
+
+    def retranslate(self) -> None:
+        for name in FILE_ACTIONS:
+            self.actions[name].setText(tr(f"classroom.action.{name}"))
+        self.recent_menu.setTitle(tr("classroom.menu.recent"))
+        if self.autosave_off.isVisible():
+            self.autosave_off.setText(tr("classroom.autosave_off"))
+
+    def _status(self, text: str, ms: int) -> None:
+        self.window.statusBar().showMessage(text, ms)
+
+    # ---- the session ------------------------------------------------------------------------
+
+    def begin_session(self, scenario: Path | None = None, restore_last: bool = True) -> None:
+        """Start from a scenario file (a bad one raises ScenarioError), else the last session."""
+        if scenario is not None:
+            self.session.open(Path(scenario))
+            self._opened(Path(scenario))
+            return
+        if not restore_last:
+            return
+        found = self.session.restore_last()
+        if found.state is not None:
+            key = "classroom.restored_backup" if found.from_backup else "classroom.restored"
+            self._status(tr(key), 8000)
+        elif found.problems:
+            self._status(tr("classroom.autosave_unreadable", problem=str(found.problems[0])),
+                         8000)
+
+    def start_autosave(self) -> Autosaver:
+        """Save the state from now on, and say in one note what the start found: unreadable
+        files kept aside, a second copy of the app, a folder that cannot be written."""
+        start = self.session.start_autosave()
+        autosave = start.autosave
+        autosave.failed.connect(self._on_autosave_failed)
+        autosave.recovered.connect(self._on_autosave_recovered)
+        if autosave.problem is not None:  # it failed before we listened
+            self._on_autosave_failed(autosave.problem)
+        hook = installed_error_hook()
+        if hook is not None:
+            hook.watch_autosave(autosave)
+        notes: list[str] = []
+        if start.copy > 1:
+            notes.append(tr("classroom.second_copy", path=str(autosave.path)))
+        if start.not_moved is not None:
+            notes.append(tr("classroom.autosave_not_moved", path=str(autosave.path),
+                            problem=start.not_moved))
+        if start.unwritable is not None:
+            notes.append(tr("classroom.autosave_off_at_start", folder=str(autosave.folder),
+                            problem=start.unwritable))
+        notes.extend(tr("classroom.kept_aside", file=old.name, path=str(new))
+                     for old, new in start.moved)
+        status = [tr("classroom.kept_aside_status", count=len(start.moved))] if start.moved else []
+        if start.copy > 1:
+            status.append(tr("classroom.second_copy_status", file=autosave.path.name))
+        if status:  # after what begin_session said about the restore, not instead of it
+            bar = self.window.statusBar()
+            bar.showMessage(" ".join(filter(None, [bar.currentMessage(), *status])), 15000)
+        QApplication.instance().aboutToQuit.connect(self.session.end)
+        if notes:
+            self._note(notes)
+        return autosave
+
+    def _on_autosave_failed(self, problem: str) -> None:
+        """Once per failure, not at every change: the status bar and a mark that stays."""
+        self._status(tr("classroom.autosave_failed", problem=problem), 15000)
+        self.autosave_off.setText(tr("classroom.autosave_off"))
+        self.autosave_off.setToolTip(tr("classroom.autosave_failed", problem=problem))
+        self.autosave_off.show()
+
+    def _on_autosave_recovered(self, path: str) -> None:
+        self.autosave_off.hide()
+        self._status(tr("classroom.autosave_recovered", file=Path(path).name), 8000)
+
+    def _note(self, lines: list[str]) -> None:
+        """A note that stays until read (paths are long): shown with the window, not before."""
+        box = QMessageBox(QMessageBox.Icon.Information, tr("app.title"), tr("classroom.note"),
+                          QMessageBox.StandardButton.Ok, self.window)
+        box.setObjectName("session_note")
+        box.setInformativeText("\n\n".join(lines))
+        box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.note = box
+        self._note_pending = not self.window.isVisible()
+        if not self._note_pending:
+            box.open()
+
+    def _may_close(self) -> bool:
+        """False (and a question on screen) while work is in no file: not autosaved because
+        saving fails, and not saved to a scenario either."""
+        if self._close_confirmed:
+            return True
+        if self.quit_box is not None:  # already asking
+            return False
+        if not self.session.unsaved_nowhere:
+            return True
+        autosave = self.session.autosave
+        box = QMessageBox(QMessageBox.Icon.Warning, tr("app.title"),
+                          tr("classroom.quit_unsaved"),
+                          QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+                          | QMessageBox.StandardButton.Cancel, self.window)
+        box.setObjectName("quit_unsaved")
+        box.setInformativeText(tr("classroom.quit_unsaved_detail",
+                                  folder=str(autosave.folder) if autosave else "",
+                                  problem=(autosave.problem if autosave else None) or ""))
+        box.setDefaultButton(QMessageBox.StandardButton.Save)
+        box.setEscapeButton(QMessageBox.StandardButton.Cancel)
+        box.finished.connect(lambda _result: self._on_quit_answer(box))
+        self.quit_box = box
+        box.open()
+        return False
+
+    def _on_quit_answer(self, box: QMessageBox) -> None:
+        answer = box.standardButton(box.clickedButton()) if box.clickedButton() else None
+        self.quit_box = None
+        if answer == QMessageBox.StandardButton.Save and not self.save():
+            return
+        if answer in (QMessageBox.StandardButton.Save, QMessageBox.StandardButton.Discard):
+            self._close_confirmed = True
+            self.window.close()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.window and event.type() == QEvent.Type.Close:
+            if not self._may_close():
+                event.ignore()
+                return True
+            self.session.end()
+        elif (watched is self.window and event.type() == QEvent.Type.Show
+              and self._note_pending and self.note is not None):
+            self._note_pending = False
+            self.note.open()
+        return False
+
+    # ---- scenario files ---------------------------------------------------------------------
+
+    def open_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self.window, tr("classroom.dialog.open"), self.folder(""),
+            ";;".join((tr("classroom.filter.scenario"), tr("classroom.filter.json"),
+                       tr("classroom.filter.all"))))
+        if path:
+            self.open_path(Path(path))
+
+    def open_path(self, path: Path) -> bool:
+        """Replace the state with a file's, as one undo step; a bad file changes nothing."""
+        try:
+            self.session.open(Path(path))
+        except ScenarioError as error:
+            if not Path(path).exists():
+                self._forget_recent(Path(path))
+            self.message = warn(self.window, tr("classroom.open_failed"), str(error))
+            return False
+        self._opened(Path(path))
+        return True
+
+    def _opened(self, path: Path) -> None:
+        self._remember_recent(path)
+        self._status(tr("classroom.opened", file=path.name), 6000)
+
+    def open_recent(self, index: int) -> None:
+        files = self.recent_files()
+        if index < len(files):
+            self.open_path(Path(files[index]))
+
+    def save(self) -> bool:
+        path = self.session.current_path
+        return self.save_as() if path is None else self.save_to(path)
+
+    def save_as(self) -> bool:
+        current = self.session.current_path
+        path, _ = QFileDialog.getSaveFileName(
+            self.window, tr("classroom.dialog.save"),
+            self.folder(current.name if current else f"attention-lab{SUFFIX}"),
+            tr("classroom.filter.scenario"))
+        return bool(path) and self.save_to(with_scenario_suffix(Path(path)))
+
+    def save_to(self, path: Path) -> bool:
+        try:
+            self.session.save(path)
+        except (OSError, ValueError) as error:  # ValueError: text UTF-8 cannot hold
+            self.message = warn(self.window, tr("classroom.save_failed"),
+                                f"{path.name}: {write_problem(error)}")
+            return False
+        self._remember_recent(path)
+        self._status(tr("classroom.saved", file=path.name), 6000)
+        return True
+
+    def folder(self, name: str) -> str:
+        """Where a file dialog starts: beside the current scenario, else the home folder."""
+        current = self.session.current_path
+        folder = current.parent if current is not None else Path.home()
+        return str(folder / name) if name else str(folder)
+
+    # ---- recent files -----------------------------------------------------------------------
+
+    def recent_files(self) -> list[str]:
+        return [str(f) for f in settings().value(keys.RECENT_FILES, [], list)][:RECENT_LIMIT]
+
+    def _store_recent(self, files: list[str]) -> None:
+        store = settings()
+        store.setValue(keys.RECENT_FILES, files[:RECENT_LIMIT])
+        store.sync()
+        self._update_recent()
+
+    def _remember_recent(self, path: Path) -> None:
+        name = str(Path(path).resolve())
+        self._store_recent([name, *(f for f in self.recent_files() if f != name)])
+
+    def _forget_recent(self, path: Path) -> None:
+        name = str(Path(path).resolve())
+        self._store_recent([f for f in self.recent_files() if f != name])
+
+    def _update_recent(self) -> None:
+        files = self.recent_files()
+        for number, action in enumerate(self.recent_actions, start=1):
+            present = number <= len(files)
+            action.setVisible(present)
+            if present:
+                action.setText(f"&{number}  {Path(files[number - 1]).name}")
+                action.setToolTip(files[number - 1])
+        self.recent_menu.setEnabled(bool(files))
