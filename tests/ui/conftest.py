@@ -14,8 +14,8 @@ from app.model.data import load_lesson_data
 from app.startup import build_window, make_application
 from app.state.document import Document
 from app.ui.language import apply_language
-from app.ui.main_window import MainWindow
 from app.ui.look import Look
+from app.ui.main_window import MainWindow
 from app.ui.panels.base import Panel
 from app.ui.presentation import restore_base_style, scale_app_font
 

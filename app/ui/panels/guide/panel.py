@@ -161,7 +161,6 @@ class GuidePanel(Panel):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.scroll)
         self.checklist.observe(document.state, document.view)
-        self.apply_look()
         self.retranslate()
 
     def _add_sections(self, column: QVBoxLayout, sections: tuple) -> None:
