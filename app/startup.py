@@ -26,7 +26,7 @@ from app.paths import user_folder_problem
 from app.state.document import Document
 from app.ui.errors import install as install_error_hook
 from app.ui.export import save_image
-from app.ui.fonts import apply_cjk_fallback, register_bundled_fonts
+from app.ui.fonts import apply_body_floor, apply_cjk_fallback, register_bundled_fonts
 from app.ui.language import apply_language, stored_language
 from app.ui.main_window import MainWindow
 
@@ -62,13 +62,15 @@ def install_message_filter() -> None:
 
 
 def make_application() -> QApplication:
-    """One QApplication with the bundled CJK font as fallback and pyqtgraph's light look."""
+    """One QApplication with the bundled CJK font as fallback, a body font of at least 11 pt
+    and pyqtgraph's light look."""
     install_message_filter()
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Attention Lab")
     app.setOrganizationName("AttentionLab")
     register_bundled_fonts()
     apply_cjk_fallback(app)
+    apply_body_floor(app)
     pg.setConfigOptions(antialias=True, background="w", foreground="k")
     return app
 

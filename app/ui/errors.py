@@ -24,7 +24,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 from app.i18n import tr
 from app.model.errors import AttentionLabError
 from app.paths import ensure_user_data_dir
-from app.ui.fonts import ui_font
+from app.ui.fonts import STRONG, emphasize
 
 LOG_NAME = "attention-lab.log"
 LOG_MAX_BYTES = 1_000_000
@@ -223,7 +223,7 @@ class ErrorHook(QObject):
     def _show(self, message: str) -> None:
         box = QMessageBox(_parent_window())
         box.setObjectName("error_dialog")
-        box.setFont(ui_font(_text_size(box.parentWidget())))
+        emphasize(box, STRONG)  # legible from the back of a room, zoomed like the window
         box.setIcon(QMessageBox.Icon.Warning)
         box.setWindowTitle(tr("reliability.dialog_title"))
         box.setText(message)
@@ -276,13 +276,6 @@ class ErrorHook(QObject):
                 saved = False
                 log_error("autosave flush failed", traceback.format_exc())
         return saved
-
-
-def _text_size(parent: QWidget | None) -> float:
-    """Legible from the back of a room: 13 pt, scaled like the window in presentation mode."""
-    presentation = getattr(parent, "presentation", None)
-    look = getattr(presentation, "look", None)
-    return look.pt(13) if callable(getattr(look, "pt", None)) else 13.0
 
 
 def _parent_window() -> QWidget | None:

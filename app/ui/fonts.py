@@ -1,10 +1,15 @@
-"""The bundled CJK font, and the font family list that makes Qt fall back to it.
+"""The bundled CJK font and the family list that falls back to it; the application font every
+widget inherits, and the few ways to stand out from it or to draw with it.
 
 School machines may have no Chinese font installed, which would turn every label into
 tofu boxes.  The app therefore ships a subset of Noto Sans CJK SC, renamed "Attention
 Lab Sans SC" (see resources/fonts/README.md), and lists it *after* the system UI font:
 Latin text keeps the native look, and Qt moves on to the bundled family for any
 character the system font cannot draw.
+
+Sizes: presentation mode scales the application font, and ordinary widgets inherit it, so
+they need no font of their own. Sizes here are written as points at 100 % (the body text is
+BODY_PT); `points`, `scaled_font` and `emphasize` turn them into the current zoom's size.
 """
 
 from __future__ import annotations
@@ -13,15 +18,28 @@ import functools
 import logging
 from pathlib import Path
 
+from PySide6.QtCore import QObject, Qt, Slot
 from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication
+from PySide6.QtWidgets import QWidget
 
 from app.paths import RESOURCES
 
 __all__ = [
+    "BODY_PT",
+    "DISPLAY",
     "FONT_DIR",
+    "HEADING",
+    "READING",
+    "SMALL",
+    "STRONG",
+    "TITLE",
+    "apply_body_floor",
     "apply_cjk_fallback",
+    "emphasize",
     "font_families",
+    "points",
     "register_bundled_fonts",
+    "scaled_font",
     "ui_font",
 ]
 
@@ -31,6 +49,21 @@ FONT_DIR = RESOURCES / "fonts"
 FONT_SUFFIXES = (".otf", ".ttf")
 
 _registered: dict[Path, list[str]] = {}
+
+BODY_PT = 11.0
+"""The application font at 100 %: the classroom floor, and what every size below is relative to."""
+SMALL = 10.0
+"""A crowded chart's tick labels and value labels (pyqtgraph items)."""
+READING = 12.0
+"""Sentences and numbers a student reads from the back of the room (≥ 12 pt)."""
+STRONG = 13.0
+"""The numbers a readout is about, an error dialog's text."""
+HEADING = 14.0
+"""A panel's heading, a vector's name on the plane, the cells' numbers at most."""
+TITLE = 15.0
+"""The guide's section titles."""
+DISPLAY = 16.0
+"""The written-out equation, the editor's token names."""
 
 
 def register_bundled_fonts(font_dir: Path | None = None) -> list[str]:
@@ -90,12 +123,66 @@ def apply_cjk_fallback(app: QGuiApplication) -> None:
 
 
 def ui_font(point_size: float, bold: bool = False) -> QFont:
-    """A QFont with the app's family list, for places that do not inherit the app font.
-
-    pyqtgraph's TextItem and axis labels build their own QFont, so pass them this one.
-    """
+    """A QFont with the app's family list at an absolute size, for painted text fitted to its
+    room (the heatmap's cells); anything sized by the zoom takes `scaled_font`."""
     font = QFont()
     font.setFamilies(font_families())
     font.setPointSizeF(point_size)
     font.setBold(bold)
     return font
+
+
+def apply_body_floor(app: QGuiApplication) -> None:
+    """Raise the application font to BODY_PT if the system's is smaller (it never shrinks)."""
+    font = app.font()
+    if font.pointSizeF() < BODY_PT:
+        font.setPointSizeF(BODY_PT)
+        app.setFont(font)
+
+
+def points(size: float) -> float:
+    """The point size `size` (points at 100 %) has at the current zoom: the same share of the
+    application font as `size` is of BODY_PT."""
+    current = QGuiApplication.font().pointSizeF()
+    return (current if current > 0 else BODY_PT) * size / BODY_PT
+
+
+def scaled_font(size: float = BODY_PT, bold: bool = False) -> QFont:
+    """The application font (its families, the CJK fallback included) at `points(size)`.
+
+    For what does not inherit the application font: pyqtgraph's TextItems and axes, painted
+    items. Widgets take `emphasize`, which follows a later zoom by itself.
+    """
+    font = QFont(QGuiApplication.font())
+    font.setPointSizeF(points(size))
+    font.setBold(bold)
+    return font
+
+
+class _Emphasis(QObject):
+    """Keeps its parent widget's font at `scaled_font(size, bold)` whenever the application
+    font changes (a zoom, presentation mode); the widget's children inherit it."""
+
+    def __init__(self, widget: QWidget, size: float, bold: bool) -> None:
+        super().__init__(widget)
+        self.setObjectName("emphasis")
+        self.size, self.bold = size, bold
+        QGuiApplication.instance().fontChanged.connect(self.apply)
+
+    @Slot()
+    def apply(self) -> None:
+        widget = self.parent()
+        font = scaled_font(self.size, self.bold)
+        if widget.font() != font:
+            widget.setFont(font)
+
+
+def emphasize(widget: QWidget, size: float = BODY_PT, bold: bool = False) -> None:
+    """Make `widget` stand out from the inherited font: `size` points at 100 % (HEADING,
+    READING, …), bold or not, kept relative to the application font through every zoom.
+    Calling it again on the same widget changes the emphasis."""
+    keeper = widget.findChild(_Emphasis, "emphasis", Qt.FindChildOption.FindDirectChildrenOnly)
+    if keeper is None:
+        keeper = _Emphasis(widget, size, bold)
+    keeper.size, keeper.bold = size, bold
+    keeper.apply()

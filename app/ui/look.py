@@ -61,15 +61,12 @@ DARK = Theme("dark", background="#1E1E1E", foreground="#F0F0F0", muted="#AAAAAA"
 
 @dataclass(frozen=True)
 class Look:
-    """The presentation settings every panel draws with (scale 1.0 … 2.5)."""
+    """The presentation settings every panel draws with (scale 1.0 … 2.5). Text sizes follow
+    the application font instead (app.ui.fonts), which presentation mode scales."""
 
     scale: float = 1.0
     theme: Theme = LIGHT
     spotlight: bool = False
-
-    def pt(self, size: float) -> float:
-        """A font size in points, scaled for the back row."""
-        return size * self.scale
 
     def px(self, width: float) -> float:
         """A line width or marker size in pixels, scaled."""

@@ -3,7 +3,8 @@ application's font and palette, plus full screen.
 
 A projector washes out colour and the back row is 10 m away, so presentation mode scales
 fonts, lines and labels (100–250 %) and switches to a high-contrast light theme by default.
-Panels only read `panel.look`; this controller is the one place that changes it.
+The scale reaches text through the application font, which every widget inherits; panels read
+`panel.look` for the rest (pens, colours). This controller is the one place that changes them.
 """
 
 from __future__ import annotations
@@ -11,11 +12,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QObject, QSettings, Qt, Signal
+from PySide6.QtCore import QByteArray, QCoreApplication, QEvent, QObject, QSettings, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import QApplication, QTabBar
 
 from app.ui import settings as keys
+from app.ui.fonts import BODY_PT
 from app.ui.look import DARK, LIGHT, MAX_SCALE, MIN_SCALE, Look, Theme
 
 if TYPE_CHECKING:
@@ -29,7 +31,7 @@ PRESENTATION_SCALE = 1.5
 ZOOM_STEP = 0.25
 DESK_LAYOUT = 7
 """Version tag of the dock layout saved on entering presentation mode (restoreState checks it)."""
-MIN_POINT_SIZE = 11.0
+MIN_POINT_SIZE = BODY_PT
 """The interface font is never below 11 pt, so even 100 % is legible in a classroom."""
 
 Role = QPalette.ColorRole
@@ -103,6 +105,23 @@ def restore_base_style() -> None:
     app.setPalette(palette)
 
 
+def app_point_size(scale: float) -> float:
+    """The application font's size at a presentation scale: the base, at least 11 pt, × scale."""
+    base = base_style()[0].pointSizeF()
+    return max(base if base > 0 else MIN_POINT_SIZE, MIN_POINT_SIZE) * scale
+
+
+def scale_app_font(scale: float) -> None:
+    """Set the application font for `scale`; every widget inherits it, and the fonts that
+    `app.ui.fonts.emphasize` keeps follow it."""
+    font = QFont(base_style()[0])
+    font.setPointSizeF(app_point_size(scale))
+    QApplication.instance().setFont(font)
+    # Qt posts the change to the widgets: deliver it now, so what is laid out or measured
+    # next (the panels' set_look) already sees the new sizes
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.ApplicationFontChange)
+
+
 def snap_scale(scale: float) -> float:
     """Round to the zoom grid (25 % steps) inside 100–250 %."""
     return min(MAX_SCALE, max(MIN_SCALE, round(scale / ZOOM_STEP) * ZOOM_STEP))
@@ -117,7 +136,7 @@ class Presentation(QObject):
     def __init__(self, window: MainWindow, presentation: tuple[Look, str] | None = None) -> None:
         super().__init__(window)
         self._window = window
-        self._base_font, self._base_palette = base_style()
+        self._base_palette = base_style()[1]  # taken before any look changes it
         self._look, self._theme_name = Look(), "light"
         self._other = presentation or (Look(scale=PRESENTATION_SCALE), PRESENTATION_THEME)
         """(look, theme name) of the mode we are not in: switching back restores it."""
@@ -209,17 +228,11 @@ class Presentation(QObject):
         self._apply()
         self.look_changed.emit(look)
 
-    def app_point_size(self) -> float:
-        base = self._base_font.pointSizeF()
-        return max(base if base > 0 else MIN_POINT_SIZE, MIN_POINT_SIZE) * self._look.scale
-
     def _apply(self) -> None:
         """Application font and palette first, so panels restyle against the final chrome."""
         app = QApplication.instance()
-        font = QFont(self._base_font)
-        font.setPointSizeF(self.app_point_size())
-        app.setFont(font)
-        title = QFont(font)
+        scale_app_font(self._look.scale)
+        title = QFont(app.font())
         title.setStyleStrategy(QFont.StyleStrategy.PreferAntialias)
         for dock in self._window.docks.values():
             dock.setFont(title)  # a font unlike the app's, else Qt titles docks in its small one

@@ -14,9 +14,10 @@ from app.model.data import load_lesson_data
 from app.startup import build_window, make_application
 from app.state.document import Document
 from app.ui.language import apply_language
+from app.ui.look import Look
 from app.ui.main_window import MainWindow
 from app.ui.panels.base import Panel
-from app.ui.presentation import restore_base_style
+from app.ui.presentation import restore_base_style, scale_app_font
 
 CLASSROOM_SIZE = (1280, 720)
 """The projector size the layout is made for."""
@@ -41,6 +42,20 @@ def open_panel(qtbot) -> Iterator[Callable[..., Panel]]:
 
     yield open_
     apply_language("zh")
+
+
+@pytest.fixture
+def present() -> Iterator[Callable[[Panel, Look], None]]:
+    """Gives one panel a look as presentation mode gives the window one: the application font
+    at the look's scale first (widgets inherit it), then the panel's pens, colours and painted
+    text. The application's own style comes back afterwards."""
+
+    def present_(panel: Panel, look: Look) -> None:
+        scale_app_font(look.scale)
+        panel.set_look(look)
+
+    yield present_
+    restore_base_style()
 
 
 @pytest.fixture

@@ -172,11 +172,11 @@ def test_dialogue_world_shows_a_hint_and_a_way_back(panel, world_hint_round_trip
     world_hint_round_trip(panel, away="dialogue", home="teaching")
 
 
-def test_presentation_scale_enlarges_names_boxes_and_charts(qtbot, panel):
+def test_presentation_scale_enlarges_names_boxes_and_charts(qtbot, panel, present):
     chart = panel.charts[("q", 0)]
     sizes = (panel.name_labels[0].font().pointSizeF(), chart.boxes[0].font().pointSizeF(),
              chart.plot.height())
-    panel.set_look(Look().scaled(2.0))
+    present(panel, Look().scaled(2.0))
     assert panel.name_labels[0].font().pointSizeF() == pytest.approx(2 * sizes[0])
     assert chart.boxes[0].font().pointSizeF() == pytest.approx(2 * sizes[1])
     assert chart.plot.height() == pytest.approx(2 * sizes[2], abs=1)

@@ -110,8 +110,8 @@ def test_non_dot_scorer_adds_its_own_line(qtbot, panel):
     assert panel.scorer_line.text().endswith(f"= {format_score(view.selected_score)}")
 
 
-def test_presentation_scale_enlarges_the_equation(panel):
+def test_presentation_scale_enlarges_the_equation(panel, present):
     before = panel.equation.font().pointSizeF()
-    panel.set_look(Look(scale=2.0))
+    present(panel, Look(scale=2.0))
     assert panel.equation.font().pointSizeF() == pytest.approx(2 * before)
     assert panel.equation.textInteractionFlags() & Qt.TextInteractionFlag.TextSelectableByMouse

@@ -157,11 +157,11 @@ def test_arrow_keys_move_the_selection(qtbot, panel):
     assert (document.state.query, document.state.key) == (start[0] - 1, start[1] - 1)
 
 
-def test_presentation_scale_enlarges_cell_labels_and_axes(qtbot, panel):
+def test_presentation_scale_enlarges_cell_labels_and_axes(qtbot, panel, present):
     with qtbot.waitSignal(panel.plot.vb.sigResized, timeout=2000):
         panel.resize(1100, 1000)  # cells big enough that labels are not capped by cell size
     before = panel.cells.grid.font.pointSizeF()
-    panel.set_look(Look(scale=2.0))
+    present(panel, Look(scale=2.0))
     after = panel.cells.grid.font.pointSizeF()
     assert after == pytest.approx(2 * before)
     assert panel.readout.font().pointSizeF() >= 2 * 11

@@ -13,15 +13,21 @@ from app.ui.language import apply_language
 from app.ui.look import Look
 from app.ui.panels.editor.panel import EditorPanel
 from app.ui.panels.playground.panel import PlaygroundPanel
-from app.ui.presentation import restore_base_style
+from app.ui.presentation import restore_base_style, scale_app_font
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+
+
+def zoom(panel, look: Look) -> None:
+    """As presentation mode does: the application font (widgets inherit it), then the look."""
+    scale_app_font(look.scale)
+    panel.set_look(look)
 
 
 def shown(qtbot, panel, width: int, height: int, look: Look):
     qtbot.addWidget(panel)
     panel.setMinimumSize(1, 1)  # a top-level layout would resize the window: offscreen warns
-    panel.set_look(look)
+    zoom(panel, look)
     panel.resize(width, height)
     panel.show()
     qtbot.waitExposed(panel)
@@ -34,18 +40,19 @@ def document():
     apply_language("en")
     yield Document(load_lesson_data())
     apply_language("zh")
+    restore_base_style()
 
 
 def test_editor_puts_k_under_q_when_both_do_not_fit_across(qtbot, document) -> None:
     panel = shown(qtbot, EditorPanel(document), 760, 440, Look(scale=1.0))
     q, k = panel.charts[("q", 0)].widget, panel.charts[("k", 0)].widget
     assert k.geometry().left() > q.geometry().right()  # side by side at 100 %
-    panel.set_look(Look(scale=2.0))
+    zoom(panel, Look(scale=2.0))
     qtbot.waitUntil(lambda: k.geometry().top() > q.geometry().bottom())
     assert panel.role_marks[("k", 0)].isVisible() and not panel.role_headers["k"].isVisible()
     page = panel._scroll.widget()
     qtbot.waitUntil(lambda: page.width() <= panel._scroll.viewport().width())
-    panel.set_look(Look(scale=1.0))
+    zoom(panel, Look(scale=1.0))
     qtbot.waitUntil(lambda: k.geometry().left() > q.geometry().right())
 
 
@@ -60,8 +67,8 @@ def test_world_hint_shrinks_to_fit_a_small_dock(qtbot, document, language) -> No
     assert panel.switch_button.sizeHint().width() <= page.width()
     text = panel.hint.heightForWidth(panel.hint.width())
     assert text + panel.switch_button.height() <= page.height()
-    assert panel.hint.font().pointSizeF() < Look(scale=2.5).pt(14), "it had to shrink"
-    panel.set_look(Look(scale=1.0))
+    assert panel.hint.font().pointSizeF() < 2.5 * 14, "it had to shrink"
+    zoom(panel, Look(scale=1.0))
     assert panel.hint.font().pointSizeF() == 14, "with room it keeps the look's size"
 
 
@@ -71,7 +78,7 @@ def test_cramped_plane_drops_axis_titles_and_names_the_colour_bar(qtbot, documen
     panel = shown(qtbot, PlaygroundPanel(document), 640, 760, Look(scale=1.0))
     axis, bar = panel.plot.getAxis("bottom"), panel.landscape.colorbar.axis
     assert axis.label.isVisible() and panel.caption.isVisible() and not bar.label.isVisible()
-    panel.set_look(Look(scale=2.0))
+    zoom(panel, Look(scale=2.0))
     panel.resize(640, 440)
     qtbot.waitUntil(lambda: not axis.label.isVisible())
     assert not panel.caption.isVisible() and bar.label.isVisible()

@@ -141,16 +141,16 @@ def test_undefined_cosine_shows_a_dash_with_a_reason_and_sorts_last(qtbot, panel
     assert shown_keys(panel)[-1] == 1
 
 
-def test_presentation_scale_enlarges_the_numbers(qtbot, panel):
+def test_presentation_scale_enlarges_the_numbers(qtbot, panel, present):
     base = panel.table.font().pointSizeF()
     assert base >= 12
-    panel.set_look(Look(scale=2.0))
+    present(panel, Look(scale=2.0))
     assert panel.table.font().pointSizeF() == pytest.approx(2 * base)
     font = panel.model.index(0, COLUMNS.index("dot")).data(Qt.ItemDataRole.FontRole)
     assert isinstance(font, QFont) and font.pointSizeF() == pytest.approx(2 * base)
     flagged = min(panel.document.view.reasons.flagged)
     index = panel.model.index(flagged, COLUMNS.index("dot"))
     light = index.data(Qt.ItemDataRole.BackgroundRole).lightness()
-    panel.set_look(Look(scale=2.0, theme=DARK))
+    present(panel, Look(scale=2.0, theme=DARK))
     dark = index.data(Qt.ItemDataRole.BackgroundRole).lightness()
     assert dark < 128 < light  # the highlight stays readable on a dark theme

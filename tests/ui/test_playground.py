@@ -214,11 +214,11 @@ def test_teaching_world_shows_a_hint_and_a_way_back(panel, world_hint_round_trip
     world_hint_round_trip(panel, away="teaching", home="dialogue")
 
 
-def test_presentation_scale_enlarges_text_and_arrows(qtbot, panel):
+def test_presentation_scale_enlarges_text_and_arrows(qtbot, panel, present):
     arrow = panel.arrows[("k", 0)]
     small_font = panel.readouts.cells[0]["dot"].font().pointSizeF()
     small_pen = arrow.shaft.opts["pen"].widthF()
-    panel.set_look(Look().scaled(2.0))
+    present(panel, Look().scaled(2.0))
     assert panel.readouts.cells[0]["dot"].font().pointSizeF() == pytest.approx(2 * small_font)
     assert arrow.shaft.opts["pen"].widthF() == pytest.approx(2 * small_pen)
     assert arrow.label.textItem.font().pointSizeF() >= 2 * 11

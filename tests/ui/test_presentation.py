@@ -1,5 +1,6 @@
 """Presentation mode, zoom, themes, spotlight and full screen reach every panel and the app
-font; the colour maps survive deuteranopia; every menu action has a shortcut.
+font, which widgets inherit; the colour maps survive deuteranopia; every menu action has a
+shortcut.
 """
 
 from __future__ import annotations
@@ -8,10 +9,11 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QImage, QPalette
-from PySide6.QtWidgets import QApplication, QMenu, QMessageBox
+from PySide6.QtWidgets import QApplication, QLabel, QMenu, QMessageBox
 
 from app.startup import build_window
 from app.ui import main_window as main_window_module
+from app.ui.fonts import BODY_PT, HEADING, emphasize
 from app.ui.look import DARK, LIGHT, MAX_SCALE, MIN_SCALE, Look, diverging_map
 from app.ui.panels.base import Panel
 from app.ui.panels.registry import RIGHT, PanelSpec
@@ -23,7 +25,8 @@ CTRL = Qt.KeyboardModifier.ControlModifier
 
 
 class ProbePanel(Panel):
-    """Records every look it is given, so the test sees what a real panel receives."""
+    """Records every look it is given, so the test sees what a real panel receives; its
+    apply_look sets no font, so its labels show what inheritance alone does."""
 
     name = "probe"
     title_key = "app.title"
@@ -31,6 +34,9 @@ class ProbePanel(Panel):
     def __init__(self, document) -> None:
         super().__init__(document)
         self.looks: list[Look] = []
+        self.plain = QLabel("body text 正文", self)
+        self.heading = QLabel("a heading 标题", self)
+        emphasize(self.heading, HEADING, bold=True)
 
     def apply_look(self) -> None:
         self.looks.append(self.look)
@@ -84,6 +90,39 @@ def test_zoom_steps_stay_within_100_and_250_percent(qtbot, window) -> None:
     qtbot.keyClick(window, F.Key_Equal, CTRL)
     qtbot.keyClick(window, F.Key_0, CTRL)
     assert presentation.look.scale == 1.0
+
+
+def test_a_plain_widget_follows_the_app_font_through_every_zoom(window) -> None:
+    """No apply_look sets these fonts: the probe's label and the heatmap's check box only
+    inherit the application font, and presentation mode scales that alone."""
+    presentation = window.classroom.presentation
+    plain = (window.panels["probe"].plain, window.panels["heatmap"].causal_box)
+    sizes = []
+    for step in (lambda: None, presentation.zoom_in, presentation.zoom_in,
+                 lambda: presentation.set_presenting(True), presentation.zoom_in):
+        step()
+        for widget in plain:
+            assert not widget.testAttribute(Qt.WidgetAttribute.WA_SetFont), "nobody set it"
+            assert widget.font().pointSizeF() == QApplication.font().pointSizeF()
+            assert widget.font().families() == QApplication.font().families()
+        sizes.append(plain[0].font().pointSizeF())
+    assert sizes == sorted(sizes) and sizes[0] == MIN_POINT_SIZE
+    assert sizes[-1] == pytest.approx(1.75 * MIN_POINT_SIZE)  # presentation 150 %, one step
+    presentation.zoom_reset()
+    assert plain[0].font().pointSizeF() == MIN_POINT_SIZE
+
+
+def test_emphasized_text_stays_larger_than_body_text_after_a_zoom(window) -> None:
+    presentation = window.classroom.presentation
+    probe, expansion = window.panels["probe"], window.panels["expansion"]
+    for scale in (1.0, 2.0, 1.25, 2.5, 1.0):
+        presentation.set_scale(scale)
+        body, heading = probe.plain.font(), probe.heading.font()
+        assert heading.pointSizeF() == pytest.approx(body.pointSizeF() * HEADING / BODY_PT)
+        assert heading.bold() and not body.bold()
+        assert heading.families() == body.families() == QApplication.font().families()
+        assert expansion.heading.font().pointSizeF() > body.pointSizeF()
+        assert expansion.equation.font().pointSizeF() > expansion.heading.font().pointSizeF()
 
 
 def test_themes_reach_panels_and_the_palette(window) -> None:

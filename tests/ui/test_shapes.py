@@ -112,11 +112,11 @@ def test_clicking_a_stage_shows_its_shapes_and_parameters(qtbot, panel):
     assert "64 of each head's 256" in panel.detail.text()
 
 
-def test_language_and_presentation_scale(qtbot, panel):
+def test_language_and_presentation_scale(qtbot, panel, present):
     apply_language("zh")
     panel.retranslate()
     assert panel.flow.items.item(0).text().startswith("词嵌入")
     base = panel.numbers["scores"][1].font().pointSizeF()
-    panel.set_look(Look(scale=2.0))
+    present(panel, Look(scale=2.0))
     assert panel.numbers["scores"][1].font().pointSizeF() == pytest.approx(2 * base)
     assert panel.detail.font().pointSizeF() >= 22

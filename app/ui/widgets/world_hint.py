@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QFontMetricsF, QResizeEvent
 from PySide6.QtWidgets import (
     QLabel,
@@ -16,11 +16,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.fonts import ui_font
-from app.ui.look import Look
+from app.ui.fonts import HEADING, STRONG, points, ui_font
 from app.ui.widgets.text_fit import largest_size, wrapped_height
 
-HINT_PT, BUTTON_PT = 14.0, 13.0
+HINT_PT, BUTTON_PT = HEADING, STRONG
 BUTTON_PADDING = 3.0
 """The button's text may fill the page's width less this many of its own letter heights."""
 
@@ -44,7 +43,8 @@ def pages_with_hint(panel: QWidget, content: QWidget, hint: WorldHint,
 
 class WorldHint(QWidget):
     """A centred message above a switch button; their fonts shrink (never below 11 pt) when
-    a short or narrow dock at a large scale would otherwise clip the text."""
+    a short or narrow dock at a large scale would otherwise clip the text. It refits itself
+    when it resizes and when the zoom changes the font it inherits."""
 
     def __init__(self, name: str, on_switch: Callable[[], None],
                  parent: QWidget | None = None) -> None:
@@ -60,11 +60,6 @@ class WorldHint(QWidget):
         layout.addWidget(self.hint)
         layout.addWidget(self.switch_button, 0, Qt.AlignmentFlag.AlignHCenter)
         layout.addStretch(2)
-        self.look = Look()
-
-    def apply_look(self, look: Look) -> None:
-        self.look = look
-        self.fit()
 
     def set_texts(self, hint: str, button: str) -> None:
         self.hint.setText(hint)
@@ -75,17 +70,22 @@ class WorldHint(QWidget):
         super().resizeEvent(event)
         self.fit()
 
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self.fit()
+
     def fit(self) -> None:
         """The largest sizes up to the look's that fit: the button's text in one line across
         the page, then the message, wrapped, in the height the button leaves."""
         margins = self.layout().contentsMargins()
         width = max(1, self.width() - margins.left() - margins.right())
         height = self.height() - margins.top() - margins.bottom() - self.layout().spacing()
-        button = largest_size(self.look.pt(BUTTON_PT),
+        button = largest_size(points(BUTTON_PT),
                               lambda size: self._button_fits(size, width))
         self.switch_button.setFont(ui_font(button, bold=True))
         room = height - self.switch_button.sizeHint().height()
-        hint = largest_size(self.look.pt(HINT_PT), lambda size: wrapped_height(
+        hint = largest_size(points(HINT_PT), lambda size: wrapped_height(
             self.hint.text(), ui_font(size), width) <= room)
         self.hint.setFont(ui_font(hint))
 

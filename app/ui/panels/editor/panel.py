@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from app.i18n import tr
 from app.model.state import EDIT_LIMIT
 from app.state.document import Document
-from app.ui.fonts import ui_font
+from app.ui.fonts import DISPLAY, READING, emphasize
 from app.ui.format import plain_tip
 from app.ui.look import OKABE_ITO, SELECTION_COLOUR
 from app.ui.panels.base import Panel
@@ -210,6 +210,21 @@ class EditorPanel(Panel):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self._scroll, 1)
         layout.addWidget(self.message)
+        self._emphasize()
+
+    def _emphasize(self) -> None:
+        """Token names, pick buttons, the q/k headers, the numbers typed and the message stand
+        out from the inherited font; the muted help line follows it through its style sheet."""
+        for label in self.name_labels:
+            emphasize(label, DISPLAY, bold=True)
+        for widget in (*self.pick_buttons.values(), *self.role_headers.values(),
+                       *self.role_marks.values(), self.message):
+            emphasize(widget, READING, bold=True)
+        for chart in self.charts.values():
+            for box in chart.boxes:
+                emphasize(box, READING)
+        emphasize(self.help_line)
+        self.message.setStyleSheet(f"color: {SELECTION_COLOUR};")
 
     def _arrange(self, narrow: bool) -> None:
         """A row per token: its name and buttons, then its q and k charts side by side. In a
@@ -291,27 +306,17 @@ class EditorPanel(Panel):
     def apply_look(self) -> None:
         look = self.look
         theme = look.theme
-        for label in self.name_labels:
-            label.setFont(ui_font(look.pt(16), bold=True))
         for button in self.pick_buttons.values():
-            button.setFont(ui_font(look.pt(12), bold=True))
             button.setMinimumWidth(int(look.px(34)))
             button.setStyleSheet(
                 f"QPushButton:checked {{ background: {SELECTION_COLOUR}; color: white; }}")
-        for label in (*self.role_headers.values(), *self.role_marks.values()):
-            label.setFont(ui_font(look.pt(12), bold=True))
         for chart in self.charts.values():
             chart.plot.setBackground(theme.background)
             chart.plot.setFixedHeight(int(look.px(50)))
             chart.bars.set_edge_width(look.px(2.5))
             for box in chart.boxes:
-                box.setFont(ui_font(look.pt(12)))
                 box.setMinimumWidth(int(look.px(50)))
-        self.message.setFont(ui_font(look.pt(12), bold=True))
-        self.message.setStyleSheet(f"color: {SELECTION_COLOUR};")
-        self.help_line.setFont(ui_font(look.pt(11)))
         self.help_line.setStyleSheet(f"color: {theme.muted};")
-        self._hint_page.apply_look(look)
         QTimer.singleShot(0, self, self._fit_columns)  # once new fonts reach the minimum sizes
 
     def retranslate(self) -> None:

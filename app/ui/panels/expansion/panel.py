@@ -16,7 +16,7 @@ from app.model.breakdown import Breakdown
 from app.model.nice import HeldRange, snap_out
 from app.model.scoring import SCORERS, Undefined
 from app.state.document import Document
-from app.ui.fonts import ui_font
+from app.ui.fonts import DISPLAY, HEADING, READING, STRONG, emphasize, scaled_font
 from app.ui.format import format_percent, format_score, pair_formula
 from app.ui.look import SELECTION_COLOUR, diverging_map
 from app.ui.panels.base import Panel
@@ -86,6 +86,11 @@ class ExpansionPanel(Panel):
         self.dominant = LiveLabel("expansion_dominant")
         self.polar = LiveLabel("expansion_polar")
         self.scorer_line = LiveLabel("expansion_scorer")
+        for label, size, bold in ((self.heading, HEADING, True), (self.equation, DISPLAY, False),
+                                  (self.polar, STRONG, False), (self.dominant, READING, True),
+                                  (self.scorer_line, READING, False)):
+            emphasize(label, size, bold)
+        self.dominant.setStyleSheet(f"color: {SELECTION_COLOUR}")
         content = QWidget()
         layout = QVBoxLayout(content)
         layout.setContentsMargins(6, 4, 6, 4)
@@ -108,19 +113,12 @@ class ExpansionPanel(Panel):
 
     def apply_look(self) -> None:
         look, theme = self.look, self.look.theme
-        self.setFont(ui_font(look.pt(11)))
-        self.heading.setFont(ui_font(look.pt(14), bold=True))
-        self.equation.setFont(ui_font(look.pt(16)))
-        self.polar.setFont(ui_font(look.pt(13)))
-        self.dominant.setFont(ui_font(look.pt(12), bold=True))
-        self.dominant.setStyleSheet(f"color: {SELECTION_COLOUR}")
         self.bars_plot.setMinimumHeight(int(look.px(90)))
         self.bars_plot.setMaximumHeight(int(look.px(260)))
-        self.scorer_line.setFont(ui_font(look.pt(12)))
         self.bars_plot.setBackground(theme.background)
         for side in ("left", "bottom"):
             axis = self.bars_plot.getPlotItem().getAxis(side)
-            axis.setStyle(tickFont=ui_font(look.pt(12)))
+            axis.setStyle(tickFont=scaled_font(READING))
             axis.setTextPen(theme.foreground)
             axis.setPen(theme.foreground)
         self.bars_plot.getPlotItem().getAxis("bottom").setHeight(look.px(34))

@@ -18,8 +18,8 @@ from app.i18n import tr
 from app.model.data import LessonData
 from app.model.state import LabState
 from app.model.view import View
-from app.ui.fonts import ui_font
-from app.ui.look import OKABE_ITO, Look
+from app.ui.fonts import READING, emphasize
+from app.ui.look import OKABE_ITO
 
 ITEM_KEYS = ("guide.try.one", "guide.try.two", "guide.try.three")
 DONE_COLOUR = OKABE_ITO[2]
@@ -98,6 +98,7 @@ class Checklist(QWidget):
             text.setWordWrap(True)
             text.setTextFormat(Qt.TextFormat.RichText)
             mark.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+            emphasize(mark, READING, bold=True)  # its colour style sheet would freeze the font
             self.marks.append(mark)
             self.texts.append(text)
             grid.addWidget(mark, row, 0)
@@ -124,8 +125,3 @@ class Checklist(QWidget):
             self.marks[index].setStyleSheet(f"color: {DONE_COLOUR}" if done else "")
             number = html.escape(f"{index + 1}.")
             self.texts[index].setText(f"{number} {tr(key, **self.values)}")
-
-    def apply_look(self, look: Look) -> None:
-        for mark, text in zip(self.marks, self.texts, strict=True):
-            mark.setFont(ui_font(look.pt(12), bold=True))
-            text.setFont(ui_font(look.pt(12)))

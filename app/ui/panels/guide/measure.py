@@ -32,9 +32,8 @@ from app.model.measure import (
     measure,
 )
 from app.state.background import BackgroundRunner
-from app.ui.fonts import ui_font
+from app.ui.fonts import STRONG, emphasize
 from app.ui.format import format_bytes, format_seconds, format_times
-from app.ui.look import Look
 
 DEFAULT_T, DEFAULT_D_A = 1024, 128
 """A first run that takes about a second on a school laptop."""
@@ -60,6 +59,7 @@ class MeasureBox(QWidget):
         self.result: Comparison | None = None
         self.running = False
         self.title = QLabel()
+        emphasize(self.title, STRONG, bold=True)  # the rest reads in the guide's page font
         self.intro = QLabel()
         self.intro.setWordWrap(True)
         self.intro.setTextFormat(Qt.TextFormat.RichText)
@@ -190,9 +190,3 @@ class MeasureBox(QWidget):
             self._show_result()
         elif not self.running:
             self.status.setText("")
-
-    def apply_look(self, look: Look) -> None:
-        self.title.setFont(ui_font(look.pt(13), bold=True))
-        for widget in (self.intro, self.t_label, self.d_label, self.t_box, self.d_box,
-                       self.run_button, self.cancel_button, self.status, self.progress):
-            widget.setFont(ui_font(look.pt(12)))

@@ -34,9 +34,8 @@ from app.model.questions import (
 )
 from app.paths import user_data_dir
 from app.state.document import Document
-from app.ui.fonts import ui_font
+from app.ui.fonts import HEADING, READING, TITLE, emphasize
 from app.ui.lesson_values import bold_values, lesson_values
-from app.ui.look import Look
 from app.ui.panels.base import Panel
 from app.ui.panels.guide.checklist import Checklist
 from app.ui.panels.guide.measure import MeasureBox
@@ -55,6 +54,7 @@ class AskBox(QWidget):
         self.setObjectName("guide_ask")
         self.log = log
         self.title = QLabel()
+        emphasize(self.title, TITLE, bold=True)
         self.edit = QLineEdit()
         self.edit.setObjectName("guide_ask_edit")
         self.edit.setMaxLength(MAX_QUESTION_CHARS)
@@ -143,11 +143,6 @@ class AskBox(QWidget):
         self.status.setText("")
         self.show_questions()
 
-    def apply_look(self, look: Look) -> None:
-        self.title.setFont(ui_font(look.pt(15), bold=True))
-        for widget in (self.edit, self.button, self.status, self.listing):
-            widget.setFont(ui_font(look.pt(12)))
-
 
 class GuidePanel(Panel):
     """The lesson as a scrollable page, with the live parts embedded where the story needs them."""
@@ -168,6 +163,9 @@ class GuidePanel(Panel):
         self.ask = AskBox(user_data_dir() / LOG_NAME)
         page = QWidget()
         page.setObjectName("guide_page")
+        emphasize(page, READING)  # the lesson reads at 12 pt; the titles stand out further
+        emphasize(self.question, HEADING, bold=True)
+        emphasize(self.checklist_title, TITLE, bold=True)
         column = QVBoxLayout(page)
         column.setContentsMargins(10, 8, 10, 8)
         column.addWidget(self.question)
@@ -188,7 +186,6 @@ class GuidePanel(Panel):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.scroll)
         self.checklist.observe(document.state, document.view)
-        self.apply_look()
         self.retranslate()
 
     def _add_sections(self, column: QVBoxLayout, sections: tuple) -> None:
@@ -210,13 +207,3 @@ class GuidePanel(Panel):
         self.checklist.set_values(bold)
         self.measure.retranslate()
         self.ask.retranslate()
-
-    def apply_look(self) -> None:
-        look = self.look
-        self.question.setFont(ui_font(look.pt(14), bold=True))
-        for label in self.labels.values():
-            label.setFont(ui_font(look.pt(12)))
-        self.checklist_title.setFont(ui_font(look.pt(15), bold=True))
-        self.checklist.apply_look(look)
-        self.measure.apply_look(look)
-        self.ask.apply_look(look)

@@ -11,7 +11,7 @@ import pyqtgraph as pg
 from PySide6 import QtGui, QtWidgets
 from PySide6.QtCore import QRectF, Qt
 
-from app.ui.fonts import ui_font
+from app.ui.fonts import HEADING, READING, points, ui_font
 from app.ui.look import SPOTLIGHT_VEIL, Look
 from app.ui.widgets.axes import reserve_room
 
@@ -141,12 +141,12 @@ class CellLayer:
         view_box = self.plot.vb
         cell_w, cell_h = view_box.width() / max(cols, 1), view_box.height() / max(rows, 1)
         fitted = 0.75 * min(cell_h * 0.6, cell_w / 3.4)  # pt: 0.75 px; "−3.76" ≈ 3.4 em wide
-        size = max(SMALLEST_CELL_PT, min(self.look.pt(14), fitted))
+        size = max(SMALLEST_CELL_PT, min(points(HEADING), fitted))
         point, visible = round(size * 2) / 2, fitted >= SMALLEST_CELL_PT
         if (point, visible) != self._fitted:  # a drag step changes neither
             self._fitted = (point, visible)
             self.grid.set_font(ui_font(point, bold=True), visible)
-        tick = round(min(size, self.look.pt(12)) * 2) / 2
+        tick = round(min(size, points(READING)) * 2) / 2
         moved = abs(tick - self._tick_pt) >= 1.0  # hysteresis: the axes' room moves the cells,
         if moved:  # which must not move the axes back and forth
             self._tick_pt = tick
@@ -158,7 +158,7 @@ class CellLayer:
         pyqtgraph spaces about five of them along it whatever their size. Refits only when
         T or the size changes: refitting regenerates both axes."""
         names = {"left": [str(T)], "top": [str(T)]}
-        size = min(self.look.pt(12), max(SMALLEST_CELL_PT, 0.12 * self.plot.vb.height()))
+        size = min(points(READING), max(SMALLEST_CELL_PT, 0.12 * self.plot.vb.height()))
         tick = round(size * 2) / 2
         if (names, tick) != (self.names, self._tick_pt):
             if names != self.names:  # numbered ticks in place of the token names
@@ -178,7 +178,7 @@ class CellLayer:
 
     def fit_axes(self) -> None:
         """Tick names in the font `fit` chose, and each axis as wide as they and its title."""
-        tick_font = ui_font(self._tick_pt or self.look.pt(12), True)
+        tick_font = ui_font(self._tick_pt or points(READING), True)
         for side in self.names:
             self.plot.getAxis(side).setStyle(tickFont=tick_font)
         self._fit_titles()

@@ -15,12 +15,12 @@ from app.model.scale import SCALE_TS, ScaleRequest, ScaleResult, downsample_fact
 from app.model.scoring import SCORERS
 from app.state.document import Document
 from app.state.scale_worker import ScaleWorker
-from app.ui.fonts import ui_font
+from app.ui.fonts import READING, scaled_font
 from app.ui.format import format_bytes, format_percent, format_score, pair_formula
 from app.ui.look import diverging_map, sequential_map
 from app.ui.panels.base import Panel
 from app.ui.panels.heatmap.cells import CellLayer
-from app.ui.panels.heatmap.fit import fit_colorbar, fit_lines
+from app.ui.panels.heatmap.fit import ROOMY_PLOT_HEIGHT, fit_colorbar, fit_lines
 from app.ui.widgets.live_label import LiveLabel
 
 NO_VALUE = {"light": "#D9D9D9", "dark": "#3C3C3C"}
@@ -121,19 +121,17 @@ class HeatmapPanel(Panel):
 
     def apply_look(self) -> None:
         look, theme = self.look, self.look.theme
-        self.setFont(ui_font(look.pt(11)))
         self.graphics.setBackground(theme.background)
         self.graphics.setMinimumHeight(int(look.px(MIN_PLOT_HEIGHT)))
         self.backdrop.setBrush(QtGui.QColor(NO_VALUE.get(theme.name, NO_VALUE["light"])))
         for side in ("left", "top"):
             axis = self.plot.getAxis(side)
             axis.enableAutoSIPrefix(False)  # token indices, never "×0.001"
-            axis.setStyle(tickFont=ui_font(look.pt(12), bold=True))
             axis.setTextPen(theme.foreground)
             axis.setPen(theme.foreground)
-            axis.label.setFont(ui_font(look.pt(12)))
-        self.cells.set_look(look)
-        fit_colorbar(self.colorbar, self.plot.vb.height(), look)
+            axis.label.setFont(scaled_font(READING))
+        self.cells.set_look(look)  # the tick names' font, fitted with the cells
+        fit_colorbar(self.colorbar, self.plot.vb.height())
         self.colorbar.axis.setTextPen(theme.foreground)
         self.mask_item.setBrush(QtGui.QBrush(QtGui.QColor(theme.muted), Qt.BrushStyle.BDiagPattern))
         for item in (self.backdrop, self.mask_item):
@@ -179,7 +177,7 @@ class HeatmapPanel(Panel):
                 - margins.bottom() - 3 * layout.spacing())
         fit_lines(self.readout, self.info, self.document.state.options.scale_mode,
                   self.width() - margins.left() - margins.right(), room,
-                  self.graphics.minimumHeight(), self.look)
+                  self.graphics.minimumHeight(), self.look.px(ROOMY_PLOT_HEIGHT))
 
     def sizeHint(self) -> QSize:
         """Modest, so the term-by-term dock below gets room at 1280×720; it grows from there."""
@@ -348,7 +346,7 @@ class HeatmapPanel(Panel):
 
     def _on_view_resized(self) -> None:
         """Cell labels refit to the new cell size; scale mode asks for a fitting picture."""
-        fit_colorbar(self.colorbar, self.plot.vb.height(), self.look)
+        fit_colorbar(self.colorbar, self.plot.vb.height())
         if self.document.state.options.scale_mode:
             self._show_scale()
         else:

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 from app.i18n import tr
 from app.model.reasons import SwapReason
 from app.state.document import Document
-from app.ui.fonts import ui_font
+from app.ui.fonts import BODY_PT, READING, emphasize, scaled_font
 from app.ui.format import format_length_ratio, format_score
 from app.ui.panels.base import Panel
 from app.ui.panels.match.model import (
@@ -104,6 +104,13 @@ class MatchTablePanel(Panel):
         self.reasons.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
         self.table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # the numbers and the reasons that quote them: ≥ 12 pt; the check box has a style sheet
+        for widget, size, bold in ((self.table, READING, False),
+                                   (self.table.horizontalHeader(), READING, True),
+                                   (self.reasons, READING, False), (self.caption, READING, True),
+                                   (self.reasons_title, BODY_PT, True),
+                                   (self.additive_box, BODY_PT, False)):
+            emphasize(widget, size, bold)
         self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
 
         side = QVBoxLayout()
@@ -127,21 +134,14 @@ class MatchTablePanel(Panel):
 
     def apply_look(self) -> None:
         look = self.look
-        numbers = ui_font(look.pt(12))
-        self.model.font = numbers
+        self.model.font = scaled_font(READING)
         self.model.theme = highlight_kind(look.theme.background)
         self.model.faded = (look.faded(look.theme.foreground),
                             look.faded(HIGHLIGHT[self.model.theme][0]))
-        self.table.setFont(numbers)
-        self.table.horizontalHeader().setFont(ui_font(look.pt(12), bold=True))
         self.table.verticalHeader().setDefaultSectionSize(int(look.px(30)))
-        self.additive_box.setFont(ui_font(look.pt(11)))
-        self.reasons.setFont(ui_font(look.pt(12)))  # it quotes the numbers: ≥ 12 pt
         box = round(look.px(16))
         self.additive_box.setStyleSheet(
             f"QCheckBox::indicator {{ width: {box}px; height: {box}px; }}")
-        self.caption.setFont(ui_font(look.pt(12), bold=True))
-        self.reasons_title.setFont(ui_font(look.pt(11), bold=True))
         self.table.horizontalHeader().setMinimumSectionSize(int(look.px(48)))
 
     def retranslate(self) -> None:

@@ -14,7 +14,6 @@ from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
-from app.ui.fonts import ui_font
 from app.ui.look import SELECTION_COLOUR, Look
 
 VectorId = tuple[str, int]
@@ -129,7 +128,6 @@ class VectorArrow:
         self._width = look.px(3)
         self._scale = look.scale
         self.head.setStyle(headLen=look.px(18), pen=pg.mkPen("w", width=look.px(1.5)))
-        self.label.setFont(ui_font(look.pt(14), bold=True))
         self.handle.set_look(look)
         self._restyle()
 

@@ -8,7 +8,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QRectF
 
 from app.model.view import View
-from app.ui.fonts import ui_font
+from app.ui.fonts import READING, points, scaled_font
 from app.ui.format import format_score
 from app.ui.look import Look, diverging_map
 from app.ui.widgets.axes import reserve_room
@@ -41,7 +41,7 @@ class LandscapeLayer:
         self.iso.setZValue(-10)
         plot.addItem(self.iso)
         self.labels = []
-        self._tick_font = ui_font(11)
+        self._tick_font = scaled_font()
         self._title_style: dict[str, str] = {}
         self._titled: tuple[str, float] | None = None
         for _ in range(ISO_LABELS):
@@ -53,14 +53,12 @@ class LandscapeLayer:
             self.labels.append(label)
 
     def apply_look(self, look: Look) -> None:
-        self._tick_font = ui_font(look.pt(11))
-        self._title_style = {"font-size": f"{look.pt(12):g}pt", "color": look.theme.foreground}
+        self._tick_font = scaled_font()
+        self._title_style = {"font-size": f"{points(READING):g}pt", "color": look.theme.foreground}
         self._titled = None
         self.colorbar.axis.setTickFont(self._tick_font)
         self.colorbar.axis.setTextPen(pg.mkPen(look.theme.foreground))
         self.iso.setPen(pg.mkPen("#333333", width=look.px(1)))
-        for label in self.labels:
-            label.setFont(ui_font(look.pt(11)))
 
     def paint(self, view: View, title: str = "") -> None:
         """Fixed symmetric levels ±limit, so zero is always the middle (white) colour; the

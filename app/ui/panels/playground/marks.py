@@ -11,7 +11,6 @@ from app.i18n import tr
 from app.model.plane import arc_points
 from app.model.scoring import Undefined
 from app.model.view import View
-from app.ui.fonts import ui_font
 from app.ui.format import format_score
 from app.ui.look import SELECTION_COLOUR, Look
 from app.ui.panels.playground.arrows import LABEL_GAP_PX
@@ -72,8 +71,6 @@ class PairMarks:
 
     def apply_look(self, look: Look) -> None:
         self.look = look
-        for item in (self.theta_label, self.projection_label):
-            item.setFont(ui_font(look.pt(12), bold=True))
         self.projection_line.setPen(pg.mkPen("#333333", width=look.px(2),
                                              style=Qt.PenStyle.DashLine))
         self.arc.setPen(pg.mkPen(SELECTION_COLOUR, width=look.px(2.5)))

@@ -22,7 +22,7 @@ from app.model.plane import editable_values
 from app.model.scoring import SCORERS
 from app.model.view import View
 from app.state.document import Document
-from app.ui.fonts import ui_font
+from app.ui.fonts import BODY_PT, HEADING, READING, emphasize, points, scaled_font, ui_font
 from app.ui.look import OKABE_ITO, QUERY_COLOUR
 from app.ui.panels.base import Panel
 from app.ui.panels.playground.arrows import VectorArrow, VectorId
@@ -121,6 +121,7 @@ class PlaygroundPanel(Panel):
         self.caption.setWordWrap(True)
         self.caption.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.caption.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        emphasize(self.caption, READING)
         plane = QVBoxLayout()
         plane.setSpacing(0)
         plane.addWidget(self.caption)
@@ -174,7 +175,7 @@ class PlaygroundPanel(Panel):
         look = self.look
         theme = look.theme
         self.canvas.setBackground(theme.background)
-        tick_font = ui_font(look.pt(11))
+        tick_font = scaled_font()
         for side in ("left", "bottom"):
             axis = self.plot.getAxis(side)
             axis.setTickFont(tick_font)
@@ -185,14 +186,12 @@ class PlaygroundPanel(Panel):
             arrow.set_look(look)
         self.marks.apply_look(look)
         self.readouts.apply_look(look)
-        self.caption.setFont(ui_font(look.pt(12)))
-        self._hint_page.apply_look(look)
-        self._label_pt = 0.0  # arrows.set_look chose full-size labels: refit them
+        self._label_pt = 0.0  # the zoom changed: refit the labels on the plane
         self._set_axis_labels()
         self._fit_readouts()
 
     def _set_axis_labels(self) -> None:
-        style = {"font-size": f"{self.look.pt(12):g}pt", "color": self.look.theme.foreground}
+        style = {"font-size": f"{points(READING):g}pt", "color": self.look.theme.foreground}
         self.plot.setLabel("bottom", tr("playground.axis_x"), **style)
         self.plot.setLabel("left", tr("playground.axis_y"), **style)
         for side in ("bottom", "left"):
@@ -231,15 +230,15 @@ class PlaygroundPanel(Panel):
         self.readouts.paint(view, state.key, self.look.spotlight)
 
     def _fit_labels(self) -> None:
-        size = min(self.look.pt(14), max(11.0, round(LABEL_PT_PER_PX * self.plot.vb.height())))
+        size = min(points(HEADING), max(BODY_PT, round(LABEL_PT_PER_PX * self.plot.vb.height())))
         if size != self._label_pt:
             self._label_pt = size
             for arrow in self.arrows.values():
                 arrow.label.setFont(ui_font(size, bold=True))
             for label in (self.marks.theta_label, self.marks.projection_label):
-                label.setFont(ui_font(size * 12 / 14, bold=True))
+                label.setFont(ui_font(size * READING / HEADING, bold=True))
             for label in self.landscape.labels:  # iso-score values, smaller still
-                label.setFont(ui_font(max(11.0, size * 11 / 14)))
+                label.setFont(ui_font(max(BODY_PT, size * BODY_PT / HEADING)))
 
     def _fit_range(self, extent: float) -> None:
         """Follow the landscape's square, but never while dragging: the plot must not slide

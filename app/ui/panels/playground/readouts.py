@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWi
 from app.i18n import tr
 from app.model.scoring import SCORERS, Undefined
 from app.model.view import View
-from app.ui.fonts import ui_font
+from app.ui.fonts import READING, STRONG, emphasize
 from app.ui.format import UNDEFINED_TEXT, format_score
 from app.ui.look import Look
 
@@ -74,6 +74,19 @@ class PlaneReadouts(QWidget):
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
             layout.addWidget(label)
         layout.addStretch(1)
+        self._emphasize()
+
+    def _emphasize(self) -> None:
+        """The query line, the identity and each key's name and q·k stand out; the style
+        sheets that colour the rest would freeze their fonts at a zoom, so they follow too."""
+        for widget in (self.query_line, self.identity):
+            emphasize(widget, STRONG, bold=True)
+        for label in (*self.headers.values(), self.help_line):
+            emphasize(label)
+        for row in self.cells:
+            for name, label in row.items():
+                emphasize(label, STRONG if name in ("key", "dot") else READING,
+                          bold=name in ("key", "dot", "active"))
 
     def event(self, event: QEvent) -> bool:
         handled = super().event(event)
@@ -92,17 +105,8 @@ class PlaneReadouts(QWidget):
     def apply_look(self, look: Look) -> None:
         self._look = look
         muted = f"color: {look.theme.muted};"
-        for widget in (self.query_line, self.identity):
-            widget.setFont(ui_font(look.pt(13), bold=True))
-        for label in self.headers.values():
-            label.setFont(ui_font(look.pt(11)))
+        for label in (*self.headers.values(), self.help_line):
             label.setStyleSheet(muted)
-        for row in self.cells:
-            for name, label in row.items():
-                label.setFont(ui_font(look.pt(13 if name in ("key", "dot") else 12),
-                                      bold=name in ("key", "dot", "active")))
-        self.help_line.setFont(ui_font(look.pt(11)))
-        self.help_line.setStyleSheet(muted)
 
     def retranslate(self) -> None:
         for name in HEADED:

@@ -17,7 +17,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from app.ui.fonts import ui_font
+from app.ui.fonts import HEADING, READING, scaled_font
 from app.ui.format import format_number
 from app.ui.look import LIGHT, Theme
 
@@ -76,7 +76,7 @@ class ShapesDiagram(QWidget):
         return f"T = {format_number(self.T)}", f"d<sub>h</sub> = {format_number(self.d_h)}"
 
     def _fonts(self) -> tuple[QFont, QFont]:
-        return ui_font(12 * self.scale, bold=True), ui_font(14 * self.scale, bold=True)
+        return scaled_font(READING, bold=True), scaled_font(HEADING, bold=True)
 
     def _label_size(self) -> QSizeF:
         label_font, _ = self._fonts()

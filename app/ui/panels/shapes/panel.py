@@ -25,7 +25,7 @@ from app.i18n import tr
 from app.model.decoder_flow import SEQUENCE, STAGE_KEYS, Shape, Stage, decoder_stages
 from app.model.memory import additive_intermediate_bytes, score_matrix_bytes
 from app.state.document import Document
-from app.ui.fonts import ui_font
+from app.ui.fonts import READING, STRONG, emphasize
 from app.ui.format import format_bytes, format_number, format_shape
 from app.ui.panels.base import Panel
 from app.ui.panels.shapes.diagram import ShapesDiagram
@@ -118,10 +118,24 @@ class ShapesPanel(Panel):
         self.flow_title = QLabel()  # a box title cannot wrap: at 200 % it set a minimum width
         self.flow_title.setWordWrap(True)
         self._build_layout()
+        self._emphasize()
         self.flow.set_current_row(STAGE_KEYS.index("scores"))
         self.apply_look()
         self.retranslate()
         self._sync_controls()
+
+    def _emphasize(self) -> None:
+        """Box titles are bold, so everything inside a box says how it differs from them:
+        the numbers larger and bold, shapes and parameter counts ≥ 12 pt, the rest plain."""
+        for box in (self.head_box, self.flow_box, self.flow_title):
+            emphasize(box, bold=True)
+        for widget in (self.lesson_button, self.anchor_button, self.caption, self.flow,
+                       self.bytes_note, *(name for name, _ in self.numbers.values())):
+            emphasize(widget)
+        for widget in (self.T_label, *(value for _, value in self.numbers.values())):
+            emphasize(widget, STRONG, bold=True)
+        for widget in (self.detail, self.spin):
+            emphasize(widget, READING)
 
     def _build_layout(self) -> None:
         slider_row = QHBoxLayout()
@@ -252,21 +266,10 @@ class ShapesPanel(Panel):
     def apply_look(self) -> None:
         look = self.look
         self.diagram.set_look(look.scale, look.theme)
-        text, numbers = ui_font(look.pt(11)), ui_font(look.pt(13), bold=True)
-        for widget in (self.lesson_button, self.anchor_button, self.caption, self.flow,
-                       self.bytes_note, *(name for name, _ in self.numbers.values())):
-            widget.setFont(text)
-        self.detail.setFont(ui_font(look.pt(12)))  # shapes and parameter counts: ≥ 12 pt
-        for _, value in self.numbers.values():
-            value.setFont(numbers)
-        self.T_label.setFont(numbers)
-        self.spin.setFont(ui_font(look.pt(12)))
         mark = round(look.px(16))
         for button in (self.lesson_button, self.anchor_button):
             button.setStyleSheet(
                 f"QRadioButton::indicator {{ width: {mark}px; height: {mark}px; }}")
-        for box in (self.head_box, self.flow_box, self.flow_title):
-            box.setFont(ui_font(look.pt(11), bold=True))  # the title; children set their own
         line, pad = max(1, round(look.px(1))), round(look.px(3))
         self.flow.setStyleSheet(
             f"QListView::item {{ border: {line}px solid palette(mid);"

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QToolButton, QWi
 
 from app.i18n import tr
 from app.model.timeline import STAGES, TRACKS, Stage
-from app.ui.fonts import ui_font
+from app.ui.fonts import emphasize
 from app.ui.lesson_values import bold_values
 from app.ui.look import OKABE_ITO, Look
 
@@ -55,12 +55,14 @@ class StageStrip(QWidget):
         grid.setVerticalSpacing(4)
         for row, track in enumerate(TRACKS):
             label = QLabel()
+            emphasize(label, bold=True)  # the strip's style sheet would freeze inherited fonts
             self.track_labels[track] = label
             grid.addWidget(label, row, 0)
             for column, item in enumerate((s for s in STAGES if s.track == track), start=1):
                 chip = QToolButton()
                 chip.setObjectName(f"timeline_chip_{item.id}")
                 chip.setCheckable(True)
+                emphasize(chip, bold=item.here)
                 chip.setFocusPolicy(Qt.FocusPolicy.NoFocus)
                 chip.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
                 chip.clicked.connect(lambda _=False, sid=item.id: self._on_clicked(sid))
@@ -116,8 +118,6 @@ class StageStrip(QWidget):
             self.chips[item.id].setToolTip(tr("timeline.here") if item.here else "")
 
     def apply_look(self, look: Look) -> None:
-        for label in self.track_labels.values():
-            label.setFont(ui_font(look.pt(11), bold=True))
         theme = look.theme
         self.setStyleSheet(
             f"QToolButton {{ border: {look.px(1):.0f}px solid {theme.grid}; border-radius: 4px;"
@@ -126,5 +126,3 @@ class StageStrip(QWidget):
             f" border: {look.px(2):.0f}px solid {OKABE_ITO[0]}; }}"
             f"QToolButton[current=\"true\"] {{ border: {look.px(3):.0f}px solid {HERE_COLOUR}; }}"
         )
-        for item in STAGES:
-            self.chips[item.id].setFont(ui_font(look.pt(11), bold=item.here))

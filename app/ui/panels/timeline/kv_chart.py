@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QSlider, QVBoxLayout, QWidget
 from app.i18n import tr
 from app.model.data import LessonData
 from app.model.timeline import KVBar, kv_bars
-from app.ui.fonts import ui_font
+from app.ui.fonts import SMALL, emphasize, scaled_font
 from app.ui.format import format_bytes, format_number
 from app.ui.look import OKABE_ITO, Look
 
@@ -73,6 +73,8 @@ class KVChart(QWidget):
         self.caption = QLabel()
         self.legend = QLabel()
         self.context_label = QLabel()
+        for label in (self.caption, self.legend, self.context_label):  # 11 pt in a 12 pt page
+            emphasize(label, bold=label is self.caption)
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setObjectName("timeline_kv_context")
         self.slider.setRange(MIN_EXPONENT, MAX_EXPONENT)
@@ -155,7 +157,7 @@ class KVChart(QWidget):
     def _add_value(self, x: float, top: float, text: str, raised: bool) -> None:
         label = pg.TextItem(text, color=self.look.theme.foreground,
                             anchor=(0.5, 2.0 if raised else 1.0))
-        label.setFont(ui_font(self.look.pt(10), bold=True))
+        label.setFont(scaled_font(SMALL, bold=True))
         label.setPos(x, top)
         self.plot.addItem(label)
         self.labels.append(label)
@@ -186,10 +188,8 @@ class KVChart(QWidget):
         self.look = look
         for axis in ("left", "bottom"):
             item = self.plot.getAxis(axis)
-            item.setStyle(tickFont=ui_font(look.pt(10)))
+            item.setStyle(tickFont=scaled_font(SMALL))
             item.setTextPen(pg.mkPen(look.theme.foreground))
             item.setPen(pg.mkPen(look.theme.muted))
         self.plot.getAxis("bottom").setHeight(int(look.px(44)))
-        for widget in (self.caption, self.legend, self.context_label):
-            widget.setFont(ui_font(look.pt(11), bold=widget is self.caption))
         self.redraw()

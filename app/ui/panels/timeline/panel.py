@@ -30,7 +30,7 @@ from app.i18n import tr
 from app.model.state import POSITION_LIMIT
 from app.model.timeline import STAGES, Stage, stage
 from app.state.document import Document
-from app.ui.fonts import ui_font
+from app.ui.fonts import READING, emphasize
 from app.ui.format import format_number, format_score, plain_tip
 from app.ui.lesson_values import lesson_values
 from app.ui.look import OKABE_ITO
@@ -112,6 +112,8 @@ class TimelinePanel(Panel):
                       "kv": scrolled(self.kv)}
         for page in dict.fromkeys(self.pages.values()):
             self.live.addWidget(page)
+        for widget in (self.card, self.live):  # the card and every live page read at 12 pt
+            emphasize(widget, READING)
         body = QHBoxLayout()
         body.addWidget(scrolled(self.card), 3)
         body.addWidget(self.live, 2)
@@ -346,12 +348,6 @@ class TimelinePanel(Panel):
         self.strip.apply_look(look)
         self._fit_strip()
         self.kv.apply_look(look)
-        for label in (self.card, self.live_label, self.rope_scores, self.sink_text,
-                      self.rope_caption):
-            label.setFont(ui_font(look.pt(12)))
-        for widget in (*self.position_boxes, *self.rope_names, self.shift_button,
-                       self.sink_box, self.sink_value):
-            widget.setFont(ui_font(look.pt(12)))
 
     def _fit_strip(self) -> None:
         """The strip scrolls sideways only: its area is exactly as tall as the chips need."""
