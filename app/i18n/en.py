@@ -36,6 +36,7 @@ STRINGS: dict[str, str] = {
     "scorer.qk_norm": "Dot after QK-Norm",
     "status.pair": "query “{query}” → key “{key}”   {scorer} = {score}",
     # --- notices ---
+    "notice.settings_unusable": "The settings file cannot be used ({problem}); it is left as it is, and this session's settings will not be kept.",
     "notice.unknown_world": "There is no world called “{name}”.",
     "notice.unknown_scorer": "There is no scoring function called “{name}”.",
     "notice.no_pair": "No such pair: query {query}, key {key}.",

@@ -36,6 +36,7 @@ STRINGS: dict[str, str] = {
     "scorer.qk_norm": "QK-Norm 后点积",
     "status.pair": "查询「{query}」→ 键「{key}」  {scorer} = {score}",
     # --- notices ---
+    "notice.settings_unusable": "设置文件无法使用（{problem}），已原样保留；本次的设置不会被保存。",
     "notice.unknown_world": "没有叫「{name}」的世界。",
     "notice.unknown_scorer": "没有叫「{name}」的打分函数。",
     "notice.no_pair": "没有这一对:查询 {query}、键 {key}。",

@@ -3,30 +3,23 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from app.model.scoring import (
-    SCORERS,
     UNDEFINED_ZERO,
-    ScorerParams,
     Undefined,
     as_vectors,
-    score_matrix,
 )
 
 __all__ = [
     "Breakdown",
     "Swap",
     "breakdown",
-    "changed_ranks",
     "disagreements",
-    "rank_table",
     "ranks",
-    "score_table",
 ]
 
 ALL_PRODUCTS_ZERO = Undefined("all products are zero")
@@ -126,40 +119,6 @@ def ranks(row: Any) -> np.ndarray:
     return out
 
 
-def score_table(
-    q: Any,
-    K: Any,
-    names: Iterable[str] | None = None,
-    params: ScorerParams | None = None,
-) -> dict[str, np.ma.MaskedArray]:
-    """One query's scores against every key under each named scorer.
-
-    Default names: every registered scorer whose weights `params` provides, in display order.
-    """
-    q_arr = np.asarray(q)
-    if q_arr.ndim != 1:
-        raise ValueError(f"q must be one query vector (d,), got shape {q_arr.shape}")
-    if names is None:
-        chosen = [
-            n
-            for n, s in SCORERS.items()
-            if s.needs is None or getattr(params, s.needs, None) is not None
-        ]
-    else:
-        chosen = list(names)
-    return {n: score_matrix(n, q_arr[None, :], K, params)[0] for n in chosen}
-
-
-def rank_table(
-    q: Any,
-    K: Any,
-    names: Iterable[str] | None = None,
-    params: ScorerParams | None = None,
-) -> dict[str, np.ndarray]:
-    """Each key's rank under each scorer: the "three kinds of match" table of the lesson."""
-    return {n: ranks(s) for n, s in score_table(q, K, names, params).items()}
-
-
 def disagreements(scores_a: Any, scores_b: Any) -> list[Swap]:
     """Pairs of keys the two scorers order strictly oppositely (ties and undefined don't count).
 
@@ -177,11 +136,3 @@ def disagreements(scores_a: Any, scores_b: Any) -> list[Swap]:
         db = np.sign(b[:, None] - b[None, :])
     i, j = np.nonzero(np.triu(da * db < 0, k=1))
     return [Swap(int(idx[x]), int(idx[y])) for x, y in zip(i, j, strict=True)]
-
-
-def changed_ranks(scores_a: Any, scores_b: Any) -> set[int]:
-    """Keys whose rank differs between the two scorers (what a rank table highlights)."""
-    ra, rb = ranks(scores_a), ranks(scores_b)
-    if ra.shape != rb.shape:
-        raise ValueError(f"score rows differ in length: {ra.shape[0]} vs {rb.shape[0]}")
-    return {int(i) for i in np.flatnonzero(ra != rb)}

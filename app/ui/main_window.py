@@ -31,7 +31,7 @@ from app.ui.language import choose_language
 from app.ui.panels.base import Panel
 from app.ui.panels.registry import panel_specs
 from app.ui.presentation import Presentation, stored_presentation
-from app.ui.settings import settings
+from app.ui.settings import settings, settings_problem
 from app.ui.widgets.live_label import LiveLabel
 
 LAYOUT_VERSION = 1
@@ -304,6 +304,9 @@ class MainWindow(QMainWindow):
 
     def restore_layout(self) -> None:
         """Bring back the docks as the user left them; a stale or foreign layout is ignored."""
+        problem = settings_problem()
+        if problem is not None:
+            self.statusBar().showMessage(tr("notice.settings_unusable", problem=problem), 15000)
         store = settings()
         geometry = store.value(keys.WINDOW_GEOMETRY)
         state = store.value(keys.WINDOW_STATE)

@@ -1,16 +1,26 @@
 """Owns the settings file and every key in it, so what the app remembers is listed in one place.
 
 Settings live beside the autosave (`settings.ini` in the user folder), so one folder holds
-everything the app remembers about a user.
+everything the app remembers about a user. A settings file the app cannot use (a FIFO, a
+device, a huge file) is left exactly as it is: the app keeps its settings for this run in a
+private temporary file instead, and says so once.
 """
 
 from __future__ import annotations
 
+import atexit
+import shutil
+import tempfile
+from pathlib import Path
+
 from PySide6.QtCore import QSettings
 
+from app.model.jsonfile import FileRefused, read_small_file
 from app.paths import user_data_dir
 
 SETTINGS_NAME = "settings.ini"
+MAX_SETTINGS_BYTES = 1024 * 1024
+"""A real settings file is a few kilobytes; anything far larger is not one of ours."""
 
 WINDOW_GEOMETRY = "window/geometry"
 WINDOW_STATE = "window/state"
@@ -19,7 +29,37 @@ PRESENTATION_SCALE = "presentation/scale"
 PRESENTATION_THEME = "presentation/theme"
 LANGUAGE = "ui/language"
 
+_stand_in: Path | None = None
+
+
+def settings_path() -> Path:
+    return user_data_dir() / SETTINGS_NAME
+
+
+def settings_problem() -> str | None:
+    """Why the settings file cannot be used (it is then never opened), or None."""
+    path = settings_path()
+    if not path.exists() and not path.is_symlink():
+        return None  # a first start: Qt creates it
+    try:
+        read_small_file(path, MAX_SETTINGS_BYTES)
+    except FileRefused as refused:
+        return f"{path}: {refused.problem}"
+    return None
+
+
+def _stand_in_path() -> Path:
+    """A private file for this run's settings, removed when the app exits."""
+    global _stand_in
+    if _stand_in is None:
+        folder = tempfile.mkdtemp(prefix="attention-lab-settings-")
+        atexit.register(shutil.rmtree, folder, True)
+        _stand_in = Path(folder) / SETTINGS_NAME
+    return _stand_in
+
 
 def settings() -> QSettings:
-    """The user's settings file (INI, readable and editable by hand)."""
-    return QSettings(str(user_data_dir() / SETTINGS_NAME), QSettings.Format.IniFormat)
+    """The user's settings file (INI, readable and editable by hand), or this run's stand-in
+    when that file cannot be used (see `settings_problem`)."""
+    path = _stand_in_path() if settings_problem() is not None else settings_path()
+    return QSettings(str(path), QSettings.Format.IniFormat)

@@ -1,0 +1,125 @@
+"""The layout the README promises, checked from the source: no import cycle anywhere in app/
+(imports inside functions count; `if TYPE_CHECKING:` blocks do not), undo history edited only
+in app/state/, and one package per dock under app/ui/panels/."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = ROOT / "app"
+HISTORY_EDITS = {"beginMacro", "endMacro", "setClean", "clear", "apply_state"}
+"""Undo-stack (and document) calls that rewrite history rather than record an edit."""
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _modules() -> dict[str, ast.Module]:
+    return {_module_name(p): ast.parse(p.read_text(encoding="utf-8")) for p in APP.rglob("*.py")}
+
+
+def _type_checking_nodes(tree: ast.Module) -> set[int]:
+    nodes: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            nodes.update(id(child) for child in ast.walk(node))
+    return nodes
+
+
+def _imports(name: str, tree: ast.Module, known: set[str]) -> set[str]:
+    """The app modules `name` imports, wherever the import statement stands."""
+    skip = _type_checking_nodes(tree)
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                child = f"{node.module}.{alias.name}"
+                found.add(child if child in known else node.module)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return {module for module in found if module in known and module != name}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for other in graph[node]:
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in graph:
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_import_cycle_in_app() -> None:
+    modules = _modules()
+    graph = {name: _imports(name, tree, set(modules)) for name, tree in modules.items()}
+    assert _cycles(graph) == []
+
+
+def test_the_cycle_finder_sees_a_cycle_through_a_function_level_import() -> None:
+    a = ast.parse("from app.b import x\n")
+    b = ast.parse("def f():\n    from app.a import y\n")
+    known = {"app.a", "app.b"}
+    graph = {"app.a": _imports("app.a", a, known), "app.b": _imports("app.b", b, known)}
+    assert _cycles(graph) == [["app.a", "app.b"]]
+    guarded = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                        "    from app.a import y\n")
+    assert _imports("app.b", guarded, known) == set()
+
+
+def test_only_the_state_layer_edits_undo_history() -> None:
+    offenders = []
+    for path in APP.rglob("*.py"):
+        if path.is_relative_to(APP / "state"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in HISTORY_EDITS
+                    and ("undo_stack" in ast.unparse(node.func.value)
+                         or node.func.attr == "apply_state")):
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert offenders == []
+
+
+def test_every_dock_is_a_package_of_its_own() -> None:
+    panels = APP / "ui" / "panels"
+    loose = sorted(p.name for p in panels.glob("*.py"))
+    assert loose == ["__init__.py", "base.py", "registry.py"]
+    packages = sorted(p.name for p in panels.iterdir() if (p / "__init__.py").exists())
+    from app.ui.panels.registry import panel_specs
+
+    for spec in panel_specs():
+        package = spec.factory.__module__.split(".")[3]
+        assert package in packages, spec.name
+        assert spec.factory.__module__ == f"app.ui.panels.{package}.panel"
