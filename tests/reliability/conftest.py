@@ -9,12 +9,18 @@ from __future__ import annotations
 
 import sys
 import threading
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 from app import i18n
+from app.model.data import load_lesson_data
 from app.model.view import initial_state
+from app.startup import build_window, make_application
+from app.state.document import Document
 from app.ui.language import apply_language
+from app.ui.main_window import MainWindow
 
 
 @pytest.fixture(autouse=True)
@@ -26,15 +32,9 @@ def _restore_exception_hooks(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture(scope="module")
 def shared_window(qapp):
     """One English main window, on screen, with every dock shown."""
-    from app.startup import build_window, make_application
-
     make_application()
     language = i18n.language()
-    window = build_window("en")
-    window.resize(1400, 900)
-    window.show()
-    for dock in window.docks.values():
-        dock.show()
+    window = _show_every_dock(build_window("en"))
     yield window
     window.close()
     window.deleteLater()
@@ -56,3 +56,27 @@ def window(qtbot, shared_window):
             message.done(0)
     qtbot.waitExposed(shared_window)
     return shared_window
+
+
+
+def _show_every_dock(window: MainWindow) -> MainWindow:
+    window.resize(1400, 900)
+    window.show()
+    for dock in window.docks.values():
+        dock.show()
+    return window
+
+
+@pytest.fixture
+def every_dock_window(qtbot) -> Callable[[Path], MainWindow]:
+    """Builds a main window on the data in a folder, with every dock shown at once."""
+
+    def build(data_dir: Path) -> MainWindow:
+        make_application()
+        window = MainWindow(Document(load_lesson_data(data_dir)))
+        qtbot.addWidget(window)
+        _show_every_dock(window)
+        qtbot.waitExposed(window)
+        return window
+
+    return build

@@ -34,6 +34,7 @@ from app.model.errors import DataError, ScenarioError
 from app.model.scenario import POSITION_LIMIT, dumps, read_scenario
 from app.model.state import EDIT_LIMIT
 from app.model.view import compute_view, initial_state
+from app.ui.language import apply_language
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
@@ -311,7 +312,7 @@ def test_special_data_files(data_dir, name, monkeypatch):
     assert_names_what_and_where(caught.value, path, "ermission")
 
 
-def test_data_at_every_limit_builds_the_main_window(qtbot, data_dir):
+def test_data_at_every_limit_builds_the_main_window(every_dock_window, data_dir):
     """Issue 12 §3: what the loaders accept, every widget and formatter can show — the
     shortest vector, the largest context a spin box holds, the most heads, the farthest
     position, the largest claim — and the window builds and paints on it."""
@@ -319,9 +320,6 @@ def test_data_at_every_limit_builds_the_main_window(qtbot, data_dir):
     from app.model.data import MIN_LENGTH
     from app.model.modelconfig import CLAIM_LIMIT, MAX_CONTEXT
     from app.model.state import MAX_HEADS
-    from app.startup import make_application
-    from app.state.document import Document
-    from app.ui.main_window import MainWindow
 
     dialogue = original_doc(lesson_data.DIALOGUE_FILE)
     dialogue["query"]["vector"] = [MIN_LENGTH, 0]
@@ -336,17 +334,10 @@ def test_data_at_every_limit_builds_the_main_window(qtbot, data_dir):
     frontier["claims"][0]["value"] = -(CLAIM_LIMIT - 0.125)
     write_data(data_dir, lesson_data.FRONTIER_FILE, frontier)
 
-    make_application()
     language = i18n.language()
-    i18n.set_language("en")
+    apply_language("en")
     try:
-        window = MainWindow(Document(lesson_data.load_lesson_data(data_dir)))
-        qtbot.addWidget(window)
-        window.resize(1400, 900)
-        window.show()
-        for dock in window.docks.values():
-            dock.show()
-        qtbot.waitExposed(window)
+        window = every_dock_window(data_dir)
         assert not window.grab().isNull()
         shapes = window.findChild(QSpinBox, "shapes_T_spin")
         assert shapes.maximum() == MAX_CONTEXT
@@ -361,7 +352,7 @@ def test_data_at_every_limit_builds_the_main_window(qtbot, data_dir):
         window.document.set_options(heads=MAX_HEADS)
         assert window.document.state.options.heads == MAX_HEADS
     finally:
-        i18n.set_language(language)
+        apply_language(language)
 
 
 # ---- command line -----------------------------------------------------------------------------

@@ -16,10 +16,7 @@ from PySide6.QtGui import Qt as GuiQt
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QApplication, QLabel, QWidget
 
-from app import i18n
-from app.model.data import load_lesson_data
-from app.startup import make_application
-from app.state.document import Document
+from app.ui.language import apply_language
 from app.ui.main_window import MainWindow
 from app.ui.presentation import restore_base_style
 
@@ -43,7 +40,7 @@ def _shown(label: QLabel) -> str:
 
 
 @pytest.fixture
-def hostile_window(qtbot, edit_data, data_dir):
+def hostile_window(every_dock_window, edit_data, data_dir):
     def teaching(doc: dict) -> None:
         for i, token in enumerate(doc["tokens"]):
             token["token"], token["gloss"] = f"<img src=x{i}>", f"<i>g{i}"
@@ -55,18 +52,10 @@ def hostile_window(qtbot, edit_data, data_dir):
 
     edit_data("teaching-world.json", teaching)
     edit_data("dialogue-2d.json", dialogue)
-    make_application()
-    i18n.set_language("en")
-    window = MainWindow(Document(load_lesson_data(data_dir)))
-    qtbot.addWidget(window)
-    window.resize(1400, 900)
-    window.show()
-    for dock in window.docks.values():
-        dock.show()
-    qtbot.waitExposed(window)
-    yield window
+    apply_language("en")
+    yield every_dock_window(data_dir)
     restore_base_style()
-    i18n.set_language("zh")
+    apply_language("zh")
 
 
 def _markup_in_rich_text(window: MainWindow) -> list[str]:

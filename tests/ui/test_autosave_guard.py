@@ -316,6 +316,14 @@ def _read_only(monkeypatch) -> None:
     monkeypatch.setattr(autosave_module, "write_text_atomic", refuse)
 
 
+def _start_read_only(window, monkeypatch) -> None:
+    """A session whose folder cannot be written, its start-up note read and closed."""
+    _read_only(monkeypatch)
+    window.files.begin_session()
+    window.files.start_autosave()
+    window.files.note.close()
+
+
 def test_read_only_folder_is_said_at_start(qtbot, window, monkeypatch) -> None:
     _read_only(monkeypatch)
     window.files.begin_session()
@@ -337,10 +345,7 @@ def _quit_box(window) -> QMessageBox:
 
 def test_quit_with_unsaved_work_in_a_read_only_folder_asks_first(qtbot, window,
                                                                  monkeypatch) -> None:
-    _read_only(monkeypatch)
-    window.files.begin_session()
-    window.files.start_autosave()
-    window.files.note.close()
+    _start_read_only(window, monkeypatch)
     window.document.set_scorer("cosine")
     window.document.flush()
     assert window.close() is False, "unsaved work: the window must ask, not close"
@@ -355,10 +360,7 @@ def test_quit_with_unsaved_work_in_a_read_only_folder_asks_first(qtbot, window,
 
 def test_quit_dialog_can_save_the_work_to_a_file(qtbot, window, tmp_path, data,
                                                  monkeypatch) -> None:
-    _read_only(monkeypatch)
-    window.files.begin_session()
-    window.files.start_autosave()
-    window.files.note.close()
+    _start_read_only(window, monkeypatch)
     window.document.set_scorer("additive")
     target = tmp_path / "kept.attnlab.json"
     monkeypatch.setattr(files_module.QFileDialog, "getSaveFileName",
@@ -379,10 +381,7 @@ def test_quit_does_not_ask_when_the_work_is_autosaved(qtbot, window) -> None:
 
 def test_quit_does_not_ask_when_the_work_is_saved_to_a_file(qtbot, window, tmp_path,
                                                             monkeypatch) -> None:
-    _read_only(monkeypatch)
-    window.files.begin_session()
-    window.files.start_autosave()
-    window.files.note.close()
+    _start_read_only(window, monkeypatch)
     window.document.set_scorer("additive")
     assert window.files.save_to(tmp_path / "saved.attnlab.json")
     assert window.close(), "saved to a file: nothing to ask"

@@ -95,7 +95,7 @@ def test_zoom_steps_stay_within_100_and_250_percent(qtbot, window) -> None:
 def test_a_plain_widget_follows_the_app_font_through_every_zoom(window) -> None:
     """No apply_look sets these fonts: the probe's label and the heatmap's check box only
     inherit the application font, and presentation mode scales that alone."""
-    presentation = window.classroom.presentation
+    presentation = window.presentation
     plain = (window.panels["probe"].plain, window.panels["heatmap"].causal_box)
     sizes = []
     for step in (lambda: None, presentation.zoom_in, presentation.zoom_in,
@@ -113,7 +113,7 @@ def test_a_plain_widget_follows_the_app_font_through_every_zoom(window) -> None:
 
 
 def test_emphasized_text_stays_larger_than_body_text_after_a_zoom(window) -> None:
-    presentation = window.classroom.presentation
+    presentation = window.presentation
     probe, expansion = window.panels["probe"], window.panels["expansion"]
     for scale in (1.0, 2.0, 1.25, 2.5, 1.0):
         presentation.set_scale(scale)
