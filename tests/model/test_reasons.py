@@ -33,34 +33,30 @@ def _explain(q: np.ndarray, K: np.ndarray, swap: Swap, other: str) -> SwapReason
     return explain_swap(swap, other, rows["dot"], rows[other], key_norms(K))
 
 
-def test_longer_key_wins_the_dot_product_but_not_the_direction():
-    q = np.array([1.0, 0.0])
-    K = np.array([[2.0, 2.0], [1.0, 0.1]])  # dot 2 vs 1; cosine 0.71 vs 0.995
-    [swap] = _swaps(q, K, "cosine")
-    reason = _explain(q, K, swap, "cosine")
-    assert (reason.kind, reason.dot_winner, reason.other_winner) == ("longer", 0, 1)
-    assert reason.ratio == pytest.approx(np.linalg.norm(K[0]) / np.linalg.norm(K[1]))
-    assert reason.dot == pytest.approx((2.0, 1.0))
-    assert reason.other_scores == pytest.approx((1 / math.sqrt(2), 1 / math.sqrt(1.01)))
+SWAP_CASES = {
+    # (keys, scorer, kind, length ratio, dot scores, the other scorer's scores)
+    "longer_wins_dot": ([[2.0, 2.0], [1.0, 0.1]], "cosine", "longer",
+                        math.hypot(2.0, 2.0) / math.hypot(1.0, 0.1),
+                        (2.0, 1.0), (1 / math.sqrt(2), 1 / math.sqrt(1.01))),
+    "shorter_loses_less": ([[-0.5, 0.0], [-3.0, 3.0]], "cosine", "shorter",
+                           math.hypot(-3.0, 3.0) / 0.5, (-0.5, -3.0), (-1.0, -1 / math.sqrt(2))),
+    "distance_charges_length": ([[3.0, 0.0], [1.0, 0.5]], "neg_euclidean", "longer",
+                                3.0 / math.hypot(1.0, 0.5), (3.0, 1.0), (-2.0, -0.5)),
+}
+"""The longer key wins the dot product but not the direction; keys pointing away swap because
+the shorter one loses less; distance charges the longer key for its length."""
 
 
-def test_keys_pointing_away_swap_because_the_shorter_one_loses_less():
-    q = np.array([1.0, 0.0])
-    K = np.array([[-0.5, 0.0], [-3.0, 3.0]])  # dot −0.5 vs −3; cosine −1 vs −0.71
-    [swap] = _swaps(q, K, "cosine")
-    reason = _explain(q, K, swap, "cosine")
-    assert (reason.kind, reason.dot_winner, reason.other_winner) == ("shorter", 0, 1)
-    assert reason.ratio == pytest.approx(np.linalg.norm(K[1]) / 0.5)
-
-
-def test_distance_charges_the_longer_key_for_its_length():
-    q = np.array([1.0, 0.0])
-    K = np.array([[3.0, 0.0], [1.0, 0.5]])  # dot 3 vs 1; distance 2 vs 0.5
-    [swap] = _swaps(q, K, "neg_euclidean")
-    reason = _explain(q, K, swap, "neg_euclidean")
-    assert (reason.kind, reason.dot_winner, reason.other_winner) == ("longer", 0, 1)
-    assert reason.ratio == pytest.approx(3.0 / math.hypot(1.0, 0.5))
-    assert reason.other_scores == pytest.approx((-2.0, -0.5))
+@pytest.mark.parametrize("case", SWAP_CASES)
+def test_a_swap_is_explained_by_the_keys_lengths(case: str):
+    keys, other, kind, ratio, dot, other_scores = SWAP_CASES[case]
+    q, K = np.array([1.0, 0.0]), np.array(keys)
+    [swap] = _swaps(q, K, other)
+    reason = _explain(q, K, swap, other)
+    assert (reason.kind, reason.dot_winner, reason.other_winner) == (kind, 0, 1)
+    assert reason.ratio == pytest.approx(ratio)
+    assert reason.dot == pytest.approx(dot)
+    assert reason.other_scores == pytest.approx(other_scores)
 
 
 def test_zero_vector_nearer_by_distance_has_no_finite_ratio():
