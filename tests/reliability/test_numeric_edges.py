@@ -219,9 +219,8 @@ def test_a_swap_np_dot_calls_a_tie_is_explained_from_the_computed_row(qtbot, win
     """The CI failure on any CPU: an FMA BLAS kernel rounded one q·k an ulp above an exact tie
     that np.dot sees, and the match table raised "keys 1 and 3 tie on q·k". Here the view's dot
     matrix is nudged by that ulp; reasons, ranks and the table must follow it, never raise."""
-    from app.ui.panels.match.model import COLUMNS
-
     from app.model import view as view_module
+    from app.ui.panels.match.model import COLUMNS
 
     document = window.document
     row = document.state.query
