@@ -77,6 +77,7 @@ SYNTHETIC: dict[str, tuple[str, str]] = {
     **{chr(0x2070 + d): (str(d), "sup") for d in (0, 4, 5, 6, 7, 8, 9)},
     **{chr(0x2080 + d): (str(d), "sub") for d in range(10)},
     "ᵀ": ("T", "sup"),
+    "ₐ": ("a", "sub"),
     "⊤": ("⊥", "flip"),
     "✗": ("×", "box✓"),
 }
