@@ -124,12 +124,15 @@ STRINGS: dict[str, str] = {
         "Drawn as {pixels}×{pixels} pixels, each standing for {factor}×{factor} pairs."
     ),
     "heatmap.scale_readout": "Random Q, K (seed {seed}); a pixel shows its block's largest |value|",
+    "heatmap.scale_pending": "Computing the picture for {scorer}… (the faded one is the last picture)",
     "heatmap.scale_failed": "Scale mode could not compute this: {reason}",
     # --- expansion ---
     "expansion.title": "Term by term",
     "expansion.heading": "q_{q_name} · k_{k_name}, one dimension at a time",
     "expansion.product_axis": "Each bar is one term of the sum",
-    "expansion.dominant": "Largest term {term} = {value}: {share} of all terms' sizes added up",
+    "expansion.dominant": (
+        "Largest term: {term} = {value}, {share} of the sum of all terms' absolute values"
+    ),
     "expansion.polar": "|q| × |k| × cos θ = {nq} × {nk} × {cos} = {total}   (θ = {angle}°)",
     "expansion.polar_undefined": "|q| or |k| is 0, so θ has no value; q·k = {total}",
     "expansion.active_scorer": "Current scoring function: {formula} = {value}",
@@ -148,20 +151,24 @@ STRINGS: dict[str, str] = {
     "match.col.rank": "Rank",
     "match.tip.key": "The token whose key is scored",
     "match.tip.norm": (
-        "Length of the key, |k|: the dot product counts it, cosine ignores it, distance holds"
-        " it against the key"
+        "The key's length |k|: for the same direction a longer key gets "
+        "a larger dot product; cosine does not see length; distance counts "
+        "extra length as being further from q"
     ),
     "match.tip.dot": "q·k = |q||k|cos θ: direction and length both count",
     "match.tip.cosine": "q·k / (|q||k|): direction only, between −1 and 1",
     "match.tip.neg_euclidean": "−|q−k|: the nearer to q, the higher; 0 at best",
     "match.tip.additive": (
-        "vᵀtanh(W₁q + W₂k): every pair goes through a small network (Bahdanau 2014)"
+        "vᵀtanh(W₁q + W₂k): every pair goes through a small network (Bahdanau "
+        "2014); the weights here are untrained examples, so its ranking means little"
     ),
     "match.tip.rank": "Rank by {scorer}; 1 = best match",
     "match.tip.undefined_cos": "Cosine is undefined: a vector of length 0 has no direction",
     "match.show_additive": "Show the additive score",
     "match.tip.show_additive": (
-        "Add two columns: the Bahdanau additive score vᵀtanh(W₁q + W₂k) and its rank"
+        "Add two columns: the Bahdanau additive score vᵀtanh(W₁q + W₂k) "
+        "and its rank. W₁, W₂ and v here are fixed example numbers, never "
+        "trained, so this ranking says nothing about how a trained additive scorer would rank."
     ),
     "match.reasons_title": "Why the ranks differ (dot against cosine and distance)",
     "match.no_disagreement": (
@@ -252,7 +259,7 @@ STRINGS: dict[str, str] = {
     "shapes.note.o_proj": "Joins the {heads} heads and projects back to the hidden size.",
     # --- timeline ---
     "timeline.title": "Evolution of attention",
-    "timeline.track.training": "Training: how a token takes information from the others",
+    "timeline.track.training": "Training: letting each token use what the other tokens carry",
     "timeline.track.generation": "Generation: how K and V are kept smaller",
     "timeline.track.training_short": "Training",
     "timeline.track.generation_short": "Generation",
@@ -260,9 +267,10 @@ STRINGS: dict[str, str] = {
         "Click a card, or use ←/→ (↑/↓ switches track) and Enter. "
         "Choosing a stage sets up the other views to show it."
     ),
+    "timeline.preview": "Press Enter to set this stage up; the other views still show {name}.",
     "timeline.here": "you are here",
-    "timeline.solved": "What it solved",
-    "timeline.stuck": "Where it got stuck",
+    "timeline.solved": "What it solved:",
+    "timeline.stuck": "Where it got stuck:",
     "timeline.sep": ", ",
     "timeline.on": "on",
     "timeline.off": "off",
@@ -339,17 +347,22 @@ STRINGS: dict[str, str] = {
         "({masked_weight_xiaoming}) and fetches a blend of two V vectors."
     ),
     "timeline.rope.chip": "RoPE",
-    "timeline.rope.name": "RoPE rotates Q and K only",
+    "timeline.rope.name": "Rotary position embedding (RoPE) turns Q and K only",
     "timeline.rope.solved": (
-        "After q and k are rotated by their positions, q·k depends only on the distance "
-        "j − i. V plays no part in scoring and is not rotated (that would mix absolute "
-        "positions into what is fetched). The anchor rotates only {anchor_rope_dims} of each "
-        "head's {anchor_head_dim} dims."
+        "Once q and k are each turned by their own position, their dot "
+        "product still depends on what they contain; position enters "
+        "only through the signed offset j − i, so shifting every position "
+        "together leaves every score as it was. V takes no part in scoring "
+        "and is left unrotated (turning it would mix absolute positions "
+        "into what is fetched). The anchor turns only {anchor_rope_dims} "
+        "of each head's {anchor_head_dim} dims."
     ),
     "timeline.rope.stuck": (
-        "The rotation depends on the position, so it cannot be folded into Q in advance "
-        "when an up-projection sits between the cache and the score. MLA therefore keeps a "
-        "separate RoPE part of {qk_rope_head_dim} dims on the side."
+        "MLA would like to fold the key up-projection (latent → K) into "
+        "the query side, so K never has to be expanded. The rotation "
+        "depends on the position and sits between that up-projection "
+        "and the score, so it cannot be folded in. MLA therefore keeps "
+        "{qk_rope_head_dim} separate RoPE dims, cached on the side."
     ),
     "timeline.multi_head.chip": "Multi-head",
     "timeline.multi_head.name": "Multi-head attention",
@@ -368,11 +381,14 @@ STRINGS: dict[str, str] = {
     "timeline.sink.chip": "Sink and exits",
     "timeline.sink.name": "Side branch: the attention sink and its exits",
     "timeline.sink.solved": (
-        "Standard softmax makes every row hand out all of its weight. The row of "
-        "“{object}” has scores only a few tenths apart ({apple_row_scaled}) and still "
-        "splits them {apple_row_weights}. A learnable sink logit in the denominator, or a "
-        "gate on the output, lets a head take nothing this time; the anchor's output gate "
-        "is {gate}."
+        "An attention sink is a position, often the first token, that "
+        "many heads load with weight while taking almost nothing from "
+        "it: somewhere to park the weight softmax makes them hand out. "
+        "Standard softmax makes every row hand out all of its weight. "
+        "The row of “{object}” has scores only a few tenths apart ({apple_row_scaled}) "
+        "and still splits them {apple_row_weights}. A learnable sink "
+        "logit in the denominator, or a gate on the output, lets a head "
+        "take nothing this time; the anchor's output gate is {gate}."
     ),
     "timeline.sink.stuck": (
         "How well these exits work is known only from experiments: the Gated Attention "
@@ -382,9 +398,10 @@ STRINGS: dict[str, str] = {
     "timeline.kv_cache.chip": "KV cache",
     "timeline.kv_cache.name": "The KV cache",
     "timeline.kv_cache.solved": (
-        "The causal mask guarantees that an old token's K and V never change, so they are "
-        "stored and reused: the same example needs only {cache_kv_computations} K/V "
-        "computations and the output is identical."
+        "The causal mask guarantees that an old token's K and V never "
+        "change, so they are stored and reused: a prompt of {prompt} "
+        "tokens followed by {generate} new ones needs {cache_kv_computations} "
+        "K/V computations instead of {nocache_kv_computations}, and the output is identical."
     ),
     "timeline.kv_cache.stuck": (
         "The cache grows linearly with the context. If each of the {anchor_q_heads} query "
@@ -395,10 +412,11 @@ STRINGS: dict[str, str] = {
         "before any weights."
     ),
     "timeline.mqa.chip": "MQA",
-    "timeline.mqa.name": "MQA: all heads share one K and V",
+    "timeline.mqa.name": "Multi-query attention (MQA): all heads share one K and V",
     "timeline.mqa.solved": (
-        "The cache is divided by the number of heads: {anchor_mqa_kib_per_token} per token "
-        "for the anchor's shape, {anchor_mqa_gib_native} at {anchor_context} tokens."
+        "With one K and V shared by all query heads, the cache shrinks "
+        "by the head count: {anchor_mqa_kib_per_token} per token for "
+        "the anchor's shape, {anchor_mqa_gib_native} for {anchor_context} tokens."
     ),
     "timeline.mqa.stuck": (
         "Quality can drop and training can become unstable: in Table 1 of the GQA paper "
@@ -406,7 +424,7 @@ STRINGS: dict[str, str] = {
         "{gqa_t5xxl_mqa_avg}."
     ),
     "timeline.gqa.chip": "GQA",
-    "timeline.gqa.name": "GQA: K and V shared within groups",
+    "timeline.gqa.name": "Grouped-query attention (GQA): K and V shared within groups",
     "timeline.gqa.solved": (
         "The anchor's {anchor_q_heads} query heads form {anchor_kv_groups} groups of "
         "{heads_per_group}, each group sharing one KV head (groups = KV heads): "
@@ -422,7 +440,7 @@ STRINGS: dict[str, str] = {
         "of {long_context} tokens takes {dsllm67b_gib_1m}."
     ),
     "timeline.mla.chip": "MLA",
-    "timeline.mla.name": "MLA: store one low-rank latent",
+    "timeline.mla.name": "Multi-head latent attention (MLA): store one low-rank latent",
     "timeline.mla.solved": (
         "Instead of K and V, each layer stores per token a latent of {kv_lora_rank} numbers "
         "plus {qk_rope_head_dim} RoPE numbers, {mla_numbers_per_layer} in all, and expands "
@@ -440,16 +458,18 @@ STRINGS: dict[str, str] = {
     "timeline.linear.chip": "Linear / sparse",
     "timeline.linear.name": "Linear and sparse attention",
     "timeline.linear.solved": (
-        "Stop storing by length: {anchor_linear_layers} of the anchor's {anchor_layers} "
-        "layers keep no KV at all, only a fixed-size state ({anchor_linear_state_mib} in "
-        "FP32 in total) whatever the context length; chapter C11 opens them up. "
-        "DeepSeek-V4.1 combines compression, sparsity and low precision and reports "
-        "{dsv41_global_kv_per_token} of global KV per token."
+        "Make the cache stop growing with length: {anchor_linear_layers} "
+        "of the anchor's {anchor_layers} layers store no KV at all, just "
+        "a state of fixed size ({anchor_linear_state_mib} in FP32 altogether) "
+        "however long the context; chapter C11 takes these layers apart. "
+        "DeepSeek-V4.1 stacks compression, sparsity and low precision, "
+        "and its model card reports {dsv41_global_kv_per_token} of global KV per token."
     ),
     "timeline.linear.stuck": (
-        "A fixed state cannot hold arbitrarily many key–value pairs, so the anchor keeps "
-        "{anchor_full_layers} full-attention layers. Sparse attention reads only a chosen "
-        "part at each step, and choosing costs something too."
+        "A state of fixed size cannot remember any number of key–value "
+        "pairs, which is why the anchor still keeps {anchor_full_layers} "
+        "full-attention layers. Sparse attention reads only some positions "
+        "at each step, but deciding which ones costs compute as well."
     ),
     "timeline.live.none": "Nothing to show live before attention: move on with →.",
     "timeline.live.scorer": "The other views now score with: {scorer}.",
@@ -467,8 +487,8 @@ STRINGS: dict[str, str] = {
     "timeline.rope.col_position": "position",
     "timeline.rope.col_before": "q·k before",
     "timeline.rope.col_after": "q·k now",
-    "timeline.rope.unchanged": "Every score is unchanged: only the distances matter.",
-    "timeline.rope.changed": "Some scores changed: the distances between positions changed.",
+    "timeline.rope.unchanged": "Every score is unchanged: position enters only through the offsets.",
+    "timeline.rope.changed": "Some scores changed: the offsets between positions changed.",
     "timeline.rope.need_dialogue": "RoPE is shown in the 2-D dialogue sample.",
     "timeline.sink.caption": "Row of “{query}”, causal mask",
     "timeline.sink.enable": "Add a sink logit",
@@ -490,13 +510,17 @@ STRINGS: dict[str, str] = {
     "timeline.kv.tip_state": "{model} · fixed state: {total} at any length",
     # --- guide ---
     "guide.title": "Lesson guide",
-    "guide.question": "How do q and k decide how well they match, and why the dot product?",
+    "guide.question": (
+        "How is a pair q, k scored for how well it matches, and why the dot product?"
+    ),
     "guide.intro": (
-        "After the previous lesson every token has its own q and k. Now we need a function "
-        "f(q, k) that takes two vectors and returns one number: the larger it is, the better "
-        "this k fits what q is looking for. For “{query}” that is one score per token; for "
-        "the whole sentence, {sentence_pairs} scores; for one head of the anchor at full "
-        "context, {anchor_pairs_per_head}. So f must be right, but also fast and small."
+        "The previous lesson left every token with a q and a k. What "
+        "is missing is a scoring function f(q, k): two vectors in, one "
+        "number out, larger when this k is closer to what q is looking "
+        "for. “{query}” alone needs one score per token; the whole sentence "
+        "needs {sentence_pairs}; one head of the anchor at full context "
+        "needs {anchor_pairs_per_head}. So f has to be accurate, and "
+        "also quick and light on memory."
     ),
     "guide.step1.title": "① A naive scorer: additive attention",
     "guide.step1.body": (
@@ -506,11 +530,14 @@ STRINGS: dict[str, str] = {
     ),
     "guide.step2.title": "② Where it fails",
     "guide.step2.body": (
-        "Each pair (q, k) needs its own tanh over d<sub>a</sub> numbers, so nothing "
-        "factors into a single matrix multiply. Written the direct way, it first "
-        "materialises a T × T × d<sub>a</sub> tensor: at T = {example_t} and "
-        "d<sub>a</sub> = {example_d_a} that is {additive_intermediate_gib} for one head of "
-        "one layer, against {dot_scores_mib} for the T × T scores a dot product leaves."
+        "W₁q and W₂k each take one matrix multiply; the trouble comes "
+        "after. Every pair (q, k) needs its own sum and a tanh over d<sub>a</sub> "
+        "numbers, T²·d<sub>a</sub> of them in all, and that step does "
+        "not factor into a matrix multiply. Written the direct way, it "
+        "first materialises a T × T × d<sub>a</sub> tensor: at T = {example_t} "
+        "and d<sub>a</sub> = {example_d_a} that is {additive_intermediate_gib} "
+        "for one head of one layer, against {dot_scores_mib} for the "
+        "T × T scores a dot product leaves."
     ),
     "guide.step3.title": "③ The improved scorer: the dot product",
     "guide.step3.body": (
@@ -545,12 +572,14 @@ STRINGS: dict[str, str] = {
     "guide.myth.title": "⚠ A common misconception",
     "guide.myth.claim": "“The dot product is the only correct choice.”",
     "guide.myth.body": (
-        "No. Distance, cosine and small networks can all score a pair, and no theorem says "
-        "it has to be the dot product. It won on three things together: a clear geometric "
-        "meaning, one matrix multiply, and results that hold up. Modern models even bring "
-        "back what cosine is good at: {anchor_name} applies an RMSNorm to every head's q and "
-        "k (q_norm and k_norm, {anchor_head_dim} dims each) to pin their length, so the dot "
-        "product behaves like cosine times a learned scale (QK-Norm)."
+        "No. Distance, cosine and small networks can all score a pair, "
+        "and no theorem says it has to be the dot product. It won on "
+        "three things together: a clear geometric meaning, one matrix "
+        "multiply, and results that hold up. Modern models even bring "
+        "back what cosine is good at: {anchor_name} applies an RMSNorm "
+        "to every head's q and k (q_norm and k_norm, {anchor_head_dim} "
+        "dims each) to pin their length, so the dot product behaves like "
+        "cosine times a learned scale that every token shares (QK-Norm)."
     ),
     "guide.evidence.title": "Three layers of evidence",
     "guide.evidence.math": (
@@ -562,25 +591,41 @@ STRINGS: dict[str, str] = {
         "much faster and far leaner in memory (measure it above)."
     ),
     "guide.evidence.results": (
-        "<b>Results:</b> the comparison the Transformer paper cites finds the two about "
-        "equal when d<sub>k</sub> is small, while the unscaled dot product falls behind "
-        "additive attention when d<sub>k</sub> is large: the reason for ÷√d in the next "
-        "lesson."
+        "<b>Results:</b> in the comparison the Transformer paper refers "
+        "to, additive attention and the dot product are level for small "
+        "d<sub>k</sub>; for large d<sub>k</sub> the dot product without "
+        "scaling trails behind. Dividing by √d, next lesson's topic, comes from exactly this."
     ),
     "guide.summary.title": "In one sentence",
     "guide.summary.body": (
-        "Dot product = alignment of directions × lengths, and one matrix multiply scores "
-        "every pair of T tokens."
+        "The dot product weighs two things at once, how well the directions "
+        "line up and how long the vectors are, and a single matrix multiply "
+        "scores every pair among T tokens."
     ),
     "guide.next.title": "The next gap",
     "guide.next.body": (
-        "The row of “{query}” scores {given_row_scaled} (teaching world, after ÷√{d}). "
-        "Positive and negative, with no upper bound: they cannot be read as “how much "
-        "attention” yet. How do we turn them into proper weights? That is lesson 3."
+        "After ÷√{d} in the teaching world, the row of “{query}” holds "
+        "the scores {given_row_scaled}. Some are negative and nothing "
+        "caps them, so they cannot yet be read as how much attention "
+        "each key gets. How does a row like this become a proper set "
+        "of weights? Lesson 3 picks that up."
     ),
     "guide.try.title": "Try three things",
     "guide.try.done": "✓ done",
     "guide.try.todo": "○ not yet",
+    # ---- the lesson's scenes (stepper and lesson mode) ----
+    "guide.scene.counter": "{number} / {count}",
+    "guide.scene.previous": "Previous scene (PageUp)",
+    "guide.scene.next": "Next scene, or reveal the answer first (PageDown, Space)",
+    "guide.scene.strip": "The lesson's scenes: click one to go there",
+    "guide.scene.reveal": "Reveal",
+    "guide.scene.offer": "This is how the class left this scene.",
+    "guide.scene.set_up": "Set it up again",
+    "lesson.action.lesson": "Lesson mode",
+    "lesson.action.next": "Next scene",
+    "lesson.action.previous": "Previous scene",
+    "lesson.action.first": "First scene",
+    "lesson.action.last": "Last scene",
     "guide.try.one": (
         "In the 2-D sample select “{match}” and check {q_vec}·{k_vec} = {expansion} = "
         "{top_score}; then select “{car}” and see why it scores {car_score}: it points "
@@ -609,14 +654,20 @@ STRINGS: dict[str, str] = {
                          "({count}):",
     "guide.ask.unreadable": "The questions in {file} cannot be shown: {reason}",
     "guide.faq.title": "You may ask",
-    "guide.faq.cosine.q": "Cosine only looks at direction. Isn't that fairer? Why not use it?",
+    "guide.faq.cosine.q": (
+        "Cosine ignores length and treats every key alike. Why not just use it?"
+    ),
     "guide.faq.cosine.a": (
-        "Being “fair” is not the goal. The length inside the dot product is a freedom the "
-        "model can use: a longer q raises every score in its row and sharpens the softmax, "
-        "so a token can decide to look firmly at one place. Pure cosine takes that freedom "
-        "away; its scores stay within [−1, 1] and need an extra temperature to get sharp. "
-        "QK-Norm takes the middle road: normalise so lengths cannot run away, then give a "
-        "learnable scale back to the model."
+        "Length is exactly the extra knob the dot product has. Stretch "
+        "q by c and every score in its row is multiplied by c: positive "
+        "ones rise, negative ones fall, the gaps widen and the softmax "
+        "concentrates; a shorter q spreads the weights out. So a token "
+        "can use the length of its q to set how sharply it looks. Cosine "
+        "removes that knob: scores stay within [−1, 1], and concentrating "
+        "needs an extra temperature. QK-Norm sits in between: it normalises "
+        "so lengths cannot run away, then multiplies by a learned gain. "
+        "That gain is per dimension and shared by every token, so what "
+        "it gives back is one temperature, not a per-token choice of how sharply to look."
     ),
     "guide.faq.additive.q": "Does anyone still use additive attention?",
     "guide.faq.additive.a": (
@@ -628,9 +679,10 @@ STRINGS: dict[str, str] = {
     ),
     "guide.faq.sum.q": "Why not simply divide each score by the row's sum?",
     "guide.faq.sum.a": (
-        "Because scores can be negative. In the 2-D sample the scores {dialogue_scores} "
-        "would give “{car}” a share of {dialogue_car_share_proportional}, which means "
-        "nothing as “how much attention”. Lesson 3 shows what softmax does instead."
+        "Because scores can be negative. Shared out in proportion, the "
+        "2-D sample's scores {dialogue_scores} would give “{car}” {dialogue_car_share_proportional}, "
+        "and a negative share cannot be read as how much attention. Lesson "
+        "3 shows how softmax gets around this."
     ),
     # --- classroom ---
     "classroom.menu.recent": "Recent files",

@@ -4,9 +4,9 @@ STRINGS: dict[str, str] = {
     "app.title": "注意力打分实验台",
     "about.text": (
         "<b>注意力打分实验台</b><br>"
-        "拖动向量,观察查询 q 与键 k 的每一种打分如何随之变化,"
+        "拖动向量，观察查询 q 与键 k 的每一种打分如何随之变化，"
         "弄明白 Transformer 为什么最终选了点积。<br>"
-        "配套课程:从 0 训练 LLM · C3 第 2 课。"
+        "配套课程：从 0 训练 LLM · C3 第 2 课。"
     ),
     "menu.file": "文件(&F)",
     "menu.edit": "编辑(&E)",
@@ -15,8 +15,8 @@ STRINGS: dict[str, str] = {
     "menu.world": "世界(&W)",
     "menu.help": "帮助(&H)",
     "toolbar.main": "主工具栏",
-    "toolbar.world": " 世界:",
-    "toolbar.scorer": " 打分函数:",
+    "toolbar.world": " 世界：",
+    "toolbar.scorer": " 打分函数：",
     "action.undo": "撤销",
     "action.redo": "重做",
     "action.reset_lesson": "恢复课程初始数据",
@@ -32,21 +32,21 @@ STRINGS: dict[str, str] = {
     "scorer.scaled_dot": "缩放点积 q·k/√d",
     "scorer.cosine": "余弦相似度",
     "scorer.neg_euclidean": "负欧氏距离",
-    "scorer.additive": "加性打分(Bahdanau)",
+    "scorer.additive": "加性打分（Bahdanau）",
     "scorer.qk_norm": "QK-Norm 后点积",
     "status.pair": "查询「{query}」→ 键「{key}」  {scorer} = {score}",
     # --- notices ---
     "notice.settings_unusable": "设置文件无法使用（{problem}），已原样保留；本次的设置不会被保存。",
     "notice.unknown_world": "没有叫「{name}」的世界。",
     "notice.unknown_scorer": "没有叫「{name}」的打分函数。",
-    "notice.no_pair": "没有这一对:查询 {query}、键 {key}。",
-    "notice.not_a_number": "「{text}」不是数字,没有改动。",
-    "notice.no_vector": "没有这个向量:{role}[{index}]。",
-    "notice.wrong_length": "{role}[{index}] 需要正好 {count} 个数,没有改动。",
-    "notice.not_finite": "只能输入有限的数(不能是 NaN 或无穷),没有改动。",
-    "notice.clamped": "每个分量限制在 ±{limit} 之内,超出的部分已截到边界。",
-    "notice.bad_option": "这个显示选项不能这样设,没有改动({detail})。",
-    "notice.bad_positions": "位置需要每个向量一个整数,绝对值不超过 {limit},没有改动。",
+    "notice.no_pair": "没有这一对：查询 {query}、键 {key}。",
+    "notice.not_a_number": "「{text}」不是数字，没有改动。",
+    "notice.no_vector": "没有这个向量：{role}[{index}]。",
+    "notice.wrong_length": "{role}[{index}] 需要正好 {count} 个数，没有改动。",
+    "notice.not_finite": "只能输入有限的数（不能是 NaN 或无穷），没有改动。",
+    "notice.clamped": "每个分量限制在 ±{limit} 之内，超出的部分已截到边界。",
+    "notice.bad_option": "这个显示选项不能这样设，没有改动（{detail}）。",
+    "notice.bad_positions": "位置需要每个向量一个整数，绝对值不超过 {limit}，没有改动。",
     # --- playground ---
     "playground.title": "二维向量平面",
     "playground.axis_x": "第 1 维",
@@ -58,24 +58,24 @@ STRINGS: dict[str, str] = {
     "playground.col_cos": "cos θ",
     "playground.col_angle": "θ",
     "playground.help": (
-        "拖动箭头尖端来改变向量(落在 0.5 的格点上,按住 Shift 可自由拖动)· 点击箭头选中它 · "
-        "Tab 或数字键切换向量(0 是 q)· 方向键每次移动 0.5(按住 Shift 移动 0.1)"
+        "拖动箭头尖端来改变向量（落在 0.5 的格点上，按住 Shift 可自由拖动）· 点击箭头选中它 · "
+        "Tab 或数字键切换向量（0 是 q）· 方向键每次移动 0.5（按住 Shift 移动 0.1）"
     ),
     "playground.teaching_hint": (
-        "这块平面画的是二维对话样本。现在打开的是四维教学世界:"
-        "四维向量画不到平面上,请到「四维向量编辑器」里修改它们。"
+        "这块平面画的是二维对话样本。现在打开的是四维教学世界："
+        "四维向量画不到平面上，请到「四维向量编辑器」里修改它们。"
     ),
     "playground.switch_world": "切换到二维对话样本",
-    "playground.canvas_tip": "背景的颜色:如果把一个键 k 放在这里,当前的打分函数会给它多少分。",
-    "playground.landscape_title": "背景:平面上每一点作为 k 时的分数 {formula}",
-    "playground.q_label": "q:{name}",
-    "playground.k_label": "k{number}:{name}",
+    "playground.canvas_tip": "背景的颜色：如果把一个键 k 放在这里，当前的打分函数会给它多少分。",
+    "playground.landscape_title": "背景：平面上每一点作为 k 时的分数 {formula}",
+    "playground.q_label": "q：{name}",
+    "playground.k_label": "k{number}：{name}",
     "playground.theta": "θ",
     "playground.projection": "|k|cos θ = {value}",
     "playground.query_line": "查询 q「{name}」= {vector}      |q| = {norm}",
-    "playground.cos_undefined": "长度为 0 的向量没有方向,所以夹角 θ 和 cos θ 都没有定义。",
+    "playground.cos_undefined": "长度为 0 的向量没有方向，所以夹角 θ 和 cos θ 都没有定义。",
     "playground.identity": (
-        "所选的键「{token}」:q·k = |q| × |k|cos θ   →   {dot} = {norm_q} × {projection}"
+        "所选的键「{token}」：q·k = |q| × |k|cos θ   →   {dot} = {norm_q} × {projection}"
     ),
     # --- editor ---
     "editor.title": "四维向量编辑器",
@@ -83,50 +83,50 @@ STRINGS: dict[str, str] = {
     "editor.col_k": "键向量 k",
     "editor.pick_query_tip": "把「{name}」选为查询 q",
     "editor.pick_key_tip": "把「{name}」选为键 k",
-    "editor.chart_tip": "{role}「{name}」:上下拖动柱子改变这一维的数值;单击选中这个词",
-    "editor.entry_tip": "{role}「{name}」的第 {dim} 维:输入数值后按回车",
+    "editor.chart_tip": "{role}「{name}」：上下拖动柱子改变这一维的数值；单击选中这个词",
+    "editor.entry_tip": "{role}「{name}」的第 {dim} 维：输入数值后按回车",
     "editor.help": (
-        "上下拖动柱子改变数值(落在 0.1 的刻度上,按住 Shift 可自由拖动),"
+        "上下拖动柱子改变数值（落在 0.1 的刻度上，按住 Shift 可自由拖动），"
         "或在柱子下方的框里输入数值再按回车 · 用 q / k 按钮选出要比较的一对词"
     ),
     "editor.dialogue_hint": (
-        "这里编辑的是四维教学世界的向量。现在打开的是二维对话样本:"
+        "这里编辑的是四维教学世界的向量。现在打开的是二维对话样本："
         "它的向量请到「二维向量平面」里直接拖动。"
     ),
     "editor.switch_world": "切换到四维教学世界",
-    "editor.rejected": "「{text}」不是 −{limit} 到 {limit} 之间的数,数值没有改变。",
+    "editor.rejected": "「{text}」不是 −{limit} 到 {limit} 之间的数，数值没有改变。",
     # --- heatmap ---
     "heatmap.title": "分数矩阵",
     "heatmap.mode_scores": "分数",
-    "heatmap.mode_weights": "权重(softmax)",
+    "heatmap.mode_weights": "权重（softmax）",
     "heatmap.causal": "因果掩码",
-    "heatmap.scale": "规模模式:随机 Q、K",
+    "heatmap.scale": "规模模式：随机 Q、K",
     "heatmap.scale_t_tip": "随机 Q、K 的序列长度 T",
-    "heatmap.query_axis": "查询 i(行)",
-    "heatmap.key_axis": "键 j(列)",
+    "heatmap.query_axis": "查询 i（行）",
+    "heatmap.key_axis": "键 j（列）",
     "heatmap.readout": "{formula} = {value}",
-    "heatmap.masked_note": "(未来位置的键:softmax 之前就被遮掉)",
-    "heatmap.undefined_note": "(没有值:零长度向量没有方向)",
-    "heatmap.lesson_info": "查询 × 键:{rows} × {cols} = {pairs} 个分数。点一个格子即选中这一对。",
+    "heatmap.masked_note": "（未来位置的键：softmax 之前就被遮掉）",
+    "heatmap.undefined_note": "（没有值：零长度向量没有方向）",
+    "heatmap.lesson_info": "查询 × 键：{rows} × {cols} = {pairs} 个分数。点一个格子即选中这一对。",
     "heatmap.computing": "正在后台计算 T = {T}……",
     "heatmap.scale_info": (
-        "T = {T},d = {d}:共 {pairs} 对(T²)。BF16 分数矩阵 {bytes};"
-        "加性打分朴素实现的 T×T×d_a 中间张量 {additive}。"
-        "画成 {pixels}×{pixels} 像素,每个像素代表 {factor}×{factor} 对。"
+        "T = {T}，d = {d}：共 {pairs} 对（T²）。BF16 分数矩阵 {bytes}；"
+        "加性打分朴素实现的 T×T×d_a 中间张量 {additive}。画成 {pixels}×{pixels} 像素，每个像素代表 {factor}×{factor} 对。"
     ),
-    "heatmap.scale_readout": "随机 Q、K(种子 {seed});每个像素显示它那一块里绝对值最大的值。",
-    "heatmap.scale_failed": "规模模式算不了这一组:{reason}",
+    "heatmap.scale_readout": "随机 Q、K（种子 {seed}）；每个像素显示它那一块里绝对值最大的值。",
+    "heatmap.scale_pending": "正在计算{scorer}的图……（变淡的是上一张）",
+    "heatmap.scale_failed": "规模模式算不了这一组：{reason}",
     # --- expansion ---
     "expansion.title": "逐项展开",
-    "expansion.heading": "q_{q_name} · k_{k_name}:逐维相乘再相加",
+    "expansion.heading": "q_{q_name} · k_{k_name}：逐维相乘再相加",
     "expansion.product_axis": "每根柱子是求和里的一项",
-    "expansion.dominant": "最大的一项 {term} = {value},占所有项绝对值之和的 {share}",
+    "expansion.dominant": "最大的一项 {term} = {value}，占所有项绝对值之和的 {share}",
     "expansion.polar": "|q| × |k| × cos θ = {nq} × {nk} × {cos} = {total}  (θ = {angle}°)",
-    "expansion.polar_undefined": "|q| 或 |k| 为 0,θ 没有定义;q·k = {total}",
-    "expansion.active_scorer": "当前打分函数:{formula} = {value}",
+    "expansion.polar_undefined": "|q| 或 |k| 为 0，θ 没有定义；q·k = {total}",
+    "expansion.active_scorer": "当前打分函数：{formula} = {value}",
     # --- match ---
     "match.title": "三种匹配度",
-    "match.caption": "查询「{query}」对每个键的打分与名次 · 点表头排序,点一行选中那个键",
+    "match.caption": "查询「{query}」对每个键的打分与名次 · 点表头排序，点一行选中那个键",
     "match.col.key": "键",
     "match.col.norm": "|k|",
     "match.col.dot": "点积 q·k",
@@ -135,48 +135,52 @@ STRINGS: dict[str, str] = {
     "match.col.additive": "加性",
     "match.col.rank": "名次",
     "match.tip.key": "被打分的那个 token 的键",
-    "match.tip.norm": "键的长度 |k|:点积把它算进去,余弦不管它,距离把它算作偏离",
-    "match.tip.dot": "q·k = |q||k|cos θ:方向和长度都算",
-    "match.tip.cosine": "q·k / (|q||k|):只看方向,取值在 −1 到 1 之间",
-    "match.tip.neg_euclidean": "−|q−k|:离 q 越近分数越高,最高是 0",
-    "match.tip.additive": "vᵀtanh(W₁q + W₂k):每一对单独过一个小网络(Bahdanau 2014)",
-    "match.tip.rank": "按「{scorer}」排的名次,1 = 最匹配",
-    "match.tip.undefined_cos": "余弦无定义:长度为 0 的向量没有方向",
+    "match.tip.norm": "键的长度 |k|：方向相同时，键越长点积越大；余弦不看长度；距离则把多出来的长度算成离 q 更远",
+    "match.tip.dot": "q·k = |q||k|cos θ：方向和长度都算",
+    "match.tip.cosine": "q·k / (|q||k|)：只看方向，取值在 −1 到 1 之间",
+    "match.tip.neg_euclidean": "−|q−k|：离 q 越近分数越高，最高是 0",
+    "match.tip.additive": (
+        "vᵀtanh(W₁q + W₂k)：每一对单独过一个小网络（Bahdanau 2014）；这里的权重是示例数值，没有训练过，名次不说明什么"
+    ),
+    "match.tip.rank": "按「{scorer}」排的名次，1 = 最匹配",
+    "match.tip.undefined_cos": "余弦无定义：长度为 0 的向量没有方向",
     "match.show_additive": "显示加性打分",
-    "match.tip.show_additive": "多加两列:Bahdanau 加性打分 vᵀtanh(W₁q + W₂k) 和它的名次",
-    "match.reasons_title": "名次为什么对不上(点积 vs 余弦、距离)",
-    "match.no_disagreement": "这一行里,点积、余弦和距离排出的先后完全一致。",
+    "match.tip.show_additive": (
+        "多加两列：Bahdanau 加性打分 vᵀtanh(W₁q + W₂k) 和它的名次。这里的 W₁、"
+        "W₂、v 是随手给定的示例数值，没有训练过，所以这一列的名次不代表训练好的加性注意力会怎样排。"
+    ),
+    "match.reasons_title": "名次为什么对不上（点积 vs 余弦、距离）",
+    "match.no_disagreement": "这一行里，点积、余弦和距离排出的先后完全一致。",
     "match.reason.cosine_longer": (
-        "「{a}」的点积更大({da} > {db}),只因为它的 |k| 是「{b}」的 {ratio} 倍;按方向(余弦 {oa}"
-        " < {ob}),「{b}」更接近 q。"
+        "「{a}」的点积更大（{da} > {db}），只因为它的 |k| 是「{b}」的 {ratio} 倍；按方向（余弦 {oa} < {ob}），「{b}」更接近 q。"
     ),
     "match.reason.cosine_shorter": (
-        "两者都背离 q:「{a}」的点积更大({da} > {db}),只因为它更短——「{b}」的 |k| 是它的 {ratio}"
-        " 倍,负得更多;按方向(余弦 {oa} < {ob}),「{b}」更接近 q。"
+        "两者都背离 q：「{a}」的点积更大（{da} > {db}），只因为它更短——「{b}」的 |k| 是它的 {ratio}"
+        " 倍，负得更多；按方向（余弦 {oa} < {ob}），「{b}」更接近 q。"
     ),
     "match.reason.distance_longer": (
-        "「{a}」的点积更大({da} > {db}),但它的 |k| 是「{b}」的 {ratio} 倍,距离把多出的长度算作"
-        "偏离:「{b}」离 q 更近(距离 {ob} < {oa})。"
+        "「{a}」的点积更大（{da} > {db}），但它的 |k| 是「{b}」的 {ratio} 倍，距离把多出的长度算作"
+        "偏离：「{b}」离 q 更近（距离 {ob} < {oa}）。"
     ),
     "match.reason.distance_zero": (
-        "「{b}」是零向量,距离不会因长度罚它:它离 q 更近(距离 {ob} < {oa}),尽管「{a}」的点积更大"
+        "「{b}」是零向量，距离不会因长度罚它：它离 q 更近（距离 {ob} < {oa}），尽管「{a}」的点积更大"
         "({da} > {db})。"
     ),
     # --- shapes ---
     "shapes.title": "形状与规模",
     "shapes.head_title": "一个头的打分 S = Q·Kᵀ",
-    "shapes.flow_title": "解码层数据流 · {model}(点一个环节)",
-    "shapes.lesson_scale": "课上:T = {T},每头 {d} 维",
-    "shapes.anchor_scale": "锚点模型:每头 {d} 维",
-    "shapes.tip.slider": "序列长度 T(对数刻度):方向键走一档,PgUp / PgDn 翻倍或减半",
+    "shapes.flow_title": "解码层数据流 · {model}（点一个环节）",
+    "shapes.lesson_scale": "课上：T = {T}，每头 {d} 维",
+    "shapes.anchor_scale": "锚点模型：每头 {d} 维",
+    "shapes.tip.slider": "序列长度 T（对数刻度）：方向键走一档，PgUp / PgDn 翻倍或减半",
     "shapes.pairs": "每个头的配对数 T²",
     "shapes.score_bytes": "分数矩阵 T × T",
     "shapes.additive_bytes": "朴素加性的中间张量 T × T × d<sub>a</sub>",
-    "shapes.bytes_note": "每个数 {bytes} 字节;d<sub>a</sub> = {d_a},即锚点模型的 head_dim。",
-    "shapes.caption": "边长取对数比例,边上标真实大小;同一个符号,边长处处相同。",
-    "shapes.detail.in": "输入:{tensors}",
-    "shapes.detail.out": "输出:{tensors}",
-    "shapes.detail.params": "可学习参数:{count}",
+    "shapes.bytes_note": "每个数 {bytes} 字节；d<sub>a</sub> = {d_a}，即锚点模型的 head_dim。",
+    "shapes.caption": "边长取对数比例，边上标真实大小；同一个符号，边长处处相同。",
+    "shapes.detail.in": "输入：{tensors}",
+    "shapes.detail.out": "输出：{tensors}",
+    "shapes.detail.params": "可学习参数：{count}",
     "shapes.stage.embedding": "词嵌入",
     "shapes.stage.norm": "输入归一化",
     "shapes.stage.qkv": "Q/K/V 投影",
@@ -187,332 +191,347 @@ STRINGS: dict[str, str] = {
     "shapes.stage.weighted_v": "加权取 V",
     "shapes.stage.output_gate": "输出门",
     "shapes.stage.o_proj": "输出投影 o_proj",
-    "shapes.note.embedding": "用每个 token 的编号查表,取出一行向量。",
-    "shapes.note.norm": "RMSNorm 把每个 token 的向量缩放到统一尺度,再乘一组可学习的增益。",
-    "shapes.note.qkv": "同一个 x 分别乘三个矩阵得到 Q、K、V;{heads} 个查询头共用 {kv} 组 K、V。",
-    "shapes.note.qk_norm": "每个头的 q、k 各做一次 {head_dim} 维的 RMSNorm,把长度钉在固定尺度上。",
-    "shapes.note.rope": "按位置旋转 q、k 每头 {head_dim} 维中的 {rotary} 维;V 不转,也没有参数。",
+    "shapes.note.embedding": "用每个 token 的编号查表，取出一行向量。",
+    "shapes.note.norm": "RMSNorm 把每个 token 的向量缩放到统一尺度，再乘一组可学习的增益。",
+    "shapes.note.qkv": "同一个 x 分别乘三个矩阵得到 Q、K、V；{heads} 个查询头共用 {kv} 组 K、V。",
+    "shapes.note.qk_norm": "每个头的 q、k 各做一次 {head_dim} 维的 RMSNorm，把长度钉在固定尺度上。",
+    "shapes.note.rope": "按位置旋转 q、k 每头 {head_dim} 维中的 {rotary} 维；V 不转，也没有参数。",
     "shapes.note.scores": (
-        "每个头一次矩阵乘 S<sub>h</sub> = Q<sub>h</sub>·K<sub>h</sub>ᵀ / √{head_dim};每 {group}"
+        "每个头一次矩阵乘 S<sub>h</sub> = Q<sub>h</sub>·K<sub>h</sub>ᵀ / √{head_dim}；每 {group}"
         " 个查询头共用一个 K 头。"
     ),
-    "shapes.note.softmax": "把每一行变成和为 1 的权重(因果掩码先把未来的位置置为 −∞)。",
-    "shapes.note.weighted_v": "用权重对 V 加权求和,取回信息:每个头得到 {head_dim} 维。",
+    "shapes.note.softmax": "把每一行变成和为 1 的权重（因果掩码先把未来的位置置为 −∞）。",
+    "shapes.note.weighted_v": "用权重对 V 加权求和，取回信息：每个头得到 {head_dim} 维。",
     "shapes.note.output_gate": (
-        "由 x 算出 0 到 1 之间的门,逐元素乘到注意力输出上:这个头可以「这次不取」。"
+        "由 x 算出 0 到 1 之间的门，逐元素乘到注意力输出上：这个头可以「这次不取」。"
     ),
-    "shapes.note.o_proj": "把 {heads} 个头拼起来,投影回隐藏维度。",
+    "shapes.note.o_proj": "把 {heads} 个头拼起来，投影回隐藏维度。",
     # --- timeline ---
     "timeline.title": "注意力的演进",
-    "timeline.track.training": "训练时:一个 token 怎样从其他 token 那里拿信息",
-    "timeline.track.generation": "生成时:怎样让要存的 K、V 越来越少",
+    "timeline.track.training": "训练时：让每个 token 用上句中其他 token 的信息",
+    "timeline.track.generation": "生成时：怎样让要存的 K、V 越来越少",
     "timeline.track.training_short": "训练时",
     "timeline.track.generation_short": "生成时",
-    "timeline.hint": "点一张卡片,或用 ←/→ 换阶段(↑/↓ 换轨道)、回车展开。选中一个阶段,其他视图会切到它要展示的样子。",
+    "timeline.hint": "点一张卡片，或用 ←/→ 换阶段（↑/↓ 换轨道）、回车展开。选中一个阶段，其他视图会切到它要展示的样子。",
+    "timeline.preview": "按回车才会换成这个阶段；其他视图现在仍是「{name}」。",
     "timeline.here": "你在这里",
-    "timeline.solved": "解决了什么",
-    "timeline.stuck": "卡在哪里",
+    "timeline.solved": "解决了什么：",
+    "timeline.stuck": "卡在哪里：",
     "timeline.sep": "、",
     "timeline.on": "打开",
     "timeline.off": "关闭",
     "timeline.rnn.chip": "RNN",
-    "timeline.rnn.name": "起点:RNN 一个词接一个词地读",
-    "timeline.rnn.solved": "参数个数和序列长度无关,多长的序列都能读;每一步只把一个固定大小的状态 h 传给下一步。",
+    "timeline.rnn.name": "起点：RNN 一个词接一个词地读",
+    "timeline.rnn.solved": "参数个数和序列长度无关，多长的序列都能读；每一步只把一个固定大小的状态 h 传给下一步。",
     "timeline.rnn.stuck": (
-        "第 t 步必须等第 t − 1 步算完:{rnn_serial_steps} 个 token 就是每层 {rnn_serial_steps} "
-        "步串行,无法并行;第一个 token 的信息要经过 {rnn_hops_first_to_last} 次更新才传到最后一个。"
-        "做翻译时,整句原文还得压进这一个向量里,这正是 Bahdanau 想打破的瓶颈。"
+        "第 t 步必须等第 t − 1 步算完：{rnn_serial_steps} 个 token 就是每层 {rnn_serial_steps} "
+        "步串行，无法并行；第一个 token 的信息要经过 {rnn_hops_first_to_last} 次更新才传到最后一个。"
+        "做翻译时，整句原文还得压进这一个向量里，这正是 Bahdanau 想打破的瓶颈。"
     ),
     "timeline.additive.chip": "加性注意力",
     "timeline.additive.name": "Bahdanau 加性注意力",
     "timeline.additive.solved": (
-        "解码器每输出一步,就回头看原句的每个位置,用一个小网络给它打分:"
-        "score = vᵀ·tanh(W₁q + W₂k),再按分数加权取回。从此不必把整句塞进一个定长向量。"
+        "解码器每输出一步，就回头看原句的每个位置，用一个小网络给它打分："
+        "score = vᵀ·tanh(W₁q + W₂k)，再按分数加权取回。从此不必把整句塞进一个定长向量。"
     ),
     "timeline.additive.stuck": (
-        "每一对 (q, k) 都要单独过一次 tanh,没法交给一次矩阵乘。照公式直接写,要先造出 "
-        "T × T × d<sub>a</sub> 的中间张量:T = {example_t}、d<sub>a</sub> = {example_d_a} 时,"
-        "一个头一层就是 {additive_intermediate_gib}(BF16);点积只需留下 T × T 个分数,{dot_scores_mib}。"
-        "而且它仍然挂在串行的 RNN 上。"
+        "每一对 (q, k) 都要单独过一次 tanh，没法交给一次矩阵乘。照公式直接写，要先造出 T × T × d<sub>a</sub> "
+        "的中间张量：T = {example_t}、d<sub>a</sub> = {example_d_a} 时，"
+        "一个头一层就是 {additive_intermediate_gib}（BF16）；点积只需留下 T × T 个分数，"
+        "{dot_scores_mib}。而且它仍然挂在串行的 RNN 上。"
     ),
     "timeline.self_attention.chip": "自注意力",
-    "timeline.self_attention.name": "自注意力:Q、K、V 三个投影 + 点积",
+    "timeline.self_attention.name": "自注意力：Q、K、V 三个投影 + 点积",
     "timeline.self_attention.solved": (
-        "直接比较 embedding,「{query}」最像的是它自己(余弦 {embed_cos_self}),"
-        "{embed_rank_last3} 垫底。先投影成 Q 和 K 再点积,「{query}」把自己排到最后,"
-        "前三名成了 {qk_rank_top3};所有配对由一次矩阵乘 QKᵀ 得出。取回的内容另用 V:"
-        "两个人名的 K 余弦高达 {names_k_cos},只靠 K 分不清谁是谁。"
+        "直接比较 embedding，「{query}」最像的是它自己（余弦 {embed_cos_self}）"
+        "，{embed_rank_last3} 垫底。先投影成 Q 和 K 再点积，「{query}」把自己排到最后，"
+        "前三名成了 {qk_rank_top3}；所有配对由一次矩阵乘 QKᵀ 得出。取回的内容另用 V："
+        "两个人名的 K 余弦高达 {names_k_cos}，只靠 K 分不清谁是谁。"
     ),
     "timeline.self_attention.stuck": (
-        "没有缩放:每头 {anchor_head_dim} 维时,两个方差为 1 的随机向量的点积标准差是 "
-        "{unscaled_dot_std},同一行里分差很大是常事。分差 {exp_gap} 就意味着 "
-        "e<sup>{exp_gap}</sup> ≈ {exp_20} 倍:softmax 几乎把权重全给一个键,"
+        "没有缩放：每头 {anchor_head_dim} 维时，两个方差为 1 的随机向量的点积标准差是 "
+        "{unscaled_dot_std}，同一行里分差很大是常事。分差 {exp_gap} 就意味着 "
+        "e<sup>{exp_gap}</sup> ≈ {exp_20} 倍：softmax 几乎把权重全给一个键，"
         "梯度很难传回 W<sub>Q</sub>、W<sub>K</sub>。"
     ),
     "timeline.scaled_softmax.chip": "softmax ÷√d",
-    "timeline.scaled_softmax.name": "softmax 与 ÷√d:缩放点积",
+    "timeline.scaled_softmax.name": "softmax 与 ÷√d：缩放点积",
     "timeline.scaled_softmax.solved": (
-        "softmax 把分数变成正的、加起来为 1 的权重,只看分数之间的差。简单地除以总和行不通:"
+        "softmax 把分数变成正的、加起来为 1 的权重，只看分数之间的差。简单地除以总和行不通："
         "二维样本的分数 {dialogue_scores} 会让「{car}」分到 {dialogue_car_share_proportional}。"
-        "除以 √{anchor_head_dim} = {unscaled_dot_std},点积的方差回到 1。"
+        "除以 √{anchor_head_dim} = {unscaled_dot_std}，点积的方差回到 1。"
     ),
     "timeline.scaled_softmax.stuck": (
-        "训练时整句一起送进去。不加掩码,「{query}」这一行有 {unmasked_weight_on_answer} "
-        "的注意力落在「{answer}」上,而它恰恰是要预测的那个词,loss 因此好看得不真实。"
+        "训练时整句一起送进去。不加掩码，「{query}」这一行有 {unmasked_weight_on_answer} "
+        "的注意力落在「{answer}」上，而它恰恰是要预测的那个词，loss 因此好看得不真实。"
     ),
     "timeline.causal.chip": "因果掩码",
     "timeline.causal.name": "因果掩码",
     "timeline.causal.solved": (
-        "在 softmax 之前把右上三角设成 −∞,未来位置的权重正好是 0;一次前向就同时练到所有前缀。"
-        "若把前缀一个个送进去,要 {causal_prefix_forwards} 次前向、共 {causal_prefix_positions} 个位置。"
+        "在 softmax 之前把右上三角设成 −∞，未来位置的权重正好是 0；一次前向就同时练到所有前缀。"
+        "若把前缀一个个送进去，要 {causal_prefix_forwards} 次前向、共 {causal_prefix_positions} 个位置。"
     ),
     "timeline.causal.stuck": (
-        "一行 softmax 的权重加起来只能是 1。「{query}」既要找「谁给的」又要找「给了什么」,"
-        "只好在「{object}」({masked_weight_apple})和「{giver}」({masked_weight_xiaoming})"
-        "之间分摊,取回的是两个 V 的混合。"
+        "一行 softmax 的权重加起来只能是 1。「{query}」既要找「谁给的」又要找「给了什么」，"
+        "只好在「{object}」（{masked_weight_apple}）和「{giver}」（{masked_weight_xiaoming}）"
+        "之间分摊，取回的是两个 V 的混合。"
     ),
     "timeline.rope.chip": "RoPE",
-    "timeline.rope.name": "RoPE 只旋转 Q 和 K",
+    "timeline.rope.name": "旋转位置编码（RoPE）只转 Q 和 K",
     "timeline.rope.solved": (
-        "按位置把 q、k 各自转一个角度之后,q·k 只取决于距离 j − i。V 不参与打分,所以不转"
-        "(转了会把绝对位置混进取回的内容)。锚点模型每头 {anchor_head_dim} 维里只转 "
-        "{anchor_rope_dims} 维。"
+        "q、k 各按自己的位置转过一个角度后，点积仍然由两者的内容决定，位置只通过带符号的偏移 j − i 起作用："
+        "所有位置一起平移，分数一个都不变。V 不参与打分，也就不转；转了反而会把绝对位置掺进取回的内容。"
+        "锚点模型每头 {anchor_head_dim} 维中只有 {anchor_rope_dims} 维参与旋转。"
     ),
     "timeline.rope.stuck": (
-        "旋转随位置变化,如果缓存和打分之间还隔着一次升维投影,就没法事先把它并进 Q。"
-        "所以 MLA 单独留出 {qk_rope_head_dim} 维的 RoPE 部分另外存。"
+        "MLA 想把「从潜向量展开 K」的升维矩阵事先并进查询一侧，这样就不必真的展开 K。可旋转随位置而变，"
+        "正好夹在这个升维矩阵和打分之间，并不进去。所以 MLA 另外留出 {qk_rope_head_dim} 维专门做 RoPE，单独缓存。"
     ),
     "timeline.multi_head.chip": "多头",
     "timeline.multi_head.name": "多头注意力",
     "timeline.multi_head.solved": (
-        "同一组投影按列切成几个头,每个头各做各的 softmax,参数和乘法都不增加:"
-        "头 A 把 {head_a_weight_xiaoming} 给了「{giver}」,头 B 把 {head_b_weight_apple} "
-        "给了「{object}」。锚点模型有 {anchor_q_heads} 个头,每头 {anchor_head_dim} 维。"
+        "同一组投影按列切成几个头，每个头各做各的 softmax，参数和乘法都不增加："
+        "头 A 把 {head_a_weight_xiaoming} 给了「{giver}」，头 B 把 {head_b_weight_apple} "
+        "给了「{object}」。锚点模型有 {anchor_q_heads} 个头，每头 {anchor_head_dim} 维。"
     ),
     "timeline.multi_head.stuck": (
-        "生成时每步只出一个 token。若每一步都把全文重新送进去,提示 {prompt} 个 token、"
-        "再生成 {generate} 个,就要算 {nocache_kv_computations} 份 K/V,其中 "
-        "{nocache_kv_repeated} 份上一步刚算过;次数随长度的平方增长。"
+        "生成时每步只出一个 token。若每一步都把全文重新送进去，提示 {prompt} 个 token、"
+        "再生成 {generate} 个，就要算 {nocache_kv_computations} 份 K/V，其中 "
+        "{nocache_kv_repeated} 份上一步刚算过；次数随长度的平方增长。"
     ),
-    "timeline.sink.chip": "sink 与出口",
-    "timeline.sink.name": "旁支:attention sink 和它的出口",
+    "timeline.sink.chip": "汇聚与出口",
+    "timeline.sink.name": "旁支：注意力汇聚和它的出口",
     "timeline.sink.solved": (
-        "标准 softmax 逼每一行把权重全部分出去。「{object}」这一行的分数只差零点几"
-        "({apple_row_scaled}),照样被分成 {apple_row_weights}。在分母里加一个可学习的 "
-        "sink logit,或者在输出上乘一个门,这个头就可以「这次什么都不取」;锚点模型的输出门:{gate}。"
+        "注意力汇聚，指的是许多头把大量权重堆在某个几乎不提供信息的位置上（常常是第一个 token）"
+        "，好给这份非分不可的权重找个去处。标准 softmax 逼每一行把权重全部分出去：「{object}」这一行的分数只差零点几（{apple_row_scaled}）"
+        "，照样被分成 {apple_row_weights}。在分母里加一个可学习的 sink logit，"
+        "或者在输出上乘一个门，这个头就可以「这次什么都不取」；锚点模型的输出门：{gate}。"
     ),
     "timeline.sink.stuck": (
-        "这些出口管不管用,目前只有实验证据:Gated Attention 论文说门控「缓解」sink 而不是消除它,"
+        "这些出口管不管用，目前只有实验证据：Gated Attention 论文说门控「缓解」汇聚而不是消除它，"
         "DeepSeek-V4 也没有单独给出 sink logit 的消融实验。"
     ),
-    "timeline.kv_cache.chip": "KV cache",
-    "timeline.kv_cache.name": "KV cache",
+    "timeline.kv_cache.chip": "KV 缓存",
+    "timeline.kv_cache.name": "KV 缓存",
     "timeline.kv_cache.solved": (
-        "因果掩码保证旧 token 的 K、V 以后不会再变,存起来反复用就行:同一个例子只要算 "
-        "{cache_kv_computations} 份 K/V,输出完全一样。"
+        "因果掩码保证旧 token 的 K、V 以后不会再变，存起来反复用就行：提示 {prompt} 个 token、"
+        "再生成 {generate} 个，不缓存要算 {nocache_kv_computations} 份 K/V，"
+        "缓存后只要 {cache_kv_computations} 份，输出一模一样。"
     ),
     "timeline.kv_cache.stuck": (
-        "缓存随上下文线性增长。如果 {anchor_q_heads} 个查询头各存一份 K、V(MHA),"
-        "锚点模型的形状每个 token 要 {anchor_full_layers} 层 × 2 × {anchor_q_heads} × "
-        "{anchor_head_dim} × {dtype_bytes} B = {anchor_mha_kib_per_token},"
-        "原生 {anchor_context} 上下文就是 {anchor_mha_gib_native}:只是一条请求,还没算权重。"
+        "缓存随上下文线性增长。如果 {anchor_q_heads} 个查询头各存一份 K、V（MHA）"
+        "，锚点模型的形状每个 token 要 {anchor_full_layers} 层 × 2 × {anchor_q_heads} "
+        "× {anchor_head_dim} × {dtype_bytes} B = {anchor_mha_kib_per_token}，"
+        "原生 {anchor_context} 上下文就是 {anchor_mha_gib_native}：只是一条请求，还没算权重。"
     ),
     "timeline.mqa.chip": "MQA",
-    "timeline.mqa.name": "MQA:所有头共用一份 K、V",
+    "timeline.mqa.name": "多查询注意力（MQA）：所有头共用一份 K、V",
     "timeline.mqa.solved": (
-        "缓存直接除以头数:锚点形状下每 token {anchor_mqa_kib_per_token},"
-        "{anchor_context} 上下文 {anchor_mqa_gib_native}。"
+        "所有查询头只共用一份 K、V，缓存就按头数成倍缩小：锚点形状下每 token {anchor_mqa_kib_per_token}，"
+        "{anchor_context} 上下文共 {anchor_mqa_gib_native}。"
     ),
     "timeline.mqa.stuck": (
-        "质量可能下降,训练也可能不稳:GQA 论文表 1(T5-XXL,各任务平均分)里 MHA 是 "
-        "{gqa_t5xxl_mha_avg},MQA 是 {gqa_t5xxl_mqa_avg}。"
+        "质量可能下降，训练也可能不稳：GQA 论文表 1（T5-XXL，各任务平均分）里 MHA 是 "
+        "{gqa_t5xxl_mha_avg}，MQA 是 {gqa_t5xxl_mqa_avg}。"
     ),
     "timeline.gqa.chip": "GQA",
-    "timeline.gqa.name": "GQA:分组共用 K、V",
+    "timeline.gqa.name": "分组查询注意力（GQA）：几个头一组，共用 K、V",
     "timeline.gqa.solved": (
-        "锚点模型的 {anchor_q_heads} 个查询头分成 {anchor_kv_groups} 组,每组 {heads_per_group} "
-        "个头共用一个 KV 头(组数 = KV 头数):每 token {anchor_gqa_kib_per_token},"
-        "{anchor_context} 上下文 {anchor_gqa_gib_native}。T5-XXL 上 GQA-8 平均 "
-        "{gqa_t5xxl_gqa8_avg}、每样本 {gqa_t5xxl_gqa8_time}:质量接近 MHA"
-        "({gqa_t5xxl_mha_avg}、{gqa_t5xxl_mha_time}),速度接近 MQA({gqa_t5xxl_mqa_time})。"
+        "锚点模型的 {anchor_q_heads} 个查询头分成 {anchor_kv_groups} 组，"
+        "每组 {heads_per_group} 个头共用一个 KV 头（组数 = KV 头数）"
+        "：每 token {anchor_gqa_kib_per_token}，{anchor_context} 上下文 {anchor_gqa_gib_native}。"
+        "T5-XXL 上 GQA-8 平均 {gqa_t5xxl_gqa8_avg}、每样本 {gqa_t5xxl_gqa8_time}："
+        "质量接近 MHA（{gqa_t5xxl_mha_avg}、{gqa_t5xxl_mha_time}），速度接近 MQA（{gqa_t5xxl_mqa_time}）。"
     ),
     "timeline.gqa.stuck": (
-        "KV 头再少就又回到 MQA。{ds67b_name} 已经只用 {ds67b_kv_heads} 个 KV 头,每 token 仍要 "
-        "{dsllm67b_bytes_per_token}(每个查询头一份的话是 {dsllm67b_mha_bytes_per_token});"
+        "KV 头再少就又回到 MQA。{ds67b_name} 已经只用 {ds67b_kv_heads} 个 KV 头，每 token 仍要 "
+        "{dsllm67b_bytes_per_token}（每个查询头一份的话是 {dsllm67b_mha_bytes_per_token}）；"
         "一条 {long_context} token 的请求就是 {dsllm67b_gib_1m}。"
     ),
     "timeline.mla.chip": "MLA",
-    "timeline.mla.name": "MLA:只存一个低秩潜向量",
+    "timeline.mla.name": "多头潜在注意力（MLA）：只存一个低秩潜向量",
     "timeline.mla.solved": (
-        "不再存 K、V:每层每个 token 只存 {kv_lora_rank} 维潜向量加 {qk_rope_head_dim} 维 "
-        "RoPE,共 {mla_numbers_per_layer} 个数,用到时再展开。{dsv2_name}({dsv2_layers} 层)"
-        "每 token {dsv2_bytes_per_token},{dsv3_name}({dsv3_layers} 层){dsv3_bytes_per_token}。"
-        "同按 BF16 比 {ds67b_name} 少 {dsv2_vs_67b_reduction_pct};官方说的 "
+        "不再存 K、V：每层每个 token 只存 {kv_lora_rank} 维潜向量加 {qk_rope_head_dim} 维 "
+        "RoPE，共 {mla_numbers_per_layer} 个数，用到时再展开。{dsv2_name}（{dsv2_layers} 层）"
+        "每 token {dsv2_bytes_per_token}，{dsv3_name}（{dsv3_layers} 层）{dsv3_bytes_per_token}。"
+        "同按 BF16 比 {ds67b_name} 少 {dsv2_vs_67b_reduction_pct}；官方说的 "
         "{dsv2_kv_reduction_vs_67b} 还算上了 KV 量化。"
     ),
     "timeline.mla.stuck": (
-        "仍然随长度线性增长,打分也仍是 T × T:{glm53_name} 同样每层存 {mla_numbers_per_layer} "
-        "个数、共 {glm53_layers} 层,每 token {glm53_bytes_per_token};原生 {glm53_context} "
-        "上下文的一条请求,光潜向量就要 {glm53_gib_native}。"
+        "仍然随长度线性增长，打分也仍是 T × T：{glm53_name} 同样每层存 {mla_numbers_per_layer} "
+        "个数、共 {glm53_layers} 层，每 token {glm53_bytes_per_token}；原生 {glm53_context} "
+        "上下文的一条请求，光潜向量就要 {glm53_gib_native}。"
     ),
     "timeline.linear.chip": "线性 / 稀疏",
     "timeline.linear.name": "线性注意力与稀疏注意力",
     "timeline.linear.solved": (
-        "干脆不按长度存:锚点模型 {anchor_layers} 层里有 {anchor_linear_layers} 层根本不存 KV,"
-        "只存固定大小的状态(FP32 合计 {anchor_linear_state_mib}),与上下文长度无关,"
-        "C11 章会拆开讲。DeepSeek-V4.1 把压缩、稀疏和低精度叠在一起,官方报告全局 KV 每 token "
-        "{dsv41_global_kv_per_token}。"
+        "不再让缓存跟着长度涨：锚点模型 {anchor_layers} 层中有 {anchor_linear_layers} 层完全不存 "
+        "KV，只保留一个固定大小的状态（FP32 合计 {anchor_linear_state_mib}）"
+        "，上下文再长也不变；这些层的细节留到 C11 章。DeepSeek-V4.1 把压缩、稀疏和低精度一起用上，"
+        "它的模型卡自报全局 KV 每 token {dsv41_global_kv_per_token}。"
     ),
     "timeline.linear.stuck": (
-        "固定大小的状态装不下任意多对键值,所以锚点模型仍保留 {anchor_full_layers} 层全注意力;"
-        "稀疏注意力每步只读挑出来的一部分,而挑选本身也有代价。"
+        "一个固定大小的状态记不住任意多的键值对，所以锚点模型还留着 {anchor_full_layers} 层全注意力。稀疏注意力每一步只读一部分位置，可决定读哪些同样要花计算。"
     ),
-    "timeline.live.none": "注意力出现之前,这里没有可以实时演示的东西:按 → 往下走。",
-    "timeline.live.scorer": "其他视图现在使用的打分函数:{scorer}。",
-    "timeline.weights.caption": "「{query}」这一行:softmax(q·k / √{d})",
-    "timeline.weights.caption_causal": "「{query}」这一行:softmax(q·k / √{d}),加因果掩码",
+    "timeline.live.none": "注意力出现之前，这里没有可以实时演示的东西：按 → 往下走。",
+    "timeline.live.scorer": "其他视图现在使用的打分函数：{scorer}。",
+    "timeline.weights.caption": "「{query}」这一行：softmax(q·k / √{d})",
+    "timeline.weights.caption_causal": "「{query}」这一行：softmax(q·k / √{d})，加因果掩码",
     "timeline.weights.masked": "已遮住",
-    "timeline.heads.caption": "「{query}」这一行,分成 {count} 个头(因果,÷√{d})",
+    "timeline.heads.caption": "「{query}」这一行，分成 {count} 个头（因果，÷√{d}）",
     "timeline.heads.head": "头 {name} · 第 {first}–{last} 维",
     "timeline.need_teaching": "切换到四维教学世界才能看到这一行。",
     "timeline.heads.none": "两个头要在四维教学世界里看。",
-    "timeline.rope.caption": "二维样本,RoPE {state}:q 和每个键按自己的位置旋转",
+    "timeline.rope.caption": "二维样本，RoPE {state}：q 和每个键按自己的位置旋转",
     "timeline.rope.position_tip": "「{token}」的位置",
     "timeline.rope.shift": "所有位置一起 +1",
     "timeline.rope.col_key": "键",
     "timeline.rope.col_position": "位置",
     "timeline.rope.col_before": "之前的 q·k",
     "timeline.rope.col_after": "现在的 q·k",
-    "timeline.rope.unchanged": "每个分数都没变:起作用的只有位置之间的距离。",
-    "timeline.rope.changed": "有分数变了:位置之间的距离变了。",
-    "timeline.rope.need_dialogue": "RoPE 在二维对话样本里演示。",
-    "timeline.sink.caption": "「{query}」这一行,加因果掩码",
+    "timeline.rope.unchanged": "每个分数都没变：位置只通过彼此之间的偏移起作用。",
+    "timeline.rope.changed": "有分数变了：位置之间的偏移变了。",
+    "timeline.rope.need_dialogue": "旋转位置编码在二维对话样本里演示。",
+    "timeline.sink.caption": "「{query}」这一行，加因果掩码",
     "timeline.sink.enable": "加一个 sink logit",
     "timeline.sink.value": "sink logit = {value}",
-    "timeline.sink.sink": "sink",
-    "timeline.sink.share": "sink 拿走 {share},其余由真正的键分。",
-    "timeline.sink.no_share": "没有 sink:这一行必须把权重全部分出去。",
-    "timeline.kv.caption": "KV 内存(对数刻度)",
+    "timeline.sink.sink": "汇聚",
+    "timeline.sink.share": "汇聚位拿走 {share}，其余由真正的键分。",
+    "timeline.sink.no_share": "没有汇聚位：这一行必须把权重全部分出去。",
+    "timeline.kv.caption": "KV 内存（对数刻度）",
     "timeline.kv.per_token": "每 token",
     "timeline.kv.whole": "整段上下文",
-    "timeline.kv.context": "上下文:{tokens} token",
+    "timeline.kv.context": "上下文：{tokens} token",
     "timeline.kv.anchor": "锚点",
     "timeline.kv.state": "状态",
     "timeline.kv.model.dsllm67b": "DS 67B",
     "timeline.kv.model.dsv2": "DS-V2",
     "timeline.kv.model.dsv3": "DS-V3",
     "timeline.kv.model.glm53": "GLM-5.3",
-    "timeline.kv.tip": "{model} · {scheme}:每 token {per_token},{tokens} token 时 {total}",
-    "timeline.kv.tip_state": "{model} · 固定状态:任意长度都是 {total}",
+    "timeline.kv.tip": "{model} · {scheme}：每 token {per_token}，{tokens} token 时 {total}",
+    "timeline.kv.tip_state": "{model} · 固定状态：任意长度都是 {total}",
     # --- guide ---
     "guide.title": "本课导读",
-    "guide.question": "q 和 k 怎样判断匹不匹配?为什么偏偏是点积?",
+    "guide.question": "怎样给一对 q、k 打分，量出它们有多匹配？为什么偏偏选了点积？",
     "guide.intro": (
-        "上一课结束时,每个 token 都有了自己的 q 和 k。现在需要一个函数 f(q, k):输入两个向量,"
-        "输出一个数,数越大,说明这个 k 越符合 q 要找的东西。对「{query}」来说,每个 token 要算一次;"
-        "整句就是 {sentence_pairs} 次;锚点模型一个头在满上下文下是 {anchor_pairs_per_head} 次。"
-        "所以 f 不仅要算得对,还要算得快、占地小。"
+        "上一课之后，每个 token 手里已经有一个 q 和一个 k。接下来要找一个打分函数 f(q, k)："
+        "拿两个向量进来，给出一个数；这个数越大，表示这个 k 和 q 想找的内容越对得上。光是「{query}」一个词，"
+        "就要对每个 token 各打一次分；整句要打 {sentence_pairs} 次；锚点模型的一个头在满上下文时要打 {anchor_pairs_per_head} "
+        "次。因此 f 除了要打得准，还必须算得快、不占多少内存。"
     ),
-    "guide.step1.title": "① 朴素方案:加性注意力",
+    "guide.step1.title": "① 朴素方案：加性注意力",
     "guide.step1.body": (
-        "让一个小网络给每一对打分:score = vᵀ·tanh(W₁q + W₂k)。它非常灵活,"
-        "怎样才算「匹配」都可以学出来;注意力机制正是从它开始的(Bahdanau,{additive_year})。"
+        "让一个小网络给每一对打分：score = vᵀ·tanh(W₁q + W₂k)。它非常灵活，"
+        "怎样才算「匹配」都可以学出来；注意力机制正是从它开始的（Bahdanau，{additive_year}）。"
     ),
     "guide.step2.title": "② 它在哪里失败",
     "guide.step2.body": (
-        "每一对 (q, k) 都要对 d<sub>a</sub> 个数单独做一次 tanh,拆不成一次矩阵乘。"
-        "照公式直接写,要先造出 T × T × d<sub>a</sub> 的中间张量:T = {example_t}、"
-        "d<sub>a</sub> = {example_d_a} 时,一个头一层就是 {additive_intermediate_gib};"
-        "点积最后只留下 T × T 个分数,{dot_scores_mib}。"
+        "W₁q 和 W₂k 各自一次矩阵乘就能算完，卡住的是后面一步：每一对 (q, k) 都要把两者相加，"
+        "再对 d<sub>a</sub> 个数各做一次 tanh，一共 T²·d<sub>a</sub> 次，"
+        "这一步拆不成矩阵乘。照公式直接写，要先造出 T × T × d<sub>a</sub> 的中间张量："
+        "T = {example_t}、d<sub>a</sub> = {example_d_a} 时，"
+        "一个头一层就是 {additive_intermediate_gib}；点积最后只留下 T × T 个分数，{dot_scores_mib}。"
     ),
-    "guide.step3.title": "③ 改进方案:点积",
+    "guide.step3.title": "③ 改进方案：点积",
     "guide.step3.body": (
-        "q·k = q₁k₁ + q₂k₂ + … + q<sub>d</sub>k<sub>d</sub>:逐维相乘,再加起来。"
-        "它等于 |q| × |k| × cos θ,也就是方向对得有多齐,再乘上两者的长度。把所有 q 摞成 Q、"
-        "所有 k 摞成 K,一次矩阵乘 QKᵀ 就得到全部 T × T 个分数,不需要额外存别的东西。"
+        "q·k = q₁k₁ + q₂k₂ + … + q<sub>d</sub>k<sub>d</sub>：逐维相乘，再加起来。"
+        "它等于 |q| × |k| × cos θ，也就是方向对得有多齐，再乘上两者的长度。把所有 q 摞成 Q、"
+        "所有 k 摞成 K，一次矩阵乘 QKᵀ 就得到全部 T × T 个分数，不需要额外存别的东西。"
         "二维样本里三个键的分数是 {dialogue_scores}。"
     ),
     "guide.measure.title": "在这台电脑上量一量",
     "guide.measure.intro": (
-        "用一段随机序列({dtype},d = d<sub>a</sub>)在本机分别跑两种打分,比较耗时和内存峰值。"
+        "用一段随机序列（{dtype}，d = d<sub>a</sub>）在本机分别跑两种打分，比较耗时和内存峰值。"
     ),
-    "guide.measure.t": "T(token 数)",
+    "guide.measure.t": "T（token 数）",
     "guide.measure.d_a": "d_a",
     "guide.measure.run": "开始",
     "guide.measure.cancel": "取消",
     "guide.measure.running": "正在测量…",
-    "guide.measure.cancelled": "已取消,没有得到测量结果。",
-    "guide.measure.failed": "无法测量:{reason}",
+    "guide.measure.cancelled": "已取消，没有得到测量结果。",
+    "guide.measure.failed": "无法测量：{reason}",
     "guide.measure.col_scorer": "打分方式",
     "guide.measure.col_time": "耗时",
     "guide.measure.col_memory": "内存峰值",
     "guide.measure.additive": "加性",
     "guide.measure.dot": "点积",
     "guide.measure.ratio": "加性 ÷ 点积",
-    "guide.measure.note": "这里的加性打分按块计算,每块最多 {chunk};如果一次性存下所有配对,需要 {naive}。",
+    "guide.measure.note": "这里的加性打分按块计算，每块最多 {chunk}；如果一次性存下所有配对，需要 {naive}。",
     "guide.myth.title": "⚠ 常见误解",
     "guide.myth.claim": "「点积是唯一正确的选择。」",
     "guide.myth.body": (
-        "不是。距离、余弦、小网络都能给一对向量打分,没有哪条定理规定必须用点积。"
-        "点积胜出靠的是三点同时成立:几何意义清楚、一次矩阵乘算完、实验效果站得住。"
-        "现代模型甚至在把余弦的长处找回来:{anchor_name} 对每个头的 q、k 先做 RMSNorm"
-        "(q_norm、k_norm,各 {anchor_head_dim} 维),把长度固定住,点积就近似于「余弦 × 一个学出来的尺度」"
-        "(QK-Norm)。"
+        "不是。距离、余弦、小网络都能给一对向量打分，没有哪条定理规定必须用点积。点积胜出靠的是三点同时成立："
+        "几何意义清楚、一次矩阵乘算完、实验效果站得住。现代模型甚至在把余弦的长处找回来：{anchor_name} 对每个头的 "
+        "q、k 先做 RMSNorm（q_norm、k_norm，各 {anchor_head_dim} 维）"
+        "，把长度固定住，点积就接近「余弦 × 一组学出来、所有 token 共用的尺度」（QK-Norm）。"
     ),
     "guide.evidence.title": "三层证据",
-    "guide.evidence.math": "<b>数学:</b>q·k = |q||k| cos θ,方向越一致越大;所有配对合起来就是一次矩阵乘 QKᵀ。",
-    "guide.evidence.efficiency": "<b>效率:</b>纸面上和加性注意力复杂度相当,实际跑起来快得多,也省内存得多(上面可以亲手量)。",
+    "guide.evidence.math": "<b>数学：</b>q·k = |q||k| cos θ，方向越一致越大；所有配对合起来就是一次矩阵乘 QKᵀ。",
+    "guide.evidence.efficiency": "<b>效率：</b>纸面上和加性注意力复杂度相当，实际跑起来快得多，也省内存得多（上面可以亲手量）。",
     "guide.evidence.results": (
-        "<b>效果:</b>Transformer 论文引用的对比实验发现,d<sub>k</sub> 小时两者差不多;"
-        "d<sub>k</sub> 大时,不缩放的点积不如加性注意力,这就是下一课「除以 √d」的来历。"
+        "<b>效果：</b>Transformer 论文提到的对比实验显示：d<sub>k</sub> 较小时，"
+        "加性注意力和点积不相上下；d<sub>k</sub> 变大后，不加缩放的点积落在了加性注意力后面。下一课要讲的「除以 √d」正是为此而来。"
     ),
     "guide.summary.title": "一句话",
-    "guide.summary.body": "点积 = 方向对齐程度 × 长度;T 个 token 的所有配对,一次矩阵乘全部算完。",
+    "guide.summary.body": "点积同时看两件事：方向对得多齐，向量有多长；T 个 token 之间的所有配对，一次矩阵乘就全部打完分。",
     "guide.next.title": "下一个缺口",
     "guide.next.body": (
-        "「{query}」这一行的分数是 {given_row_scaled}(教学世界,除以 √{d} 之后)。"
-        "有正有负,也没有上限,还不能直接当作「关注多少」。怎样把它们变成像样的权重?这是第 3 课的问题。"
+        "在教学世界里除以 √{d} 之后，「{query}」这一行的分数是 {given_row_scaled}。"
+        "它们有正有负，也没有上限，还不能读成「分给每个键多少注意力」。怎样把这样一行分数变成一组合格的权重？第 3 课接着讲。"
     ),
     "guide.try.title": "试三件事",
     "guide.try.done": "✓ 已完成",
     "guide.try.todo": "○ 还没做",
+    # ---- the lesson's scenes (stepper and lesson mode) ----
+    "guide.scene.counter": "{number} / {count}",
+    "guide.scene.previous": "上一幕（PageUp）",
+    "guide.scene.next": "下一幕；有待揭晓的答案时先揭晓（PageDown、空格）",
+    "guide.scene.strip": "本课的各幕：点一下就跳过去",
+    "guide.scene.reveal": "揭晓",
+    "guide.scene.offer": "这是全班上次离开这一幕时的样子。",
+    "guide.scene.set_up": "恢复这一幕",
+    "lesson.action.lesson": "课堂模式",
+    "lesson.action.next": "下一幕",
+    "lesson.action.previous": "上一幕",
+    "lesson.action.first": "第一幕",
+    "lesson.action.last": "最后一幕",
     "guide.try.one": (
-        "在二维样本里选中「{match}」,核对 {q_vec}·{k_vec} = {expansion} = {top_score};"
-        "再选中「{car}」,看看它为什么是 {car_score}:它的方向几乎和 q 相反。"
+        "在二维样本里选中「{match}」，核对 {q_vec}·{k_vec} = {expansion} = {top_score}；"
+        "再选中「{car}」，看看它为什么是 {car_score}：它的方向几乎和 q 相反。"
     ),
-    "guide.try.two": "到四维教学世界里选「{query}」对「{object}」:逐维乘积里哪一项贡献最大?",
-    "guide.try.three": "找出点积和余弦排序相反的键(匹配度表里会标出来),选中其中一个,想一想是哪个 |k| 造成的。",
+    "guide.try.two": "到四维教学世界里选「{query}」对「{object}」：逐维乘积里哪一项贡献最大？",
+    "guide.try.three": "找出点积和余弦排序相反的键（匹配度表里会标出来），选中其中一个，想一想是哪个 |k| 造成的。",
     "guide.ask.title": "提一个问题",
-    "guide.ask.placeholder": "在这里输入你的问题,然后点「记录」…",
+    "guide.ask.placeholder": "在这里输入你的问题，然后点「记录」…",
     "guide.ask.button": "记录",
     "guide.ask.saved": "已于 {time} 保存。",
-    "guide.ask.failed": "没有保存:{reason}",
+    "guide.ask.failed": "没有保存：{reason}",
     "guide.ask.empty": "请先输入问题。",
-    "guide.ask.too_long": "问题太长了(最多 {limit} 个字符)。",
-    "guide.ask.none": "还没有记录任何问题;你的提问会保存在 {path}。",
-    "guide.ask.recorded": "已记录的问题({count} 条),保存在 {path}:",
+    "guide.ask.too_long": "问题太长了（最多 {limit} 个字符）。",
+    "guide.ask.none": "还没有记录任何问题；你的提问会保存在 {path}。",
+    "guide.ask.recorded": "已记录的问题（{count} 条），保存在 {path}：",
     "guide.ask.diverted": "{log} 不是 UTF-8 编码的文本，所以原样保留、没有改动；"
                           "你的问题另存到了 {new}。",
     "guide.ask.skipped": "{file} 里有 {count} 条记录读不出来（比如日期写错了），没有显示：",
     "guide.ask.unreadable": "{file} 里的问题无法显示：{reason}",
     "guide.faq.title": "你可能会问",
-    "guide.faq.cosine.q": "余弦只看方向,不是更「公平」吗?为什么不用它?",
+    "guide.faq.cosine.q": "余弦不看长度，对每个键一视同仁，为什么不干脆用它？",
     "guide.faq.cosine.a": (
-        "这里并不追求「公平」。点积里的长度是模型可以利用的自由度:q 越长,这一行的分数整体越大,"
-        "softmax 就越尖,相当于 token 自己决定「这次要不要只盯着一个看」。纯余弦把这个自由度拿掉了,"
-        "分数被限制在 [−1, 1] 内,要变尖只能再乘一个温度。QK-Norm 走中间路线:先归一化,"
-        "防止长度失控,再用一个可学习的尺度把这份自由还给模型。"
+        "长度恰恰是点积多出来的一个旋钮。把 q 拉长 c 倍，这一行的每个分数都乘以 c：正的更高，"
+        "负的更低，分差被拉大，softmax 也就更集中；q 越短，权重越平均。所以一个 token 可以借 q 的长度调节自己看得多集中。"
+        "余弦拆掉了这个旋钮：分数只能落在 [−1, 1] 里，想集中只能额外乘一个温度。QK-Norm 折中："
+        "先归一化，免得长度失控，再乘一组学出来的增益。这组增益按维度设定、所有 token 共用，所以它还给模型的只是一个整体的温度，而不是每个 token 各自决定看得多集中。"
     ),
-    "guide.faq.additive.q": "现在还有人用加性注意力吗?",
+    "guide.faq.additive.q": "现在还有人用加性注意力吗？",
     "guide.faq.additive.a": (
-        "本课程里的模型({anchor_name}、{glm53_name}、{dsv3_name})的全注意力层用的都是缩放点积;"
-        "MLA 也是,只不过 K 是从潜向量展开的。加性注意力属于 RNN 翻译模型的年代,"
-        "但它的想法,即每一步都回头「软搜索」相关位置,被这些模型完整地继承了下来。"
+        "本课程里的模型（{anchor_name}、{glm53_name}、{dsv3_name}）的全注意力层用的都是缩放点积；"
+        "MLA 也是，只不过 K 是从潜向量展开的。加性注意力属于 RNN 翻译模型的年代，"
+        "但它的想法，即每一步都回头「软搜索」相关位置，被这些模型完整地继承了下来。"
     ),
-    "guide.faq.sum.q": "为什么不直接拿每个分数除以这一行的总和?",
+    "guide.faq.sum.q": "为什么不直接拿每个分数除以这一行的总和？",
     "guide.faq.sum.a": (
-        "因为分数可以是负的。二维样本的分数 {dialogue_scores} 会让「{car}」分到 "
-        "{dialogue_car_share_proportional},这当不了「关注多少」。第 3 课会讲 softmax 怎样解决这个问题。"
+        "因为分数可能是负数。二维样本的分数 {dialogue_scores} 按占比分，「{car}」会分到 {dialogue_car_share_proportional}："
+        "负的份额没法解释成「关注多少」。第 3 课会讲 softmax 怎样绕开这个问题。"
     ),
     # --- classroom ---
     "classroom.menu.recent": "最近的文件",
@@ -521,19 +540,19 @@ STRINGS: dict[str, str] = {
     "classroom.action.open": "打开场景…",
     "classroom.action.save": "保存场景",
     "classroom.action.save_as": "场景另存为…",
-    "classroom.action.export_window": "整个窗口存为图片(PNG/SVG)…",
-    "classroom.action.export_panel": "当前面板存为图片(PNG/SVG)…",
+    "classroom.action.export_window": "整个窗口存为图片（PNG/SVG）…",
+    "classroom.action.export_panel": "当前面板存为图片（PNG/SVG）…",
     "classroom.action.export_scores": "分数矩阵存为 CSV…",
     "classroom.action.copy_window": "复制整个窗口的图片",
     "classroom.action.copy_panel": "复制当前面板的图片",
     "classroom.action.presentation": "演示模式",
     "classroom.action.zoom_in": "放大",
     "classroom.action.zoom_out": "缩小",
-    "classroom.action.zoom_reset": "原始大小(100 %)",
+    "classroom.action.zoom_reset": "原始大小（100 %）",
     "classroom.action.full_screen": "全屏",
     "classroom.action.spotlight": "突出选中的这一对",
     "classroom.theme.light": "浅色",
-    "classroom.theme.projector": "投影(高对比度)",
+    "classroom.theme.projector": "投影（高对比度）",
     "classroom.theme.dark": "深色",
     "classroom.dialog.open": "打开场景文件",
     "classroom.dialog.save": "保存场景文件",
@@ -545,7 +564,7 @@ STRINGS: dict[str, str] = {
     "classroom.filter.png": "PNG 图片 (*.png)",
     "classroom.filter.svg": "SVG 矢量图 (*.svg)",
     "classroom.filter.csv": "CSV 表格 (*.csv)",
-    "classroom.open_failed": "这个文件打不开,当前的内容没有任何改动。",
+    "classroom.open_failed": "这个文件打不开，当前的内容没有任何改动。",
     "classroom.save_failed": "场景没能保存。",
     "classroom.export_failed": "导出的文件没能写入。",
     "classroom.opened": "已打开 {file}",
@@ -554,9 +573,9 @@ STRINGS: dict[str, str] = {
     "classroom.copied": "图片已复制到剪贴板",
     "classroom.scale": "缩放 {percent} %",
     "classroom.restored": "已按自动保存恢复上次的内容。",
-    "classroom.restored_backup": "最新的自动保存已损坏,已恢复它之前的那一份。",
-    "classroom.autosave_unreadable": "自动保存读不出来({problem}),从课程初始状态开始。",
-    "classroom.autosave_failed": "自动保存没能写入文件:{problem}",
+    "classroom.restored_backup": "最新的自动保存已损坏，已恢复它之前的那一份。",
+    "classroom.autosave_unreadable": "自动保存读不出来（{problem}），从课程初始状态开始。",
+    "classroom.autosave_failed": "自动保存没能写入文件：{problem}",
     "classroom.autosave_off": "自动保存已停止：改动没有被保存",
     "classroom.autosave_recovered": "自动保存恢复正常（{file}）。",
     "classroom.autosave_off_at_start": (
@@ -581,13 +600,13 @@ STRINGS: dict[str, str] = {
     "reliability.paragraph": "{what}{work}{log}",
     "reliability.dialog_title": "实验台遇到了问题",
     "reliability.unexpected": (
-        "实验台内部出现了一个意料之外的错误({problem}),这不是你的操作造成的。"
+        "实验台内部出现了一个意料之外的错误（{problem}），这不是你的操作造成的。"
     ),
-    "reliability.known": "实验台没能完成刚才的操作:{problem}。",
+    "reliability.known": "实验台没能完成刚才的操作：{problem}。",
     "reliability.saved": "到此刻为止的工作已经自动保存。",
-    "reliability.not_saved": "自动保存这次没能写入,请先不要关闭窗口。",
+    "reliability.not_saved": "自动保存这次没能写入，请先不要关闭窗口。",
     "reliability.no_autosave": "目前没有需要保存的内容。",
-    "reliability.log": "你可以继续使用。技术细节已写入 {log},报告问题时请附上这个文件。",
+    "reliability.log": "你可以继续使用。技术细节已写入 {log}，报告问题时请附上这个文件。",
     "reliability.no_log": "你可以继续使用，只是技术细节没能写入日志文件。",
     "reliability.no_user_folder": "自动保存已关闭：{problem}。请用“文件 → 场景另存为…”把工作存到别处。",
 }

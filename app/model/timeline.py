@@ -51,7 +51,7 @@ class Stage:
     id: str
     track: Track
     year: int | None
-    source: str  # citation as published (names and sections are not translated)
+    source: str  # citations only, as published (untranslated, so no prose); "" for none
     figures: tuple[str, ...]  # lesson_figures() keys the card prints
     claims: tuple[str, ...] = ()  # reported figures (claim ids) the card quotes
     options: MappingProxyType[str, object] = field(default_factory=lambda: MappingProxyType({}))
@@ -98,7 +98,7 @@ STAGES: tuple[Stage, ...] = (
           ("apple_row_scaled", "apple_row_weights"),
           options=_options(heatmap_mode="weights", causal=True), world="teaching",
           scorer="scaled_dot", panel="sink"),
-    Stage("kv_cache", "generation", None, "autoregressive decoding",
+    Stage("kv_cache", "generation", None, "",
           ("nocache_kv_computations", "cache_kv_computations", "anchor_full_layers",
            "anchor_q_heads", "anchor_head_dim", "anchor_mha_kib_per_token",
            "anchor_mha_gib_native"),
@@ -117,7 +117,7 @@ STAGES: tuple[Stage, ...] = (
           ("mla_numbers_per_layer", "dsv2_bytes_per_token", "dsv3_bytes_per_token",
            "dsv2_vs_67b_reduction_pct", "glm53_bytes_per_token", "glm53_gib_native"),
           claims=("dsv2_kv_reduction_vs_67b",), panel="kv"),
-    Stage("linear", "generation", None, "linear / sparse attention; DeepSeek-V4.1",
+    Stage("linear", "generation", None, "DeepSeek-V4.1",
           ("anchor_linear_layers", "anchor_full_layers", "anchor_linear_state_mib"),
           claims=("dsv41_global_kv_per_token",), panel="kv"),
 )

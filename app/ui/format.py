@@ -7,7 +7,8 @@ import math
 import re
 from decimal import ROUND_HALF_UP, Decimal
 
-from app.i18n import tr
+from app.i18n import language, tr
+from app.model.data import LessonData
 from app.model.decoder_flow import Shape
 from app.model.figures import Figure, decimals_of
 from app.model.modelconfig import Claim
@@ -81,7 +82,27 @@ def format_number(value: float, places: int = 0) -> str:
     return ("−" if text.startswith("-") else "") + grouped
 
 
+CHINESE_UNITS = ((12, "万亿"), (8, "亿"), (4, "万"))
+"""Chinese counts in myriads: a Chinese reader says 4.9 亿, not 4.9 × 10⁸."""
+
+
+def format_chinese_large(value: float, significant: int = 2) -> str | None:
+    """`value` in 万 / 亿 / 万亿 with `significant` digits ("4.9 亿"); None below 10⁴."""
+    magnitude = abs(value)
+    for exponent, unit in CHINESE_UNITS:
+        if magnitude >= 10 ** exponent:
+            scaled = value / 10 ** exponent
+            places = max(significant - len(str(int(abs(scaled)))), 0)
+            text = format_number(scaled, places)
+            if places and len(text.lstrip("−").split(".")[0]) > significant - places:
+                text = format_number(scaled, places - 1)  # 9.96 rounds to 10: keep 2 digits
+            return f"{text} {unit}"
+    return None
+
+
 def _scientific(value: float, places: int) -> str:
+    if language() == "zh" and (chinese := format_chinese_large(value, places + 1)):
+        return chinese
     mantissa, exponent = f"{value:.{places}e}".split("e")
     mantissa = mantissa.replace("-", "−")
     if int(exponent) < 0:  # the bundled font has no superscript minus
@@ -97,6 +118,8 @@ def _one(value: float, published: str, unit: str) -> str:
     finer = Decimal(_rounded(value, places + 2))
     if unit in SIZE_UNITS and Decimal(_rounded(value, places)) != finer:
         places += 2  # the data changed: keep the precision the new value needs
+    if unit == "pairs" and language() == "zh" and abs(value) >= 1e8:
+        return format_chinese_large(value, 4) or ""  # 68,719,476,736 → 687.2 亿
     text = format_number(float(value), places)
     if unit == "pct":
         return f"{text} %"
@@ -150,6 +173,22 @@ def format_seconds(seconds: float) -> str:
 def format_shape(shape: Shape) -> str:
     """(T, 24, 256) → "T × 24 × 256", numbers with thousands separators."""
     return " × ".join(d if isinstance(d, str) else format_number(d) for d in shape)
+
+
+def token_glosses(data: LessonData) -> dict[str, str]:
+    """Each token of both worlds with its English gloss from the data files."""
+    dialogue, teaching = data.dialogue, data.teaching
+    pairs = [(dialogue.query_token, dialogue.query_gloss),
+             *zip(dialogue.key_tokens, dialogue.key_glosses, strict=True),
+             *zip(teaching.tokens, teaching.glosses, strict=True)]
+    return dict(pairs)
+
+
+def with_gloss(name: str, glosses: dict[str, str]) -> str:
+    """A token as a reader of the current language needs it: an English reader gets the
+    meaning beside the Chinese word ("给了 (gave)"); a Chinese reader, the word alone."""
+    gloss = glosses.get(name)
+    return f"{name} ({gloss})" if gloss and language() == "en" else name
 
 
 _SYMBOL = re.compile(r"(?<![A-Za-z])([qk])(?![A-Za-z])")
