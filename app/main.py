@@ -80,6 +80,19 @@ def _positive(text: str) -> int:
     return value
 
 
+def _scene(text: str) -> int:
+    """A scene number as typed (1-based); the upper end is checked once the scenes are read."""
+    if len(text.strip()) > 12:
+        raise argparse.ArgumentTypeError("expected a scene number such as 1")
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a scene number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"scenes are numbered from 1, not {value}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="attention-lab", description="Attention Lab (注意力打分实验台)")
     parser.add_argument("--lang", choices=("zh", "en"), help="interface language")
@@ -93,6 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH",
                         help="window size for --screenshot (default 1280x720)")
     parser.add_argument("--panel", metavar="NAME", help="with --screenshot: render only this panel")
+    parser.add_argument("--scene", type=_scene, metavar="N",
+                        help="open the lesson at scene N (1 is the first); with --screenshot, "
+                             "render that scene")
     parser.add_argument("--bench", action="store_true",
                         help="run the benchmark headless and print a table of timings")
     parser.add_argument("--bench-quick", action="store_true",

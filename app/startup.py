@@ -21,6 +21,7 @@ from app.i18n import tr
 from app.model.data import LessonData, load_lesson_data
 from app.model.errors import AttentionLabError
 from app.model.scenario import read_scenario
+from app.model.scenes import load_scenes
 from app.model.view import initial_state
 from app.paths import user_folder_problem
 from app.state.document import Document
@@ -122,6 +123,10 @@ def check_inputs(args: argparse.Namespace) -> LessonData:
     """Read the lesson data and the --scenario file before any window exists, so a bad file
     costs one line on the terminal, not a window built for nothing. Raises AttentionLabError."""
     data = load_lesson_data()
+    scenes = load_scenes(data=data)
+    scene = getattr(args, "scene", None)
+    if scene is not None and scene > len(scenes):
+        raise AttentionLabError(f"--scene {scene}: this lesson has scenes 1 to {len(scenes)}")
     if args.scenario is not None:
         read_scenario(args.scenario, initial_state(data))
     return data
@@ -171,6 +176,9 @@ def run(args: argparse.Namespace) -> int:
             window.files.begin_session(args.scenario, restore_last=False)
             if args.present:
                 window.presentation.set_presenting(True)
+            if args.scene is not None:
+                window.resize(*args.size)
+                window.scenes.open_scene(args.scene - 1, set_up=args.scenario is None)
             return _screenshot(window, args)
         except AttentionLabError as error:  # the file changed since check_inputs read it
             sys.stderr.write(f"attention-lab: error: {error}\n")
@@ -184,6 +192,8 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"attention-lab: error: {error}\n")
         return USAGE_ERROR
     window.restore_layout()
+    if args.scene is not None:
+        window.open_lesson(args.scene - 1, asked=True)
     if args.present:
         window.presentation.set_presenting(True)
     if os.environ.get("ATTENTION_LAB_EXIT_AFTER_FIRST_PAINT"):

@@ -1,4 +1,5 @@
-"""Undo commands: each holds the state before and after, so undo is exact by construction."""
+"""Undo commands: each holds the state before and after, so undo is exact by construction
+(the selected pair excepted: it is where the class looks, not an edit, see `apply_history`)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ if TYPE_CHECKING:
 class StateCommand(QUndoCommand):
     """Swap the whole state; commands with the same merge id fold into one undo step."""
 
-    SELECT = 1
     DRAG_BASE = 1000
 
     def __init__(self, document: Document, before: LabState, after: LabState, text: str,
@@ -25,6 +25,7 @@ class StateCommand(QUndoCommand):
         self.before = before
         self.after = after
         self._merge = merge
+        self._done = False
 
     def id(self) -> int:
         return self._merge
@@ -36,7 +37,11 @@ class StateCommand(QUndoCommand):
         return True
 
     def redo(self) -> None:
-        self._document.apply_state(self.after)
+        if self._done:  # Redo: the edit comes back, the selection stays
+            self._document.apply_history(self.after)
+        else:  # the push itself: the new state exactly as asked (an opened file's pair too)
+            self._done = True
+            self._document.apply_state(self.after)
 
     def undo(self) -> None:
-        self._document.apply_state(self.before)
+        self._document.apply_history(self.before)

@@ -17,6 +17,7 @@ from PySide6.QtGui import QUndoStack
 from app.i18n import tr
 from app.model.data import LessonData
 from app.model.figures import Figure, figures_of
+from app.model.scenes import Scene, scene_state
 from app.model.scoring import SCORERS
 from app.model.state import (
     EDIT_LIMIT,
@@ -40,6 +41,9 @@ class Document(QObject):
     """A message for the user (rejected or clamped input); the state is already consistent."""
     gesture_finished = Signal()
     """A drag ended: scales that held still while it ran (`dragging`) may refit now."""
+    chosen = Signal(int, int)
+    """The user chose a (query, key) pair through `select`: unlike a scene, a stage or a world
+    switch landing on a pair, this is the student's own doing (the checklist ticks from it)."""
 
     def __init__(self, data: LessonData, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -100,6 +104,19 @@ class Document(QObject):
         self._state = state
         self._schedule()
 
+    def apply_history(self, state: LabState) -> None:
+        """Install the state an undo or redo goes back to, keeping where the class is looking.
+
+        The selection is not history: undoing an edit puts the numbers back but leaves the
+        selected pair alone. Only when the step crosses worlds (the pair's indices would mean
+        other vectors) does the stored selection of that moment come back."""
+        queries, keys = state.vectors
+        current = self._state
+        if (state.world == current.world and current.query < len(queries)
+                and current.key < len(keys)):
+            state = replace(state, query=current.query, key=current.key)
+        self.apply_state(state)
+
     def push(self, state: LabState, text: str, merge: int = -1) -> bool:
         """Record a change as one undo step; equal states are skipped so nothing echoes."""
         if state == self._state:
@@ -121,14 +138,16 @@ class Document(QObject):
         self.push(replace(self._state, scorer=name), "scorer")
 
     def select(self, query: int | None = None, key: int | None = None) -> None:
-        """Select a (query, key) pair; consecutive selections merge into one undo step."""
+        """Select a (query, key) pair. Choosing where to look is not an edit: it is no undo
+        step, so it neither clutters the history nor wipes what Redo could bring back."""
         queries, keys = self._state.vectors
         query = self._state.query if query is None else int(query)
         key = self._state.key if key is None else int(key)
         if not (0 <= query < len(queries) and 0 <= key < len(keys)):
             self.notice.emit(tr("notice.no_pair", query=query, key=key))
             return
-        self.push(replace(self._state, query=query, key=key), "select", StateCommand.SELECT)
+        self.apply_state(replace(self._state, query=query, key=key))
+        self.chosen.emit(query, key)
 
     def begin_drag(self) -> None:
         """Start a gesture: every vector edit until `end_drag` becomes one undo step."""
@@ -218,6 +237,11 @@ class Document(QObject):
         if options:
             self.set_options(**changes)
         self.undo_stack.endMacro()
+
+    def apply_scene(self, scene: Scene) -> None:
+        """Set up a lesson scene (the data's vectors, its world, scorer, selection, options)
+        as one undo step, so the class's edits before it stay one Ctrl+Z away."""
+        self.push(scene_state(scene, self.data), "scene")
 
     def load_state(self, state: LabState, text: str = "open") -> None:
         """Replace everything (open a scenario, reset) as one undoable step."""

@@ -28,6 +28,9 @@ RECENT_FILES = "recent/files"
 PRESENTATION_SCALE = "presentation/scale"
 PRESENTATION_THEME = "presentation/theme"
 LANGUAGE = "ui/language"
+CHECKLIST_DONE = "guide/checklist_done"
+LESSON_ACTIVE = "lesson/active"
+LESSON_SCENE = "lesson/scene"
 
 _stand_in: Path | None = None
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from app.model import data as lesson_data
 from app.model.scenario import MAX_BYTES, dumps
+from app.model.scenes import SCENES_FILE, load_scenes
 from app.model.view import initial_state
 
 DATA = lesson_data.load_lesson_data()
@@ -139,6 +140,7 @@ LOADERS = {
     lesson_data.TEACHING_FILE: lesson_data.load_teaching_world,
     lesson_data.ANCHOR_FILE: lesson_data.load_anchor,
     lesson_data.FRONTIER_FILE: lesson_data.load_frontier,
+    SCENES_FILE: load_scenes,
 }
 
 

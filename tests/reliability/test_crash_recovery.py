@@ -22,6 +22,7 @@ import pytest
 from app.i18n import TABLES
 from app.model.data import load_lesson_data
 from app.model.scenario import loads
+from app.model.scenes import load_scenes, scene_state
 from app.model.view import initial_state
 from app.state.autosave import autosave_paths
 
@@ -247,8 +248,9 @@ def test_both_autosaves_damaged_starts_from_the_lesson_with_a_message(home: Path
     autosave.write_bytes(b'{"format": "attention-lab-scenario", "schema_ver')
     backup.write_bytes(b"\xff\xfe not even text")
     started = _restart(home, tmp_path)
-    lesson = initial_state(load_lesson_data())
-    assert loads(started["state"], lesson) == lesson
+    data = load_lesson_data()
+    first_scene = scene_state(load_scenes(data=data).scenes[0], data)  # where a start begins
+    assert loads(started["state"], initial_state(data)) == first_scene
     prefix = EN["classroom.autosave_unreadable"].split("{")[0]
     assert started["status"].startswith(prefix), started["status"]
     assert autosave.name in started["status"], "the message must name the damaged file"
@@ -293,8 +295,10 @@ def test_a_second_copy_on_the_same_folder_saves_to_its_own_file(home: Path,
     started = json.loads(second.read_until("STARTED"))
     copy_file = home / "autosave.copy-2.attnlab.json"
     assert EN["classroom.second_copy_status"].format(file=copy_file.name) in started["status"]
-    lesson = initial_state(load_lesson_data())
-    assert loads(started["state"], lesson) == lesson, "it must not take over the first's work"
+    data = load_lesson_data()
+    first_scene = scene_state(load_scenes(data=data).scenes[0], data)  # where a start begins
+    assert loads(started["state"], initial_state(data)) == first_scene, (
+        "it must not take over the first's work")
     b_state = _saved_states(second, ["B"])["B"]
     second.read_until("READY")
     autosave = autosave_paths(home)[0]

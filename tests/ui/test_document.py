@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -84,3 +86,43 @@ def test_view_equals_a_from_scratch_recompute(qtbot, document):
     assert np.array_equal(shown.weights, fresh.weights)
     assert len(shown.heads) == 2
     assert np.array_equal(shown.active.filled(0), fresh.active.filled(0))
+
+
+def test_selecting_is_not_an_undo_step_and_keeps_redo(qtbot, document):
+    document.set_vector("k", 0, [9.0, 9.0, 9.0, 9.0])
+    document.undo_stack.undo()
+    assert document.undo_stack.canRedo()
+    steps = document.undo_stack.count()
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.select(query=0, key=2)
+    assert (document.state.query, document.state.key) == (0, 2)
+    assert document.undo_stack.count() == steps and document.undo_stack.canRedo()
+    document.undo_stack.redo()
+    assert np.array_equal(document.state.teaching_k[0], [9, 9, 9, 9])
+    assert (document.state.query, document.state.key) == (0, 2)  # redo keeps the selection
+
+
+def test_undoing_an_edit_keeps_the_selected_pair(qtbot, document):
+    original = document.state
+    document.set_vector("q", 3, [1.0, 2.0, 3.0, 4.0])
+    document.select(query=1, key=4)
+    document.undo_stack.undo()
+    assert np.array_equal(document.state.teaching_q, original.teaching_q)
+    assert (document.state.query, document.state.key) == (1, 4)
+    assert not document.undo_stack.canUndo()  # the selection left nothing to undo
+
+
+def test_undoing_a_world_switch_brings_back_that_worlds_pair(qtbot, document):
+    document.select(query=1, key=4)
+    document.set_world("dialogue")
+    document.select(key=0)
+    document.undo_stack.undo()
+    assert document.state.world == "teaching"
+    assert (document.state.query, document.state.key) == (1, 4)
+
+
+def test_an_opened_state_keeps_its_own_pair(qtbot, document):
+    opened = replace(document.state, query=0, key=1)
+    document.select(query=2, key=3)
+    document.load_state(opened)
+    assert (document.state.query, document.state.key) == (0, 1)

@@ -1,15 +1,14 @@
-"""Owns the "try three things" checklist, ticked by what the student does to the document.
+"""Owns the "try three things" checklist, ticked only by what the student chose themselves.
 
-The tracker watches successive (world, query, key, stage) snapshots of the document: only a
-real change of selection counts, so nothing ticks at start-up, and a timeline stage that
-switches worlds on the student's behalf is not mistaken for the student's own choice.
-Ticks stay for the session, whatever undo does later.
+The document's `chosen` signal comes from the student's own selections, never from a scene,
+a timeline stage or a world switch landing on a pair, so the first screen and every setup tick
+nothing. Progress is kept per user in the settings file, so a student who comes back after a
+restart sees what they already did.
 """
 
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
@@ -18,56 +17,51 @@ from app.i18n import tr
 from app.model.data import LessonData
 from app.model.state import LabState
 from app.model.view import View
+from app.ui import settings as keys
 from app.ui.fonts import READING, emphasize
 from app.ui.look import OKABE_ITO
+from app.ui.settings import settings
 
 ITEM_KEYS = ("guide.try.one", "guide.try.two", "guide.try.three")
 DONE_COLOUR = OKABE_ITO[2]
 
 
-@dataclass(frozen=True)
-class Snapshot:
-    world: str
-    query: int
-    key: int
-    stage: str | None
+def stored_progress() -> list[bool]:
+    """The tasks this user already did, from the settings file (nothing for a bad value)."""
+    text = settings().value(keys.CHECKLIST_DONE, "")
+    marks = str(text).split(",") if isinstance(text, (str, list)) else []
+    if isinstance(text, list):
+        marks = [str(mark) for mark in text]
+    return [str(index) in marks for index in range(len(ITEM_KEYS))]
 
-    @classmethod
-    def of(cls, state: LabState) -> Snapshot:
-        return cls(state.world, state.query, state.key, state.options.stage)
+
+def store_progress(done: list[bool]) -> None:
+    store = settings()
+    store.setValue(keys.CHECKLIST_DONE, ",".join(str(i) for i, on in enumerate(done) if on))
+    store.sync()
 
 
 class ChecklistTracker:
-    """Decides, from document states alone, which of the three tasks the student has done."""
+    """Decides, from the pairs the student chose, which of the three tasks they have done."""
 
-    def __init__(self, data: LessonData) -> None:
+    def __init__(self, data: LessonData, done: list[bool] | None = None) -> None:
         dialogue, teaching = data.dialogue, data.teaching
         self.match_key = dialogue.key_index("match")
         self.car_key = dialogue.key_index("opposite")
         self.pair = (teaching.index("query"), teaching.index("object"))
-        self.seen_dialogue_keys: set[int] = set()
-        self.done = [False, False, False]
-        self._previous: Snapshot | None = None
+        self.done = list(done) if done is not None else [False, False, False]
 
-    def observe(self, state: LabState, view: View) -> list[int]:
-        """Look at the current state; returns the indices of tasks that just got done."""
-        now, before = Snapshot.of(state), self._previous
-        self._previous = now
-        if before is None or (now.world, now.query, now.key) == (
-                before.world, before.query, before.key):
-            return []
-        by_student = now.stage == before.stage
-        if not by_student:
-            return []
+    def chosen(self, state: LabState, view: View) -> list[int]:
+        """The student chose the pair `state` shows; returns the tasks that just got done:
+        ① the opposite key in the 2-D world (the match is what it opens on), ② the query
+        against its object in 4-D, ③ a key whose rank differs between dot and cosine."""
         ticked = []
-        if now.world == "dialogue":
-            self.seen_dialogue_keys.add(now.key)
-            if {self.match_key, self.car_key} <= self.seen_dialogue_keys:
-                ticked.append(0)
-        if now.world == "teaching" and (now.query, now.key) == self.pair:
+        if state.world == "dialogue" and state.key == self.car_key:
+            ticked.append(0)
+        if state.world == "teaching" and (state.query, state.key) == self.pair:
             ticked.append(1)
         swapped = {key for swap in view.swaps for key in (swap.key_a, swap.key_b)}
-        if now.key in swapped:
+        if state.key in swapped:
             ticked.append(2)
         fresh = [index for index in ticked if not self.done[index]]
         for index in fresh:
@@ -84,7 +78,7 @@ class Checklist(QWidget):
     def __init__(self, data: LessonData, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("guide_checklist")
-        self.tracker = ChecklistTracker(data)
+        self.tracker = ChecklistTracker(data, stored_progress())
         self.values: dict[str, str] = {}
         self.marks: list[QLabel] = []
         self.texts: list[QLabel] = []
@@ -108,9 +102,16 @@ class Checklist(QWidget):
     def done(self) -> list[bool]:
         return list(self.tracker.done)
 
-    def observe(self, state: LabState, view: View) -> None:
-        for index in self.tracker.observe(state, view):
+    def chosen(self, state: LabState, view: View) -> None:
+        """The student chose a pair: tick what it completes, and remember it for this user."""
+        fresh = self.tracker.chosen(state, view)
+        if fresh:
+            store_progress(self.tracker.done)
+        for index in fresh:
             self.ticked.emit(index)
+        self._show()
+
+    def show_progress(self) -> None:
         self._show()
 
     def set_values(self, values: dict[str, str]) -> None:

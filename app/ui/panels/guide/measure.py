@@ -90,11 +90,11 @@ class MeasureBox(QWidget):
         self.status.setWordWrap(True)
         self.status.setTextFormat(Qt.TextFormat.RichText)
         inputs = QGridLayout()
-        inputs.addWidget(self.t_label, 0, 0)
+        inputs.addWidget(self.t_label, 0, 0)  # one per row: fits the guide's narrow column
         inputs.addWidget(self.t_box, 0, 1)
-        inputs.addWidget(self.d_label, 0, 2)
-        inputs.addWidget(self.d_box, 0, 3)
-        inputs.setColumnStretch(4, 1)
+        inputs.addWidget(self.d_label, 1, 0)
+        inputs.addWidget(self.d_box, 1, 1)
+        inputs.setColumnStretch(2, 1)
         buttons = QHBoxLayout()
         buttons.addWidget(self.run_button)
         buttons.addWidget(self.cancel_button)
@@ -113,8 +113,10 @@ class MeasureBox(QWidget):
             return
         self.running = True
         self.result = None
-        self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
+        if self.run_button.hasFocus():  # else Qt hands focus on, and the page scrolls to it
+            self.cancel_button.setFocus()
+        self.run_button.setEnabled(False)
         self.progress.setRange(0, 1)
         self.progress.setValue(0)
         self.status.setText(html.escape(tr("guide.measure.running")))
@@ -132,6 +134,8 @@ class MeasureBox(QWidget):
     def _finish(self) -> None:
         self.running = False
         self.run_button.setEnabled(True)
+        if self.cancel_button.hasFocus():
+            self.run_button.setFocus()
         self.cancel_button.setEnabled(False)
 
     def _on_progressed(self, done: int, total: int) -> None:

@@ -1,163 +1,74 @@
-"""Owns the lesson guide panel: the story in large type, measure-it-here, the checklist, Q&A.
+"""Owns the lesson guide panel, which is the lesson's stepper: the current scene's notes on top,
+and under them only the guide blocks that scene needs (the story, measure-it-here, the
+checklist, the misconception, evidence, questions).
 
 Numbers come from `lesson_figures()` and the data through `lesson_values`; the checklist
-ticks from the document's `changed` signal; questions go to an atomic Markdown log in the
-user's data folder.
+ticks from the student's own choices (`Document.chosen`); questions go to an atomic Markdown
+log in the user's data folder.
 """
 
 from __future__ import annotations
 
 import html
-from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
-    QPushButton,
-    QScrollArea,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtWidgets import QAbstractSpinBox, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from app.i18n import tr
-from app.model.questions import (
-    LOG_NAME,
-    MAX_QUESTION_CHARS,
-    TIME_FORMAT,
-    Question,
-    QuestionList,
-    append_question,
-    log_target,
-    read_questions,
-)
+from app.model.questions import LOG_NAME
+from app.model.scenes import load_scenes
 from app.paths import user_data_dir
 from app.state.document import Document
+from app.state.lesson import LessonRun
 from app.ui.fonts import HEADING, READING, TITLE, emphasize
 from app.ui.lesson_values import bold_values, lesson_values
 from app.ui.panels.base import Panel
+from app.ui.panels.guide.ask import AskBox
 from app.ui.panels.guide.checklist import Checklist
 from app.ui.panels.guide.measure import MeasureBox
 from app.ui.panels.guide.sections import AFTER_MEASURE, BEFORE_MEASURE, CLOSING, section_html
+from app.ui.panels.guide.stepper import Stepper
 from app.ui.widgets.rich_label import rich_label
 
+__all__ = ["AskBox", "GuidePanel"]
 
-class AskBox(QWidget):
-    """A line to type a question, a Record button, and every question recorded so far."""
+TITLED_BY_SCENE = frozenset({"guide_step1", "guide_step2", "guide_step3", "guide_myth"})
+"""Blocks whose heading is the title of the scene that shows them: not printed twice."""
 
-    recorded = Signal(object)
-    """A `Question` was written to the log."""
 
-    def __init__(self, log: Path, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("guide_ask")
-        self.log = log
-        self.title = QLabel()
-        emphasize(self.title, TITLE, bold=True)
-        self.edit = QLineEdit()
-        self.edit.setObjectName("guide_ask_edit")
-        self.edit.setMaxLength(MAX_QUESTION_CHARS)
-        self.edit.returnPressed.connect(self.record)
-        self.button = QPushButton()
-        self.button.setObjectName("guide_ask_record")
-        self.button.clicked.connect(self.record)
-        self.status = QLabel()
-        self.status.setObjectName("guide_ask_status")
-        self.status.setTextFormat(Qt.TextFormat.PlainText)  # it names files: never markup
-        self.status.setWordWrap(True)
-        self.listing = rich_label("guide_ask_list", selectable=True)
-        row = QHBoxLayout()
-        row.addWidget(self.edit, 1)
-        row.addWidget(self.button)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.title)
-        layout.addLayout(row)
-        layout.addWidget(self.status)
-        layout.addWidget(self.listing)
+class _WheelOnlyWhenFocused(QObject):
+    """A spin box under a scrolling wheel keeps its value: the wheel scrolls the page unless
+    the student clicked into the box first."""
 
-    def record(self) -> None:
-        """Append the typed question; on any problem say why and keep the text."""
-        text = self.edit.text()
-        if not text.strip():
-            self.status.setText(tr("guide.ask.empty"))
-            return
-        try:
-            recorded = append_question(self.log, text)
-        except ValueError:
-            self.status.setText(tr("guide.ask.too_long", limit=MAX_QUESTION_CHARS))
-            return
-        except OSError as error:
-            self.status.setText(tr("guide.ask.failed", reason=error.strerror or str(error)))
-            return
-        self.edit.clear()
-        saved = tr("guide.ask.saved", time=recorded.question.asked_at.strftime(TIME_FORMAT))
-        if recorded.diverted_from is not None:
-            saved += " " + tr("guide.ask.diverted", log=str(recorded.diverted_from),
-                              new=str(recorded.path))
-        self.status.setText(saved)
-        self.show_questions()
-        self.recorded.emit(recorded.question)
-
-    def questions(self) -> list[Question]:
-        """What the listing shows: the questions of the file new ones go to."""
-        try:
-            return read_questions(log_target(self.log))
-        except OSError:
-            return []
-
-    def show_questions(self) -> None:
-        """The recorded questions, with a note for entries that could not be read; never raises
-        for a damaged or odd log, because a student's hand edit must not stop the app."""
-        parts: list[str] = []
-        try:
-            path = log_target(self.log)
-            questions = read_questions(path)
-        except OSError as error:
-            path, questions = self.log, QuestionList()
-            parts.append(tr("guide.ask.unreadable", file=str(self.log),
-                            reason=error.strerror or str(error)))
-        if path != self.log:
-            parts.append(tr("guide.ask.diverted", log=str(self.log), new=str(path)))
-        if questions.notes:
-            parts.append(tr("guide.ask.skipped", count=len(questions.notes), file=str(path)))
-        notes = "".join(f"<p>{html.escape(part)}</p>" for part in parts)
-        if questions.notes:
-            notes += "<ul>" + "".join(f"<li>{html.escape(note)}</li>"
-                                      for note in questions.notes) + "</ul>"
-        if not questions:
-            none = html.escape(tr("guide.ask.none", path=str(path)))
-            self.listing.setText(f"{notes}<p>{none}</p>")
-            return
-        items = "".join(
-            f"<li><b>{q.asked_at.strftime(TIME_FORMAT)}</b> "
-            f"{html.escape(q.text).replace(chr(10), '<br>')}</li>" for q in questions)
-        heading = html.escape(tr("guide.ask.recorded", count=len(questions), path=str(path)))
-        self.listing.setText(f"{notes}<p>{heading}</p><ul>{items}</ul>")
-
-    def retranslate(self) -> None:
-        self.title.setText(tr("guide.ask.title"))
-        self.edit.setPlaceholderText(tr("guide.ask.placeholder"))
-        self.button.setText(tr("guide.ask.button"))
-        self.status.setText("")
-        self.show_questions()
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (event.type() == QEvent.Type.Wheel and isinstance(watched, QAbstractSpinBox)
+                and not watched.hasFocus()):
+            event.ignore()
+            return True
+        return False
 
 
 class GuidePanel(Panel):
-    """The lesson as a scrollable page, with the live parts embedded where the story needs them."""
+    """The stepper and, under it, the current scene's blocks of the lesson page."""
 
     name = "guide"
     title_key = "guide.title"
     observes_while_hidden = True
 
-    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+    def __init__(self, document: Document, parent: QWidget | None = None,
+                 run: LessonRun | None = None) -> None:
         super().__init__(document, parent)
         self.figures = document.figures
         self.values: dict[str, str] = {}
+        self.run = run or LessonRun(document, load_scenes(data=document.data), self)
+        self.stepper = Stepper(self.run)
         self.question = rich_label("guide_question", selectable=True)
         self.labels: dict[str, QLabel] = {}
         self.measure = MeasureBox()
+        self._wheel_guard = _WheelOnlyWhenFocused(self)
+        for box in (self.measure.t_box, self.measure.d_box):
+            box.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # not by the wheel
+            box.installEventFilter(self._wheel_guard)
         self.checklist_title = QLabel()
         self.checklist = Checklist(document.data)
         self.ask = AskBox(user_data_dir() / LOG_NAME)
@@ -177,6 +88,12 @@ class GuidePanel(Panel):
         self._add_sections(column, CLOSING)
         column.addWidget(self.ask)
         column.addStretch(1)
+        self.blocks: dict[str, tuple[QWidget, ...]] = {
+            **{name.removeprefix("guide_"): (label,) for name, label in self.labels.items()},
+            "measure": (self.measure,), "checklist": (self.checklist_title, self.checklist),
+            "ask": (self.ask,),
+        }
+        self.question.hide()  # the stepper's scene title asks the question now
         self.scroll = QScrollArea()
         self.scroll.setObjectName("guide_scroll")
         self.scroll.setWidgetResizable(True)
@@ -184,8 +101,12 @@ class GuidePanel(Panel):
         self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.scroll)
-        self.checklist.observe(document.state, document.view)
+        layout.addWidget(self.stepper)
+        layout.addWidget(self.scroll, 1)
+        layout.addStretch(0)  # a scene with no blocks keeps its notes together at the top
+        document.chosen.connect(self._on_chosen)
+        self.run.moved.connect(lambda _index: self._show_blocks())
+        self.checklist.show_progress()
         self.retranslate()
 
     def _add_sections(self, column: QVBoxLayout, sections: tuple) -> None:
@@ -194,16 +115,38 @@ class GuidePanel(Panel):
             self.labels[section.name] = label
             column.addWidget(label)
 
-    def refresh(self) -> None:
-        self.checklist.observe(self.document.state, self.document.view)
+    def _show_blocks(self) -> None:
+        """Only the blocks the current scene asks for, from the top of the page."""
+        wanted = set(self.run.scene.blocks)
+        for name, widgets in self.blocks.items():
+            for widget in widgets:
+                widget.setVisible(name in wanted)
+        self.scroll.setVisible(bool(wanted))
+        self.scroll.verticalScrollBar().setValue(0)
+
+    def _on_chosen(self, _query: int, _key: int) -> None:
+        self.checklist.chosen(self.document.state, self.document.view)
+
+    def scene_values(self) -> tuple[dict[str, str], dict[str, str]]:
+        """(bold, plain) values for the scene texts: the lesson's, plus the course's lesson
+        numbers and the 2-D world's width, all read from the data files."""
+        plain = dict(self.values)
+        plain.update({f"lesson_{name}": str(number)
+                      for name, number in self.run.lesson.lesson_numbers.items()})
+        plain["dialogue_d"] = str(self.document.data.dialogue.q.shape[0])
+        return bold_values(plain), plain
 
     def retranslate(self) -> None:
         self.values = lesson_values(self.figures, self.document.data)
         bold = bold_values(self.values)
         self.question.setText(f"<h2>{html.escape(tr('guide.question'))}</h2>")
         for section in (*BEFORE_MEASURE, *AFTER_MEASURE, *CLOSING):
-            self.labels[section.name].setText(section_html(section, bold))
+            text = (section.body(bold) if section.name in TITLED_BY_SCENE
+                    else section_html(section, bold))
+            self.labels[section.name].setText(text)
         self.checklist_title.setText(tr("guide.try.title"))
         self.checklist.set_values(bold)
         self.measure.retranslate()
         self.ask.retranslate()
+        self.stepper.retranslate(*self.scene_values())
+        self._show_blocks()

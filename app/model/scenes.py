@@ -1,0 +1,219 @@
+"""Owns the lesson's scenes: `data/lesson-scenes.json`, validated on load, and the state each
+scene sets up.
+
+A scene is data a teacher can edit: which world, scorer, selection and options it starts from,
+which panels it shows (data first), what to look at (zh and en), and an answer that may stay
+hidden until the teacher reveals it. Texts never carry a figure: numbers are {placeholders}
+filled by the UI from computed values, so the loader refuses any digit outside braces.
+"""
+
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass, fields
+from dataclasses import replace as replace_fields
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from app.model.data import DEFAULT_DATA_DIR, LessonData
+from app.model.jsonfile import JsonFile, describe, join
+from app.model.scoring import SCORERS
+from app.model.state import WORLDS, LabState, Options, World, option_problem
+from app.model.timeline import STAGES
+from app.model.view import initial_state
+
+__all__ = ["BLOCKS", "LANGS", "PANELS", "SCENES_FILE", "Lesson", "Scene", "Text",
+           "load_scenes", "scene_state"]
+
+SCENES_FILE = "lesson-scenes.json"
+LANGS = ("zh", "en")
+PANELS = ("playground", "editor", "heatmap", "expansion", "match", "shapes", "timeline")
+"""The data panels a scene may show (the guide, which is the stepper, is always shown)."""
+BLOCKS = ("intro", "step1", "step2", "measure", "step3", "checklist", "myth", "evidence",
+          "summary", "next", "faq", "ask")
+"""The guide's own blocks a scene may show under its notes (measure it here, the checklist…)."""
+MAX_PANELS = 3
+MAX_TEXT = 400
+"""A scene says what to look at in one or two lines; longer text belongs in the blocks."""
+LESSON_NUMBERS = ("this", "weights", "mask")
+"""Course lesson numbers the texts may name ({lesson_weights}: softmax and √d come there)."""
+_SETTABLE = tuple(f.name for f in fields(Options))
+
+
+@dataclass(frozen=True)
+class Text:
+    """One text in both languages; may hold {placeholders} for computed values."""
+
+    zh: str
+    en: str
+
+    def get(self, lang: str) -> str:
+        return self.zh if lang == "zh" else self.en
+
+
+@dataclass(frozen=True)
+class Scene:
+    """One step of the lesson: its setup, its panels and its words."""
+
+    id: str
+    title: Text
+    look: Text
+    world: World
+    scorer: str
+    query_role: str | None
+    key_role: str
+    options: MappingProxyType[str, object]
+    panels: tuple[str, ...]
+    blocks: tuple[str, ...] = ()
+    prompt: Text | None = None
+    answer: Text | None = None
+    answer_panels: tuple[str, ...] = ()
+
+    @property
+    def hides_answer(self) -> bool:
+        return self.answer is not None
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """Every scene in order, and the lesson numbers the texts refer to."""
+
+    scenes: tuple[Scene, ...]
+    lesson_numbers: MappingProxyType[str, int]
+    path: Path
+
+    def __len__(self) -> int:
+        return len(self.scenes)
+
+
+def _placeholders_only(f: JsonFile, text: str, where: str) -> None:
+    """Refuse typed figures: every ASCII digit must sit inside a {placeholder}."""
+    try:
+        parts = list(string.Formatter().parse(text))
+    except ValueError as error:
+        raise f.fail(where, f"has a broken {{placeholder}} ({error})") from None
+    for literal, name, _spec, _conv in parts:
+        if any(ch.isascii() and ch.isdigit() for ch in literal):
+            raise f.fail(where, "types a number; write it as a {placeholder} the app computes")
+        if name is not None and not name.isidentifier():
+            raise f.fail(where, f"placeholder {{{name}}} must be a plain name")
+
+
+def _text(f: JsonFile, node: dict[str, Any], base: str, key: str,
+          required: bool = True) -> Text | None:
+    obj = f.obj(node, base, key, required)
+    if obj is None:
+        return None
+    where = join(base, key)
+    extra = sorted(set(obj) - set(LANGS))
+    if extra:
+        raise f.fail(join(where, extra[0]), f"is not a language; use {' and '.join(LANGS)}")
+    texts = {}
+    for lang in LANGS:
+        value = f.text(obj, where, lang)
+        if len(value) > MAX_TEXT:
+            raise f.fail(join(where, lang), f"is longer than {MAX_TEXT} characters")
+        _placeholders_only(f, value, join(where, lang))
+        texts[lang] = value
+    return Text(**texts)
+
+
+def _names(f: JsonFile, node: dict[str, Any], base: str, key: str, allowed: tuple[str, ...],
+           required: bool = True, most: int | None = None) -> tuple[str, ...]:
+    if not required and key not in node:
+        return ()
+    values = f.items(node, base, key)
+    where = join(base, key)
+    if most is not None and len(values) > most:
+        raise f.fail(where, f"must name at most {most}, found {len(values)}")
+    for i, value in enumerate(values):
+        if value not in allowed:
+            raise f.fail(join(where, i), f"must be one of {', '.join(allowed)}, "
+                                         f"found {describe(value)}")
+        if value in values[:i]:
+            raise f.fail(join(where, i), f"{value} is named twice")
+    return tuple(values)
+
+
+def _options(f: JsonFile, node: dict[str, Any], base: str) -> MappingProxyType[str, object]:
+    obj = f.obj(node, base, "options", required=False) or {}
+    where = join(base, "options")
+    for name in obj:
+        if name not in _SETTABLE:
+            raise f.fail(join(where, name), f"is not an option; use {', '.join(_SETTABLE)}")
+    stage_id = obj.get("stage")
+    if stage_id is not None and stage_id not in {s.id for s in STAGES}:
+        raise f.fail(join(where, "stage"), f"must be a timeline stage, found {describe(stage_id)}")
+    problem = option_problem(replace_fields(Options(), **obj))
+    if problem is not None:
+        raise f.fail(join(where, problem[0]), problem[1])
+    return MappingProxyType(dict(obj))
+
+
+def _scene(f: JsonFile, node: Any, where: str, data: LessonData | None) -> Scene:
+    if not isinstance(node, dict):
+        raise f.fail(where, f"must be an object, found {describe(node)}")
+    world = f.get(node, where, "world")
+    if world not in WORLDS:
+        raise f.fail(join(where, "world"), f"must be one of {', '.join(WORLDS)}, "
+                                           f"found {describe(world)}")
+    scorer = f.get(node, where, "scorer")
+    if scorer not in SCORERS:
+        raise f.fail(join(where, "scorer"), f"must be a scorer ({', '.join(SCORERS)}), "
+                                            f"found {describe(scorer)}")
+    selection = f.obj(node, where, "selection")
+    base = join(where, "selection")
+    key_role = f.text(selection, base, "key")
+    query_role = f.text(selection, base, "query", required=world == "teaching")
+    if data is not None:
+        roles = data.dialogue.roles if world == "dialogue" else data.teaching.roles
+        for name, role in (("key", key_role), ("query", query_role)):
+            if role is not None and role not in roles:
+                raise f.fail(join(base, name), f"must be a role of the {world} world "
+                                               f"({', '.join(roles)}), found {describe(role)}")
+    answer = f.obj(node, where, "answer", required=False)
+    answer_base = join(where, "answer")
+    return Scene(
+        id=f.text(node, where, "id"),
+        title=_text(f, node, where, "title"),  # type: ignore[arg-type]
+        look=_text(f, node, where, "look"),  # type: ignore[arg-type]
+        world=world, scorer=scorer, query_role=query_role, key_role=key_role,
+        options=_options(f, node, where),
+        panels=_names(f, node, where, "panels", PANELS, most=MAX_PANELS),
+        blocks=_names(f, node, where, "blocks", BLOCKS, required=False),
+        prompt=_text(f, answer, answer_base, "prompt") if answer is not None else None,
+        answer=_text(f, answer, answer_base, "text") if answer is not None else None,
+        answer_panels=(_names(f, answer, answer_base, "panels", PANELS, required=False,
+                              most=MAX_PANELS) if answer is not None else ()),
+    )
+
+
+def load_scenes(data_dir: Path | str | None = None, data: LessonData | None = None) -> Lesson:
+    """The lesson's scenes from `data_dir` (default: the repo's data/); `data`, when given,
+    lets the roles of each selection be checked too. Raises DataError with a field path."""
+    folder = Path(data_dir) if data_dir is not None else (
+        data.data_dir if data is not None else DEFAULT_DATA_DIR)
+    f = JsonFile(folder / SCENES_FILE)
+    numbers_node = f.obj(f.root, "", "lessons")
+    numbers = {name: f.integer(numbers_node, "lessons", name) for name in LESSON_NUMBERS}
+    scenes = tuple(_scene(f, node, join("scenes", i), data)
+                   for i, node in enumerate(f.items(f.root, "", "scenes")))
+    seen: set[str] = set()
+    for i, scene in enumerate(scenes):
+        if scene.id in seen:
+            raise f.fail(join(join("scenes", i), "id"), f"{scene.id!r} is used twice")
+        seen.add(scene.id)
+    return Lesson(scenes, MappingProxyType(numbers), f.path)  # type: ignore[arg-type]
+
+
+def scene_state(scene: Scene, data: LessonData) -> LabState:
+    """What the scene starts from: the data files' vectors (the texts quote them), the scene's
+    world, scorer, selection and options. Pure, so setting a scene up twice gives one state."""
+    roles_query = (data.teaching.index(scene.query_role)
+                   if scene.world == "teaching" and scene.query_role else 0)
+    key = (data.dialogue.key_index(scene.key_role) if scene.world == "dialogue"
+           else data.teaching.index(scene.key_role))
+    state = initial_state(data).with_world(scene.world, (roles_query, key))
+    return replace_fields(state, scorer=scene.scorer,
+                          options=replace_fields(Options(), **scene.options))

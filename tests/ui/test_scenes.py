@@ -1,0 +1,163 @@
+"""Stepping through the lesson's scenes in the real window: each scene's setup and docks, the
+clicker's keys from any focused panel, hidden answers, the offer to set a scene up again, the
+free layout given back, and --scene on the command line."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QApplication, QWidget
+
+from app.main import main
+from app.model.scenes import scene_state
+
+pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+
+
+@pytest.fixture
+def lesson(window):
+    window.scenes.open_scene(0, set_up=True)
+    window.document.flush()
+    return window
+
+
+def _visible_docks(window) -> set[str]:
+    return {name for name, dock in window.docks.items() if dock.isVisible()}
+
+
+def test_every_scene_sets_up_its_world_scorer_selection_and_docks(qtbot, lesson):
+    run, document = lesson.scenes.run, lesson.document
+    for index, scene in enumerate(run.lesson.scenes):
+        run.go(index)
+        document.flush()
+        QApplication.processEvents()
+        state = document.state
+        assert state == scene_state(scene, document.data), scene.id
+        assert (state.world, state.scorer) == (scene.world, scene.scorer)
+        assert _visible_docks(lesson) == {*scene.panels, "guide"}, scene.id
+        stepper = lesson.panels["guide"].stepper
+        assert stepper.counter.text() == f"{index + 1} / {run.count}"
+        assert stepper.look.text() and "{" not in stepper.look.text()
+        if scene.hides_answer:  # predict, then reveal
+            assert stepper.answer.isHidden() and stepper.reveal_button.isVisible()
+            assert not set(scene.answer_panels) - set(scene.panels) & _visible_docks(lesson)
+            qtbot.mouseClick(stepper.reveal_button, Qt.MouseButton.LeftButton)
+            QApplication.processEvents()
+            assert stepper.answer.isVisible() and "{" not in stepper.answer.text()
+            assert set(scene.answer_panels) <= _visible_docks(lesson)
+
+
+def test_the_first_start_opens_scene_one_in_the_2d_world_with_the_stepper(open_window):
+    window = open_window()
+    window.restore_layout()  # no stored layout: a first start
+    window.document.flush()
+    assert window.scenes.active and window.scenes.run.index == 0
+    assert window.document.state.world == "dialogue"
+    assert window.docks["guide"].isVisible()
+    assert not window.document.undo_stack.canUndo()  # the setup is the start, not an edit
+
+
+def _focusable_in(panel):
+    """A widget of the panel that takes keyboard focus (a button, a table, a box)."""
+    return next((w for w in [panel, *panel.findChildren(QWidget)]
+                 if w.focusPolicy() != Qt.FocusPolicy.NoFocus and w.isVisible()), panel)
+
+
+def test_clicker_keys_step_from_any_focused_panel(qtbot, lesson):
+    run = lesson.scenes.run
+    plain = [i for i, s in enumerate(run.lesson.scenes[:-1]) if not s.hides_answer]
+    for index in plain:
+        run.go(index)
+        QApplication.processEvents()
+        for name in (*run.scene.panels, "guide"):
+            run.go(index)
+            target = _focusable_in(lesson.panels[name])
+            target.setFocus()
+            qtbot.keyClick(target, Qt.Key.Key_PageDown)
+            assert run.index == index + 1, (run.scene.id, name, type(target).__name__)
+    run.go(plain[1])
+    target = _focusable_in(lesson.panels[run.scene.panels[0]])
+    qtbot.keyClick(target, Qt.Key.Key_PageUp)
+    assert run.index == plain[1] - 1
+    qtbot.keyClick(target, Qt.Key.Key_End)
+    assert run.index == run.count - 1
+    qtbot.keyClick(target, Qt.Key.Key_Home)
+    assert run.index == 0
+    qtbot.keyClick(target, Qt.Key.Key_Space)
+    assert run.index == 1
+    qtbot.keyClick(target, Qt.Key.Key_Space, Qt.KeyboardModifier.ShiftModifier)
+    assert run.index == 0
+
+
+def test_space_reveals_a_hidden_answer_before_it_moves_on(qtbot, lesson):
+    run = lesson.scenes.run
+    hiding = next(i for i, s in enumerate(run.lesson.scenes) if s.hides_answer)
+    run.go(hiding)
+    qtbot.keyClick(lesson.panels["guide"], Qt.Key.Key_Space)
+    assert run.index == hiding and run.is_revealed()
+    qtbot.keyClick(lesson.panels["guide"], Qt.Key.Key_Space)
+    assert run.index == hiding + 1
+
+
+def test_space_still_types_in_a_text_field(qtbot, lesson):
+    run = lesson.scenes.run
+    last = run.count - 1
+    run.go(last)  # the questions scene shows the question box
+    edit = lesson.panels["guide"].ask.edit
+    edit.setFocus()
+    qtbot.keyClicks(edit, "why not")
+    qtbot.keyClick(edit, Qt.Key.Key_Space)
+    qtbot.keyClicks(edit, "cosine")
+    assert edit.text() == "why not cosine" and run.index == last
+
+
+def test_returning_to_a_changed_scene_keeps_the_class_work_and_offers_a_setup(qtbot, lesson):
+    run, document = lesson.scenes.run, lesson.document
+    run.go(4)
+    setup = document.state
+    document.set_scorer("cosine")
+    document.flush()
+    run.go(5)
+    run.go(4)
+    document.flush()
+    assert document.state.scorer == "cosine" and run.offer
+    stepper = lesson.panels["guide"].stepper
+    assert stepper.offer.isVisible()
+    qtbot.mouseClick(stepper.set_up_button, Qt.MouseButton.LeftButton)
+    document.flush()
+    assert document.state == setup and not stepper.offer.isVisible()
+    document.undo_stack.undo()  # the class's edit is still one step away
+    document.flush()
+    assert document.state.scorer == "cosine"
+
+
+def test_leaving_the_lesson_gives_the_free_layout_back(qtbot, window):
+    before = _visible_docks(window)
+    window.actions["lesson"].trigger()
+    assert window.scenes.active and _visible_docks(window) != before
+    window.actions["lesson"].trigger()
+    QApplication.processEvents()
+    assert not window.scenes.active
+    assert _visible_docks(window) == before
+    assert not window.actions["scene_next"].isEnabled()  # PageDown is the widgets' again
+
+
+def test_scene_past_the_last_exits_2_naming_the_range(capsys, tmp_path):
+    assert main(["--scene", "99", "--screenshot", str(tmp_path / "x.png")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--scene 99" in err[0] and "1 to " in err[0]
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_scene_with_screenshot_renders_that_scene(tmp_path, qapp):
+    out = tmp_path / "scene.png"
+    assert main(["--scene", "4", "--screenshot", str(out), "--lang", "en"]) == 0
+    assert out.stat().st_size > 0
+
+
+def test_a_point_on_the_strip_goes_to_its_scene(qtbot, lesson):
+    strip = lesson.panels["guide"].stepper.strip
+    centre = strip.segment(3).center()
+    qtbot.mouseClick(strip, Qt.MouseButton.LeftButton, pos=QPoint(int(centre.x()),
+                                                                  int(centre.y())))
+    assert lesson.scenes.run.index == 3
