@@ -44,3 +44,18 @@ def edit_data(data_dir: Path) -> Callable[[str, Callable[[dict[str, Any]], None]
         path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
 
     return edit
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Delete every window left while Qt is still whole. What survives to interpreter exit is
+    destroyed by PySide6 in an order pyqtgraph's items do not survive (a segfault after the
+    summary line, exit code 139); the app itself disposes its window after `exec` likewise."""
+    from PySide6.QtCore import QEvent
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    if app is None:
+        return
+    for widget in QApplication.topLevelWidgets():
+        widget.deleteLater()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)

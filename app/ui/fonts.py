@@ -35,6 +35,7 @@ __all__ = [
     "TITLE",
     "apply_body_floor",
     "apply_cjk_fallback",
+    "chrome_font",
     "emphasize",
     "font_families",
     "points",
@@ -64,6 +65,9 @@ TITLE = 15.0
 """The guide's section titles."""
 DISPLAY = 16.0
 """The written-out equation, the editor's token names."""
+CHROME_MOST = 1.5
+"""The zoom past which a data panel's controls and axis titles stop growing: the class reads
+the numbers, the teacher clicks the buttons, so at 200 % the room goes to the data."""
 
 
 def register_bundled_fonts(font_dir: Path | None = None) -> list[str]:
@@ -159,20 +163,29 @@ def scaled_font(size: float = BODY_PT, bold: bool = False) -> QFont:
     return font
 
 
+def chrome_font(size: float = BODY_PT, bold: bool = False) -> QFont:
+    """`scaled_font`, but no larger than at CHROME_MOST: for a data panel's own chrome (axis
+    titles), which must not take the data's room at a large zoom."""
+    font = scaled_font(size, bold)
+    font.setPointSizeF(min(font.pointSizeF(), size * CHROME_MOST))
+    return font
+
+
 class _Emphasis(QObject):
-    """Keeps its parent widget's font at `scaled_font(size, bold)` whenever the application
-    font changes (a zoom, presentation mode); the widget's children inherit it."""
+    """Keeps its parent widget's font at `scaled_font(size, bold)` (or `chrome_font` when
+    `capped`) whenever the application font changes (a zoom, presentation mode); the
+    widget's children inherit it."""
 
     def __init__(self, widget: QWidget, size: float, bold: bool) -> None:
         super().__init__(widget)
         self.setObjectName("emphasis")
-        self.size, self.bold = size, bold
+        self.size, self.bold, self.capped = size, bold, False
         QGuiApplication.instance().fontChanged.connect(self.apply)
 
     @Slot()
     def apply(self) -> None:
         widget = self.parent()
-        font = scaled_font(self.size, self.bold)
+        font = (chrome_font if self.capped else scaled_font)(self.size, self.bold)
         if widget.font() != font:
             widget.setFont(font)
 
@@ -184,5 +197,14 @@ def emphasize(widget: QWidget, size: float = BODY_PT, bold: bool = False) -> Non
     keeper = widget.findChild(_Emphasis, "emphasis", Qt.FindChildOption.FindDirectChildrenOnly)
     if keeper is None:
         keeper = _Emphasis(widget, size, bold)
-    keeper.size, keeper.bold = size, bold
+    keeper.size, keeper.bold, keeper.capped = size, bold, False
+    keeper.apply()
+
+
+def restrain(widget: QWidget, size: float = BODY_PT) -> None:
+    """Let a data panel's control (a button, a check box) grow with the zoom only up to
+    CHROME_MOST, so past it the zoom enlarges the data beside it instead."""
+    emphasize(widget, size)
+    keeper = widget.findChild(_Emphasis, "emphasis", Qt.FindChildOption.FindDirectChildrenOnly)
+    keeper.capped = True
     keeper.apply()

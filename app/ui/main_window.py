@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QByteArray, QEvent, Qt
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QShowEvent
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QCloseEvent,
+    QKeyEvent,
+    QKeySequence,
+    QShowEvent,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -20,12 +27,14 @@ from app import i18n
 from app.i18n import tr
 from app.model.scoring import SCORERS
 from app.model.state import WORLDS
+from app.model.view import initial_state
 from app.state.document import Document
 from app.state.session import Session
 from app.ui import settings as keys
 from app.ui.actions.exports import ExportActions
 from app.ui.actions.files import FileActions
 from app.ui.actions.presenting import PresentationActions
+from app.ui.actions.scenes import SceneActions
 from app.ui.format import format_score
 from app.ui.language import choose_language
 from app.ui.panels.base import Panel
@@ -33,10 +42,22 @@ from app.ui.panels.registry import panel_specs
 from app.ui.presentation import Presentation, stored_presentation
 from app.ui.settings import settings, settings_problem
 from app.ui.widgets.live_label import LiveLabel
+from app.ui.widgets.shortcuts_dialog import ShortcutsDialog
+from app.ui.widgets.world_docks import WorldDocks
 
 LAYOUT_VERSION = 1
 WINDOW_ACTIONS = ("undo", "redo", "reset_lesson", "quit", "reset_layout", "shortcuts", "about")
 """The window's own actions; each is named `action.<name>` in the string tables."""
+
+
+def redo_keys() -> list[QKeySequence]:
+    """Redo answers to Ctrl+Y and Ctrl+Shift+Z on every system (Windows users reach for the
+    first, Linux and macOS users for the second), plus whatever the platform calls Redo."""
+    found = [QKeySequence("Ctrl+Y"), QKeySequence("Ctrl+Shift+Z")]
+    for key in QKeySequence.keyBindings(QKeySequence.StandardKey.Redo):
+        if key not in found:
+            found.append(key)
+    return found
 
 
 class MainWindow(QMainWindow):
@@ -57,6 +78,9 @@ class MainWindow(QMainWindow):
         self._sized = False
         self._shown_world = ""
         self._build_docks()
+        self.world_docks = WorldDocks(
+            self, self.docks, {n: p.world for n, p in self.panels.items() if p.world},
+            document.set_world)
         self._build_actions()
         self.session = Session(document)
         self.presentation = Presentation(self, stored_presentation(settings()))
@@ -65,8 +89,11 @@ class MainWindow(QMainWindow):
         self.presenting = PresentationActions(self, self.presentation)
         self.files = FileActions(self, self.session)
         self.exports = ExportActions(self, document, self.panels, self.files.folder)
-        for group in (self.presenting, self.files, self.exports):
+        self.scenes = SceneActions(self, self.panels["guide"].run, LAYOUT_VERSION)
+        for group in (self.presenting, self.files, self.exports, self.scenes):
             self.actions.update(group.actions)
+        self.scenes.left.connect(
+            lambda: self.world_docks.show_world(self.document.state.world, force=True))
         self._build_menus()
         self._build_toolbar()
         self._status = LiveLabel("status_pair", wrap=False)  # new text at every drag step
@@ -104,7 +131,9 @@ class MainWindow(QMainWindow):
     def _apply_default_sizes(self) -> None:
         """Split the window: editors left, the matrix over the tab group right (55 : 45)."""
         width, height = self.width(), self.height()
-        self.resizeDocks([self.docks["playground"], self.docks["heatmap"]],
+        left = next((self.docks[n] for n in ("playground", "editor")
+                     if not self.docks[n].isHidden()), self.docks["playground"])
+        self.resizeDocks([left, self.docks["heatmap"]],
                          [width // 2, width - width // 2], Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks["heatmap"], self.docks["expansion"]],
                          [int(height * 0.55), int(height * 0.45)], Qt.Orientation.Vertical)
@@ -114,9 +143,15 @@ class MainWindow(QMainWindow):
         if not self._sized:
             self._apply_default_sizes()
         super().showEvent(event)
+        if self.scenes.active:  # a scene's proportions need the window's final size
+            self.scenes.arrange()
 
     def _raise_editor_for(self, world: str) -> None:
-        """The tab that can edit the active world comes to the front when the world changes."""
+        """Only the open world's editor has a dock; it comes to the front when the world
+        changes (in the lesson, each scene lays out its own docks)."""
+        if self.scenes.active:
+            return
+        self.world_docks.show_world(world)
         name = "playground" if world == "dialogue" else "editor"
         dock = self.docks.get(name)
         if dock is not None and not dock.isHidden() and self._shown_world != world:
@@ -139,7 +174,8 @@ class MainWindow(QMainWindow):
     def _build_actions(self) -> None:
         stack = self.document.undo_stack
         undo = self._action("undo", QKeySequence.StandardKey.Undo, stack.undo)
-        redo = self._action("redo", "Ctrl+Shift+Z", stack.redo)
+        redo = self._action("redo", None, stack.redo)
+        redo.setShortcuts(redo_keys())
         stack.canUndoChanged.connect(undo.setEnabled)
         stack.canRedoChanged.connect(redo.setEnabled)
         undo.setEnabled(stack.canUndo())
@@ -184,6 +220,7 @@ class MainWindow(QMainWindow):
             self.actions[f"show_{name}"] = toggle
             self.view_menu.addAction(toggle)
         self.view_menu.addSeparator()
+        self.view_menu.addAction(self.actions["lesson"])
         self.view_menu.addAction(self.actions["reset_layout"])
         self.language_menu = self.view_menu.addMenu("")
         for lang in i18n.LANGUAGES:
@@ -252,7 +289,7 @@ class MainWindow(QMainWindow):
         self._fill_combo(self.scorer_combo, [tr(f"scorer.{name}") for name in SCORERS])
         for name, panel in self.panels.items():
             self.docks[name].setWindowTitle(tr(panel.title_key))
-        for group in (self.files, self.exports, self.presenting):
+        for group in (self.files, self.exports, self.presenting, self.scenes):
             group.retranslate()
         self._update_title()
         self._on_document_changed()
@@ -297,6 +334,11 @@ class MainWindow(QMainWindow):
     def _on_notice(self, message: str) -> None:
         self.statusBar().showMessage(message, 6000)
 
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Keys no widget took reach the window: Space steps the lesson, as a clicker's does."""
+        if not self.scenes.step_key(event):
+            super().keyPressEvent(event)
+
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
@@ -314,6 +356,22 @@ class MainWindow(QMainWindow):
             self._fit_screen()
         if isinstance(state, QByteArray) and self.restoreState(state, LAYOUT_VERSION):
             self._sized = True
+            self.world_docks.show_world(self.document.state.world, force=True)
+            if str(store.value(keys.LESSON_ACTIVE, "false")).lower() == "true":
+                self.scenes.open_scene(_scene_number(store.value(keys.LESSON_SCENE, 0)),
+                                       set_up=False)
+        else:  # a first start: the lesson's first scene, in the 2-D world, stepper visible
+            self.open_lesson(0)
+
+    def open_lesson(self, index: int, asked: bool = False) -> None:
+        """Open the lesson at scene `index`. A fresh document is set up with no history; a
+        session brought back keeps its state, unless the scene was `asked` for by name
+        (`--scene N`): then the setup is one undo step on top of it."""
+        untouched = (self.document.state == initial_state(self.document.data)
+                     and not self.document.undo_stack.count())
+        self.scenes.open_scene(index, set_up=untouched)
+        if asked and not untouched:
+            self.scenes.run.set_up_again()
 
     def show_panel(self, name: str) -> Panel:
         """Bring a panel's dock to the front, up to date, and return the panel."""
@@ -334,16 +392,22 @@ class MainWindow(QMainWindow):
         self.move(area.center() - self.rect().center())
 
     def reset_layout(self) -> None:
+        self.scenes.set_active(False)
         for dock in self.docks.values():
             dock.setFloating(False)
             dock.show()
         self.restoreState(self._default_layout, LAYOUT_VERSION)
+        self.world_docks.show_world(self.document.state.world, force=True)
         self._apply_default_sizes()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         store = settings()
         store.setValue(keys.WINDOW_GEOMETRY, self.saveGeometry())
-        store.setValue(keys.WINDOW_STATE, self.saveState(LAYOUT_VERSION))
+        lesson = self.scenes.active and self.scenes.free_layout is not None
+        free = self.scenes.free_layout if lesson else self.saveState(LAYOUT_VERSION)
+        store.setValue(keys.WINDOW_STATE, free)  # the free layout; a scene lays itself out
+        store.setValue(keys.LESSON_ACTIVE, "true" if lesson else "false")
+        store.setValue(keys.LESSON_SCENE, self.scenes.run.index)
         store.sync()
         super().closeEvent(event)
 
@@ -356,19 +420,25 @@ class MainWindow(QMainWindow):
         """(action, key) for every action that has a shortcut, as the help lists them."""
         rows = []
         for action in self.actions.values():
-            sequence = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+            sequence = " / ".join(key.toString(QKeySequence.SequenceFormat.NativeText)
+                                  for key in action.shortcuts())
             if sequence and action.isVisible():
                 rows.append((action.text().replace("&", ""), sequence))
         return rows
 
     def show_shortcuts(self) -> None:
-        lines = "".join(f"<tr><td>{name}</td><td><b>{key}</b></td></tr>"
-                        for name, key in self.shortcut_rows())
-        box = QMessageBox(self)
-        box.setObjectName("shortcuts_dialog")
-        box.setWindowTitle(tr("action.shortcuts"))
-        box.setText(f"<table cellspacing=6>{lines}</table>")
-        box.open()
+        """F1: every shortcut, in a dialog that fits the screen and scrolls inside."""
+        dialog = ShortcutsDialog(self.shortcut_rows(), tr("action.shortcuts"), self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
 
     def show_about(self) -> None:
         QMessageBox.about(self, tr("action.about"), tr("about.text"))
+
+
+def _scene_number(value: object) -> int:
+    """A stored scene index, or the first scene for anything that is not a number."""
+    try:
+        return max(int(str(value)), 0)
+    except ValueError:
+        return 0

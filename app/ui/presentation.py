@@ -60,6 +60,23 @@ _CHROME: dict[str, dict[QPalette.ColorRole, str]] = {
 }
 
 
+CHECKED = {name: (chrome[Role.Highlight], chrome[Role.HighlightedText], chrome[Role.Text])
+           for name, chrome in _CHROME.items()}
+"""Per chrome theme: a switched-on toggle's fill, its text and its border. Qt's own style
+shades a checked button a few percent darker, which a dark palette or a washed-out projector
+hides: the teacher could not see which of Scores / Weights was on."""
+
+
+def checked_style(theme_name: str) -> str:
+    """The window's style sheet: checked push and tool buttons filled with the highlight
+    ("light" keeps the system's look: empty)."""
+    if theme_name not in CHECKED:
+        return ""
+    fill, text, border = CHECKED[theme_name]
+    return (f"QPushButton:checked, QToolButton:checked {{ background-color: {fill};"
+            f" color: {text}; border: 1px solid {border}; border-radius: 3px; }}")
+
+
 def palette_for(theme_name: str, base: QPalette) -> QPalette:
     """The widget palette for a menu theme; "light" keeps the system's own palette."""
     palette = QPalette(base)
@@ -127,6 +144,13 @@ def snap_scale(scale: float) -> float:
     return min(MAX_SCALE, max(MIN_SCALE, round(scale / ZOOM_STEP) * ZOOM_STEP))
 
 
+def whole_titles(bar: QTabBar) -> None:
+    """Whole panel names on a dock tab bar, scrolling if they do not fit: a projected "热…"
+    names nothing."""
+    bar.setElideMode(Qt.TextElideMode.ElideNone)
+    bar.setUsesScrollButtons(True)
+
+
 class Presentation(QObject):
     """The current Look and the switches that change it; applies it to the whole window."""
 
@@ -142,6 +166,7 @@ class Presentation(QObject):
         """(look, theme name) of the mode we are not in: switching back restores it."""
         self._presenting = False
         self._desk_layout = QByteArray()
+        window.installEventFilter(self)
         self._apply()
 
     @property
@@ -156,6 +181,15 @@ class Presentation(QObject):
     @property
     def presenting(self) -> bool:
         return self._presenting
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Qt makes a new tab bar (eliding titles) whenever docks are tabbed or a saved layout
+        is restored, after `_apply` ran; it is polished before it is first shown, so style it
+        then."""
+        if (watched is self._window and event.type() == QEvent.Type.ChildPolished
+                and isinstance(event.child(), QTabBar)):
+            whole_titles(event.child())
+        return False
 
     def set_presenting(self, on: bool) -> None:
         """Toggle between the desk look and the projector look; each remembers its own zoom."""
@@ -237,8 +271,8 @@ class Presentation(QObject):
         for dock in self._window.docks.values():
             dock.setFont(title)  # a font unlike the app's, else Qt titles docks in its small one
         app.setPalette(palette_for(self._theme_name, self._base_palette))
+        self._window.setStyleSheet(checked_style(self._theme_name))
         for bar in self._window.findChildren(QTabBar):
-            bar.setElideMode(Qt.TextElideMode.ElideNone)  # whole panel names, scroll if need be
-            bar.setUsesScrollButtons(True)
+            whole_titles(bar)
         for panel in self._window.panels.values():
             panel.set_look(self._look)

@@ -173,14 +173,16 @@ def check_heatmap(window, fresh: View) -> None:
 
 
 def check_match_table(window, fresh: View) -> None:
+    from app.ui.format import token_glosses, with_gloss
     from app.ui.panels.match.model import COLUMNS
 
     model, row = window.show_panel("match").model, window.document.state.query
+    glosses = token_glosses(window.document.data)
     for key, name in enumerate(fresh.key_names):
         def cell(column: str, key: int = key) -> str:
             return model.data(model.index(key, COLUMNS.index(column)))
 
-        assert cell("key") == name
+        assert cell("key") == with_gloss(name, glosses)  # the gloss beside it in English
         for scorer in ("dot", "cosine", "neg_euclidean", "additive"):
             value = fresh.scores[scorer][row][key]
             expected = UNDEFINED_TEXT if value is np.ma.masked else format_score(float(value))

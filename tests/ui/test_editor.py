@@ -180,3 +180,27 @@ def test_presentation_scale_enlarges_names_boxes_and_charts(qtbot, panel, presen
     assert panel.name_labels[0].font().pointSizeF() == pytest.approx(2 * sizes[0])
     assert chart.boxes[0].font().pointSizeF() == pytest.approx(2 * sizes[1])
     assert chart.plot.height() == pytest.approx(2 * sizes[2], abs=1)
+
+
+def test_the_editor_goes_back_to_two_columns_when_the_dock_widens(qtbot, panel):
+    """The layout at a width does not depend on the way there. Once narrow, a token's name
+    and buttons lie in a row, wider than the stacked cell; measuring that row kept the
+    one-column layout for good at widths where two columns fit."""
+
+    def narrow_at(width: int, coming_from: int) -> bool:
+        for size in (coming_from, width):
+            panel.resize(size, 640)
+            QApplication.processEvents()
+        return bool(panel._narrow)
+
+    widths = range(400, 1000, 20)
+    assert not narrow_at(1200, 1200) and narrow_at(300, 300)
+    from_wide = [narrow_at(width, 1200) for width in widths]
+    assert True in from_wide and False in from_wide  # the sweep crosses the threshold
+    assert [narrow_at(width, 300) for width in widths] == from_wide
+    narrow_at(1200, 300)
+    grid = panel._grid
+    (q_row, q_column, *_), (k_row, k_column, *_) = (
+        grid.getItemPosition(grid.indexOf(panel.charts[(role, GIVEN)].widget))
+        for role in ("q", "k"))
+    assert q_row == k_row and k_column == q_column + 1  # k beside q again

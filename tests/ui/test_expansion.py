@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QTextDocument
+from PySide6.QtGui import QPainter, QPixmap, QTextDocument
+from PySide6.QtWidgets import QApplication
 
 from app.ui.format import format_score
 from app.ui.look import Look
@@ -115,3 +116,33 @@ def test_presentation_scale_enlarges_the_equation(panel, present):
     present(panel, Look(scale=2.0))
     assert panel.equation.font().pointSizeF() == pytest.approx(2 * before)
     assert panel.equation.textInteractionFlags() & Qt.TextInteractionFlag.TextSelectableByMouse
+
+
+def test_term_labels_fit_under_the_bars_on_a_high_dpi_screen(qtbot, panel, monkeypatch):
+    """Points are more pixels at a higher logical DPI (a desktop that scales by DPI, say
+    Xft.dpi 192): simulated by a tick font twice as large, the q₁k₁ labels must still lie
+    inside the axis that draws them (a fixed pixel height cut them off)."""
+    import app.ui.panels.expansion.panel as module
+
+    real = module.scaled_font
+
+    def large(size=None):
+        font = real() if size is None else real(size)
+        font.setPointSizeF(font.pointSizeF() * 2.0)
+        return font
+
+    monkeypatch.setattr(module, "scaled_font", large)
+    panel.apply_look()
+    panel.refresh()
+    QApplication.processEvents()  # the plot lays its axes out again
+    axis = panel.bars_plot.getPlotItem().getAxis("bottom")
+    device = QPixmap(8, 8)  # measures text as the screen does
+    painter = QPainter(device)
+    try:
+        _axis, _ticks, texts = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    assert [text for _rect, _flags, text in texts] == ["q₁k₁", "q₂k₂", "q₃k₃", "q₄k₄"]
+    inside = axis.boundingRect()
+    for rect, _flags, text in texts:
+        assert inside.contains(rect), f"{text} clipped: {rect} outside {inside}"

@@ -116,7 +116,7 @@ def test_undefined_cosine_cells_are_left_empty(window) -> None:
 
 
 def test_copy_puts_the_panel_picture_on_the_clipboard(qtbot, window) -> None:
-    name = next(iter(window.panels))
+    name = next(n for n, dock in window.docks.items() if not dock.isHidden())  # a panel on show
     panel = _focus_into(window, name)
     qtbot.keyClick(window, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier
                    | Qt.KeyboardModifier.AltModifier)

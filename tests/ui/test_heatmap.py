@@ -9,13 +9,14 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPointF, Qt, QTimer
 
+from app.i18n import tr
 from app.model.nice import snap_out
 from app.model.scale import ScaleRequest
 from app.model.scoring import SCORERS
 from app.startup import make_application
 from app.state import scale_worker
 from app.state.scale_worker import ScaleWorker
-from app.ui.format import format_score, pair_formula
+from app.ui.format import format_score, pair_formula, token_glosses, with_gloss
 from app.ui.language import apply_language
 from app.ui.look import Look
 from app.ui.panels.heatmap.panel import HeatmapPanel
@@ -63,7 +64,8 @@ def test_rows_are_queries_and_columns_keys_with_titled_axes(panel):
     assert "query" in panel.plot.getAxis("left").labelText
     assert "key" in panel.plot.getAxis("top").labelText
     left_ticks = [name for _, name in panel.plot.getAxis("left")._tickLevels[0]]
-    assert tuple(left_ticks) == view.query_names
+    glosses = token_glosses(panel.document.data)  # English: each token with its meaning
+    assert tuple(left_ticks) == tuple(with_gloss(name, glosses) for name in view.query_names)
 
 
 def test_every_cell_prints_its_score_in_a_contrasting_colour(panel):
@@ -246,3 +248,33 @@ def test_deleting_the_worker_stops_its_job(qtbot):
     with qtbot.waitSignal(worker.destroyed, timeout=30000):
         worker.deleteLater()
     assert ticket.generation > generation  # the running job sees it is stale and stops
+
+
+def test_switching_scorer_in_scale_mode_fades_the_old_picture_until_the_new_one(
+        qtbot, panel, monkeypatch):
+    """The old scorer's picture must not pass for the new one's while that is computed."""
+    document = panel.document
+    with qtbot.waitSignal(panel.worker.finished, timeout=30000):
+        document.set_options(scale_mode=True, scale_T=64)
+    assert not panel.stale and panel.image.opacity() == 1.0
+    gate = threading.Event()
+    real = scale_worker.compute_scale
+
+    def held(request, should_stop):
+        gate.wait(timeout=30)
+        return real(request, should_stop)
+
+    monkeypatch.setattr(scale_worker, "compute_scale", held)
+    try:
+        with qtbot.waitSignal(document.changed, timeout=2000):
+            document.set_scorer("cosine")
+        assert panel.stale and panel.image.opacity() < 0.5
+        assert panel.scale_result.request.scorer == "dot"  # still the old picture …
+        assert tr("scorer.cosine") in panel.readout.text()  # … and the line says so
+    finally:
+        gate.set()
+    with qtbot.waitSignal(panel.worker.finished, timeout=30000):
+        pass
+    assert panel.scale_result.request.scorer == "cosine"
+    assert not panel.stale and panel.image.opacity() == 1.0
+    assert tr("scorer.cosine") not in panel.readout.text()

@@ -48,3 +48,21 @@ def test_a_panel_behind_a_tab_catches_up_when_shown(qtbot, monkeypatch, open_win
     assert calls == []
     window.docks["match"].raise_()
     qtbot.waitUntil(lambda: calls == [0])
+
+
+def test_ctrl_y_and_ctrl_shift_z_both_redo(qtbot, open_window):
+    window = open_window()
+    document = window.document
+    scorer = document.state.scorer
+    control, shift = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.set_scorer("cosine")
+    for key, modifiers in ((Qt.Key.Key_Y, control), (Qt.Key.Key_Z, control | shift)):
+        with qtbot.waitSignal(document.changed, timeout=2000):
+            qtbot.keyClick(window, Qt.Key.Key_Z, control)
+        assert document.state.scorer == scorer
+        with qtbot.waitSignal(document.changed, timeout=2000):
+            qtbot.keyClick(window, key, modifiers)
+        assert document.state.scorer == "cosine"
+    help_rows = dict(window.shortcut_rows())
+    assert "Ctrl+Y" in help_rows[window.actions["redo"].text().replace("&", "")]

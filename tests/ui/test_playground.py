@@ -154,6 +154,24 @@ def test_clicking_a_key_arrow_selects_it_everywhere(qtbot, panel):
     assert cell(panel, "key", 2).startswith("▶")
 
 
+def test_clicking_an_arrow_is_no_undo_step_and_keeps_redo(qtbot, panel):
+    document = panel.document
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.set_vector("k", 1, [1.0, 3.0])
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.undo_stack.undo()
+    steps = document.undo_stack.count()
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        qtbot.mouseClick(panel.canvas.viewport(), LEFT,
+                         pos=to_viewport(panel, *document.state.dialogue_keys[2]))
+    assert document.state.key == 2
+    assert document.undo_stack.count() == steps and document.undo_stack.canRedo()
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.undo_stack.redo()
+    assert np.array_equal(document.state.dialogue_keys[1], [1.0, 3.0])
+    assert document.state.key == 2
+
+
 def test_keys_pick_a_vector_and_nudge_it(qtbot, panel):
     document = panel.document
     keys = document.state.dialogue_keys.copy()

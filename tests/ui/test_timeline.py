@@ -9,7 +9,9 @@ import re
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
+from app.i18n import tr
 from app.model.figures import lesson_figures
 from app.model.memory import KIB
 from app.model.timeline import STAGES, stage
@@ -17,6 +19,7 @@ from app.ui.format import format_claim, format_figure
 from app.ui.language import apply_language
 from app.ui.panels.timeline.kv_chart import PER_TOKEN, WHOLE
 from app.ui.panels.timeline.panel import TimelinePanel, percent
+from app.ui.presentation import restore_base_style
 
 CJK = re.compile("[\u3400-\u9fff]")
 
@@ -205,3 +208,36 @@ def test_the_strip_scrolls_to_follow_the_keyboard_in_a_narrow_dock(qtbot, panel)
     for _ in range(training - 1):
         qtbot.keyClick(panel.strip, Qt.Key.Key_Right)
     assert bar.value() > 0
+
+
+def test_after_the_rope_stage_the_keys_still_move_through_the_stages(qtbot, open_window):
+    """RoPE is the stage that opens the 2-D world (the window swaps the world's docks): the
+    strip keeps the keys, ←/→ show the neighbouring cards without setting anything up, and
+    only Enter changes the world and scorer."""
+    window = open_window()
+    window.presentation.set_presenting(True)
+    panel = window.show_panel("timeline")
+    document, strip = window.document, panel.strip
+    action = window.addAction("a window shortcut on ←")  # like any panel's arrow-key action
+    action.setShortcut(Qt.Key.Key_Left)
+    stolen = []
+    action.triggered.connect(lambda: stolen.append(True))
+    try:
+        with qtbot.waitSignal(document.changed, timeout=2000):
+            qtbot.mouseClick(strip.chips["rope"], Qt.MouseButton.LeftButton)
+        assert document.state.world == "dialogue" and document.state.options.stage == "rope"
+        assert panel.isVisible() and strip.hasFocus()
+        before = document.state
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Left)
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Left)
+        document.flush()
+        assert not stolen and document.state == before
+        shown = STAGES[strip.order.index("rope") - 2]
+        assert tr(f"timeline.{shown.id}.name") in plain(panel)
+        assert tr("timeline.rope.name") in plain(panel)  # the note names the stage in use
+        with qtbot.waitSignal(document.changed, timeout=2000):
+            qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
+        assert document.state.options.stage == shown.id
+    finally:
+        window.presentation.set_presenting(False)
+        restore_base_style()

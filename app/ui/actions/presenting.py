@@ -34,6 +34,7 @@ class PresentationActions(QObject):
                     checkable=True)
         make_action(window, self.actions, "spotlight", ["F6"], p.set_spotlight, checkable=True)
         self._theme_group = QActionGroup(self)
+        self._theme_group.setExclusionPolicy(QActionGroup.ExclusionPolicy.Exclusive)
         for number, name in enumerate(THEME_CHOICES, start=1):
             action = make_action(window, self.actions, f"theme_{name}",
                                  [f"Ctrl+Alt+{'LPD'[number - 1]}"],
@@ -63,11 +64,13 @@ class PresentationActions(QObject):
             tr("classroom.scale", percent=round(look.scale * 100)), 3000)
 
     def _sync_checks(self) -> None:
-        look = self.presentation.look
+        """Mirror the controller. Every theme item is set, not only the new one: with signals
+        blocked the exclusive group never hears of a check, so it cannot clear the old one."""
+        look, theme = self.presentation.look, self.presentation.theme_name
         for name, checked in (("presentation", self.presentation.presenting),
                               ("spotlight", look.spotlight),
                               ("full_screen", self.window.isFullScreen()),
-                              (f"theme_{self.presentation.theme_name}", True)):
+                              *((f"theme_{n}", n == theme) for n in THEME_CHOICES)):
             action = self.actions[name]
             action.blockSignals(True)
             action.setChecked(checked)

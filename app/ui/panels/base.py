@@ -20,6 +20,8 @@ class Panel(QWidget):
 
     name: ClassVar[str] = ""
     title_key: ClassVar[str] = ""
+    world: ClassVar[str | None] = None
+    """The one world this panel edits (its dock is put away while the other is open)."""
     observes_while_hidden: ClassVar[bool] = False
     """True for panels that must see every change (the checklist ticks from what happened),
     not just the latest state."""

@@ -52,6 +52,16 @@ def bar_reach(values: np.ndarray) -> float:
     return max(MIN_REACH, math.ceil(2 * (float(np.max(np.abs(values))) + 0.25)) / 2)
 
 
+def stacked_width(cell: QWidget) -> int:
+    """A token cell's width in the two-column layout (name over buttons), whatever its
+    direction now: the narrow layout puts them in a row, and measuring that row would keep
+    the dock narrow for good."""
+    layout = cell.layout()
+    margins = layout.contentsMargins()
+    widest = max(layout.itemAt(i).minimumSize().width() for i in range(layout.count()))
+    return widest + margins.left() + margins.right()
+
+
 class ChartView(pg.GraphicsView):
     """A bare pyqtgraph view for one vector: no axes, menus or view box, so ten of them
     build in a few milliseconds (a PlotWidget each took over ten) and a drag step repaints
@@ -156,6 +166,7 @@ class EditorPanel(Panel):
 
     name = "editor"
     title_key = "editor.title"
+    world = "teaching"
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(document, parent)
@@ -263,7 +274,7 @@ class EditorPanel(Panel):
     def _fit_columns(self) -> None:
         """Narrow when the two charts of a token and its name would not fit side by side."""
         chart = self.charts[("q", 0)].widget.minimumSizeHint().width()
-        cells = max(cell.minimumSizeHint().width() for cell in self._cells)
+        cells = max(stacked_width(cell) for cell in self._cells)
         bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
         margins = self.layout().contentsMargins()
         needed = cells + 2 * chart + 2 * self._grid.horizontalSpacing() + 4 + bar + (

@@ -9,6 +9,7 @@ import html
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QFont, QFontMetricsF
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from app.i18n import tr
@@ -42,6 +43,15 @@ def operand(value: float) -> str:
     """A number that follows × or +: negative ones get parentheses, "(−0.5)"."""
     text = number(value)
     return f"({text})" if text.startswith("−") else text
+
+
+def tick_row_height(axis: pg.AxisItem, font: QFont) -> float:
+    """Room under the bars for one row of tick labels: the font's own line height (points
+    become more pixels on a screen set to a higher DPI, where a fixed pixel height cut the
+    subscripts of q₁k₁ off) plus the tick and pyqtgraph's gap before the text."""
+    style = axis.style
+    return (QFontMetricsF(font).height() + max(0.0, float(style["tickLength"]))
+            + float(style["tickTextOffset"][1]) + 2.0)
 
 
 class BarsView(pg.PlotWidget):
@@ -116,12 +126,14 @@ class ExpansionPanel(Panel):
         self.bars_plot.setMinimumHeight(int(look.px(90)))
         self.bars_plot.setMaximumHeight(int(look.px(260)))
         self.bars_plot.setBackground(theme.background)
+        tick_font = scaled_font(READING)
         for side in ("left", "bottom"):
             axis = self.bars_plot.getPlotItem().getAxis(side)
-            axis.setStyle(tickFont=scaled_font(READING))
+            axis.setStyle(tickFont=tick_font)
             axis.setTextPen(theme.foreground)
             axis.setPen(theme.foreground)
-        self.bars_plot.getPlotItem().getAxis("bottom").setHeight(look.px(34))
+        bottom = self.bars_plot.getPlotItem().getAxis("bottom")
+        bottom.setHeight(max(look.px(34), tick_row_height(bottom, tick_font)))
 
     def retranslate(self) -> None:
         self.bars_plot.setToolTip(tr("expansion.product_axis"))

@@ -19,6 +19,16 @@ CELL_TEXT_LIMIT = 12
 """Up to this many tokens every cell prints its value; beyond, the cells are too small."""
 SMALLEST_CELL_PT = 7.0
 """Below this a cell's number is unreadable anyway: the label hides instead of spilling over."""
+CELL_MOST = HEADING
+"""Points at 100 %: a big cell's number grows no larger, scaled with the zoom."""
+CELL_FILL = 0.86
+"""The share of a cell's width its number may take: a gap keeps cells apart (a line's
+height, leading included, may fill the cell's height: digits take about half of it)."""
+MEASURE_PT = 20.0
+"""Cell labels are measured at this size; their width scales with the point size."""
+WIDEST_USUAL = "−0.00"
+"""The fit never counts a label narrower than this, so one drag step (4.40 → 0.67) does not
+resize every number."""
 
 
 def text_colours(rgb: np.ndarray) -> np.ndarray:
@@ -115,9 +125,10 @@ class CellLayer:
         self.veil.setBrush(colour)
 
     def paint(self, values: np.ndarray, levels: tuple[float, float], cmap: pg.ColorMap,
-              text_of: Callable[[int, int], str]) -> None:
+              text_of: Callable[[int, int], str]) -> bool:
         """Colour every cell; print its value (T ≤ CELL_TEXT_LIMIT), black or white by the
-        cell's colour. An empty matrix clears the grid (scale mode draws an image instead)."""
+        cell's colour, and say whether the numbers are printed. An empty matrix clears the
+        grid (scale mode draws an image instead)."""
         rows, cols = values.shape
         low, high = levels
         rgba = cmap.map(np.clip((np.nan_to_num(values) - low) / (high - low), 0, 1),
@@ -133,6 +144,7 @@ class CellLayer:
         self.grid.set_cells(values, rgba, labels, label_colours)
         if values.size:
             self.fit()
+        return bool(labels)
 
     def fit(self) -> None:
         """As large as the presentation scale asks, but never wider or taller than a cell;
@@ -140,8 +152,12 @@ class CellLayer:
         rows, cols = self.grid.values.shape
         view_box = self.plot.vb
         cell_w, cell_h = view_box.width() / max(cols, 1), view_box.height() / max(rows, 1)
-        fitted = 0.75 * min(cell_h * 0.6, cell_w / 3.4)  # pt: 0.75 px; "−3.76" ≈ 3.4 em wide
-        size = max(SMALLEST_CELL_PT, min(points(HEADING), fitted))
+        metrics = QtGui.QFontMetricsF(ui_font(MEASURE_PT, bold=True))
+        widest = max((metrics.horizontalAdvance(text) for line in self.grid.labels
+                      for text in line), default=0.0)
+        widest = max(widest, metrics.horizontalAdvance(WIDEST_USUAL))  # steady while dragging
+        fitted = MEASURE_PT * min(CELL_FILL * cell_w / widest, cell_h / metrics.height())
+        size = max(SMALLEST_CELL_PT, min(points(CELL_MOST), fitted))
         point, visible = round(size * 2) / 2, fitted >= SMALLEST_CELL_PT
         if (point, visible) != self._fitted:  # a drag step changes neither
             self._fitted = (point, visible)

@@ -15,8 +15,15 @@ from app.model.scale import SCALE_TS, ScaleRequest, ScaleResult, downsample_fact
 from app.model.scoring import SCORERS
 from app.state.document import Document
 from app.state.scale_worker import ScaleWorker
-from app.ui.fonts import READING, scaled_font
-from app.ui.format import format_bytes, format_percent, format_score, pair_formula
+from app.ui.fonts import READING, chrome_font, restrain
+from app.ui.format import (
+    format_bytes,
+    format_percent,
+    format_score,
+    pair_formula,
+    token_glosses,
+    with_gloss,
+)
 from app.ui.look import diverging_map, sequential_map
 from app.ui.panels.base import Panel
 from app.ui.panels.heatmap.cells import CellLayer
@@ -29,6 +36,10 @@ MIN_PLOT_HEIGHT = 60
 """Pixels at 100 %: the plot gives way first in a short dock, the readout lines never."""
 PERCENT = 100.0
 """Weights are drawn and printed in percent, as the lesson quotes them (32.5 %)."""
+STALE_OPACITY = 0.3
+"""Scale mode's previous picture, faded while the one for the new request is computed."""
+
+
 class HeatmapPanel(Panel):
     """Rows are queries, columns are keys; clicking a cell selects that pair everywhere."""
 
@@ -42,6 +53,7 @@ class HeatmapPanel(Panel):
         self.worker.failed.connect(lambda why: self.info.setText(tr("heatmap.scale_failed",
                                                                        reason=why)))
         self.scale_result: ScaleResult | None = None
+        self.stale = False  # scale mode shows an older picture while the new one is computed
         self._requested: ScaleRequest | None = None  # the newest request sent to the worker
         self._hover: tuple[int, int] | None = None
         self._values = np.zeros((0, 0))  # the matrix shown, for hover and keys
@@ -77,6 +89,9 @@ class HeatmapPanel(Panel):
         self.t_combo.addItems([f"T = {t:,}" for t in SCALE_TS])
         self.t_combo.currentIndexChanged.connect(
             lambda i: i >= 0 and self.document.set_options(scale_T=SCALE_TS[i]))
+        for widget in (self.scores_button, self.weights_button, self.causal_box,
+                       self.scale_box, self.t_combo):
+            restrain(widget)  # past 150 % the zoom goes to the cells, not the buttons
         self._controls = QtWidgets.QVBoxLayout()
         for widgets in ((self.scores_button, self.weights_button, self.causal_box),
                         (self.scale_box, self.t_combo)):
@@ -129,7 +144,7 @@ class HeatmapPanel(Panel):
             axis.enableAutoSIPrefix(False)  # token indices, never "×0.001"
             axis.setTextPen(theme.foreground)
             axis.setPen(theme.foreground)
-            axis.label.setFont(scaled_font(READING))
+            axis.label.setFont(chrome_font(READING))  # the cells get the zoom's room
         self.cells.set_look(look)  # the tick names' font, fitted with the cells
         fit_colorbar(self.colorbar, self.plot.vb.height())
         self.colorbar.axis.setTextPen(theme.foreground)
@@ -214,9 +229,12 @@ class HeatmapPanel(Panel):
         self._set_scale(values.shape, levels, cmap, factor=1)
         self.image.setVisible(False)  # the cell grid paints the colours (and far faster)
         rows, cols = values.shape
-        self.cells.set_token_axes({"left": view.query_names, "top": view.key_names})
+        glosses = token_glosses(self.document.data)  # English: the meaning beside each row
+        self.cells.set_token_axes({  # (only the rows: glossed column names would collide)
+            "left": [with_gloss(name, glosses) for name in view.query_names],
+            "top": list(view.key_names)})
         self._set_lesson_mask(view.allowed)
-        self.cells.paint(values, levels, cmap, self._cell_text)
+        self._show_colorbar(not self.cells.paint(values, levels, cmap, self._cell_text))
         self.cells.spotlight((state.query, state.key), values.shape)
         bands, cell = QtGui.QPainterPath(), QtGui.QPainterPath()
         bands.addRect(QRectF(-0.5, state.query - 0.5, cols, 1))
@@ -259,6 +277,18 @@ class HeatmapPanel(Panel):
                 QtGui.QTransform().translate(-0.5, -0.5).scale(factor, factor))
             self.plot.vb.setRange(xRange=(-0.5, cols - 0.5), yRange=(-0.5, rows - 0.5),
                                   padding=0)
+
+    def _show_colorbar(self, on: bool) -> None:
+        """The colour bar only where no cell prints its number (scale mode, a long sequence):
+        there it is the only key to the colours; beside printed numbers it repeats them, and
+        its room is better spent on larger cells."""
+        if on == self.colorbar.isVisible():
+            return
+        if on:
+            self.plot.layout.addItem(self.colorbar, 2, 5)
+        else:
+            self.plot.layout.removeItem(self.colorbar)
+        self.colorbar.setVisible(on)
 
     def _cell_text(self, row: int, col: int) -> str:
         """The number printed in a cell: "—" undefined, "−∞" masked score, percent weights."""
@@ -310,6 +340,7 @@ class HeatmapPanel(Panel):
             self._requested = request
             self.worker.request(request)
             shown = self.scale_result
+            self._mark_stale(shown is not None and shown.request != request)
             if shown is None or (shown.request.T, shown.request.d) != (request.T, request.d):
                 # a new seed or scorer keeps the size line, which still holds: flipping it to
                 # "computing" and back would resize the plot (and redraw its axes) twice
@@ -317,17 +348,29 @@ class HeatmapPanel(Panel):
         elif self.scale_result is not None and self.scale_result.request == request:
             self._on_scale_finished(self.scale_result)
 
+    def _mark_stale(self, stale: bool) -> None:
+        """While the new picture is computed (up to a minute at T = 4,096) the old one stays,
+        faded, and the readout names the scorer being computed, so the old scorer's picture
+        never passes for the new one's."""
+        self.stale = stale
+        self.image.setOpacity(STALE_OPACITY if stale else 1.0)
+        if stale:
+            self.readout.setText(tr("heatmap.scale_pending",
+                                    scorer=tr(f"scorer.{self._requested.scorer}")))
+
     def _on_scale_finished(self, result: ScaleResult) -> None:
         self.scale_result = result
         request = result.request
         if not self.document.state.options.scale_mode:
             return
+        self._mark_stale(False)
         cmap = sequential_map() if request.mode == "weights" else (
             diverging_map() if SCORERS[request.scorer].signed else sequential_map())
         unit, self._values = (PERCENT if request.mode == "weights" else 1.0), result.image
         levels = (result.levels[0] * unit, result.levels[1] * unit)
         self.image.setImage(result.image * unit, autoLevels=False, levels=levels)
         self.image.setVisible(True)
+        self._show_colorbar(True)
         self._set_scale(result.image.shape, levels, cmap, result.factor)
         path = QtGui.QPainterPath()
         if request.causal:

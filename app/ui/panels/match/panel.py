@@ -19,7 +19,7 @@ from app.i18n import tr
 from app.model.reasons import SwapReason
 from app.state.document import Document
 from app.ui.fonts import BODY_PT, READING, emphasize, scaled_font
-from app.ui.format import format_length_ratio, format_score
+from app.ui.format import format_length_ratio, format_score, token_glosses, with_gloss
 from app.ui.panels.base import Panel
 from app.ui.panels.match.model import (
     ADDITIVE_COLUMNS,
@@ -161,16 +161,17 @@ class MatchTablePanel(Panel):
         tips = {key: "\n".join(line for reason, line in zip(reasons, lines, strict=True)
                                if key in reason.keys) for key in explained.flagged}
         scores = {name: view.scores[name][row] for name in SCORED if name in view.scores}
+        glosses = token_glosses(self.document.data)
         self.model.spotlight = state.key if self.look.spotlight else None
         self.model.set_rows(MatchRows(
-            names=view.key_names,
+            names=tuple(with_gloss(name, glosses) for name in view.key_names),
             norms=explained.norms,
             scores=scores,
             ranks={name: view.row_ranks[name] for name in scores},
             flagged=explained.flagged,
             tips=tips,
         ))
-        self.caption.setText(tr("match.caption", query=view.query_names[row]))
+        self.caption.setText(tr("match.caption", query=with_gloss(view.query_names[row], glosses)))
         self.reasons.setText("\n".join(f"• {line}" for line in lines)
                              if lines else tr("match.no_disagreement"))
         show = state.options.show_additive

@@ -59,6 +59,7 @@ class PlaygroundPanel(Panel):
 
     name = "playground"
     title_key = "playground.title"
+    world = "dialogue"
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(document, parent)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QToolButton, QWidget
 
@@ -27,10 +27,15 @@ def card_html(chosen: Stage, values: dict[str, str]) -> str:
             if chosen.here else "")
     return (
         f"<p style='font-size:large'><b>{html.escape(tr(name_key))}</b>{here}</p>"
-        f"<p><i>{html.escape(chosen.source)}</i></p>"
-        f"<p><b>{html.escape(tr('timeline.solved'))}:</b> {tr(solved_key, **bold)}</p>"
-        f"<p><b>{html.escape(tr('timeline.stuck'))}:</b> {tr(stuck_key, **bold)}</p>"
+        + (f"<p><i>{html.escape(chosen.source)}</i></p>" if chosen.source else "")
+        + f"<p><b>{html.escape(tr('timeline.solved'))}</b> {tr(solved_key, **bold)}</p>"
+        f"<p><b>{html.escape(tr('timeline.stuck'))}</b> {tr(stuck_key, **bold)}</p>"
     )
+
+
+STRIP_KEYS = (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down,
+              Qt.Key.Key_Return, Qt.Key.Key_Enter)
+"""Keys the strip answers itself (Space too, but the lesson's stepper decides about Space)."""
 
 
 class StageStrip(QWidget):
@@ -71,7 +76,19 @@ class StageStrip(QWidget):
 
     def _on_clicked(self, stage_id: str) -> None:
         self.current = self.order.index(stage_id)
+        self.setFocus(Qt.FocusReason.MouseFocusReason)  # the keys go on where the click was
         self.expanded.emit(stage_id)
+
+    def event(self, event: QEvent) -> bool:
+        """While the strip has focus its keys are its own: no window shortcut (a panel's
+        arrow keys, a menu's Enter) takes ←/→/↑/↓/Enter from it."""
+        if (event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent)
+                and event.key() in STRIP_KEYS
+                and event.modifiers() in (Qt.KeyboardModifier.NoModifier,
+                                          Qt.KeyboardModifier.KeypadModifier)):
+            event.accept()
+            return True
+        return super().event(event)
 
     def show_expanded(self, stage_id: str | None) -> None:
         """Check the document's stage (if any) without emitting anything."""

@@ -103,6 +103,7 @@ class TimelinePanel(Panel):
         self.strip_scroll = scrolled(self.strip)
         self.strip_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.strip.moved.connect(lambda chip: self.strip_scroll.ensureWidgetVisible(chip, 8, 0))
+        self.strip.moved.connect(lambda _chip: self._show_card())
         self.live = QStackedWidget()
         self.live_label = rich_label("timeline_live_text")
         self.kv = KVChart(document.data)
@@ -228,9 +229,7 @@ class TimelinePanel(Panel):
     def refresh(self) -> None:
         chosen = self.current_stage()
         self.strip.show_expanded(chosen.id if chosen else None)
-        shown = chosen or STAGES[self.strip.current]
-        hint = "" if chosen else f"<p>{html.escape(tr('timeline.hint'))}</p>"
-        self.card.setText(hint + card_html(shown, self.values))
+        self._show_card()
         panel = chosen.panel if chosen else "none"
         self.live.setCurrentWidget(self.pages[panel])
         if panel == "kv":
@@ -241,6 +240,20 @@ class TimelinePanel(Panel):
             self._refresh_sink()
         else:
             self.live_label.setText(self._live_text(chosen))
+
+    def _show_card(self) -> None:
+        """The card of the chip the keyboard is on: ←/→ read through the stages, and only
+        Enter or a click sets one up (which may change the world and scorer), so a stage
+        already chosen does not hide where the keys went."""
+        chosen, shown = self.current_stage(), STAGES[self.strip.current]
+        if chosen is None:
+            note = tr("timeline.hint")
+        elif chosen.id != shown.id:
+            note = tr("timeline.preview", name=tr(f"timeline.{chosen.id}.name"))
+        else:
+            note = ""
+        hint = f"<p>{html.escape(note)}</p>" if note else ""
+        self.card.setText(hint + card_html(shown, self.values))
 
     def _live_text(self, chosen: Stage | None) -> str:
         view, teaching = self.document.view, self.document.data.teaching
