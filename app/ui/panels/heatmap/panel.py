@@ -40,6 +40,12 @@ STALE_OPACITY = 0.3
 """Scale mode's previous picture, faded while the one for the new request is computed."""
 
 
+def _meaning(request: ScaleRequest) -> tuple[str, str, bool]:
+    """What a scale picture shows: another seed or size is the same kind of picture (a drag
+    redraws it many times a second), another scorer or mode is not, and must not pass for it."""
+    return request.scorer, request.mode, request.causal
+
+
 class HeatmapPanel(Panel):
     """Rows are queries, columns are keys; clicking a cell selects that pair everywhere."""
 
@@ -340,7 +346,7 @@ class HeatmapPanel(Panel):
             self._requested = request
             self.worker.request(request)
             shown = self.scale_result
-            self._mark_stale(shown is not None and shown.request != request)
+            self._mark_stale(shown is not None and _meaning(shown.request) != _meaning(request))
             if shown is None or (shown.request.T, shown.request.d) != (request.T, request.d):
                 # a new seed or scorer keeps the size line, which still holds: flipping it to
                 # "computing" and back would resize the plot (and redraw its axes) twice
