@@ -149,6 +149,14 @@ STRINGS: dict[str, str] = {
     "match.col.neg_euclidean": "−Distance",
     "match.col.additive": "Additive",
     "match.col.rank": "Rank",
+    # compact table (narrow dock): two-line headers, every score column stays on screen
+    "match.col.short.key": "Key",
+    "match.col.short.norm": "|k|",
+    "match.col.short.dot": "Dot\nq·k",
+    "match.col.short.cosine": "Cos",
+    "match.col.short.neg_euclidean": "Neg.\ndistance",
+    "match.col.short.additive": "Add-\nitive",
+    "match.col.short.rank": "#",
     "match.tip.key": "The token whose key is scored",
     "match.tip.norm": (
         "The key's length |k|: for the same direction a longer key gets "

@@ -114,6 +114,7 @@ def _derived_keys() -> set[str]:
     return (stages | tracks | layer
             | {f"scorer.{name}" for name in SCORERS} | {f"world.{w}" for w in WORLDS}
             | {f"match.col.{c}" for c in ("key", "norm", *SCORED)}
+            | {f"match.col.short.{c}" for c in ("key", "norm", *SCORED)}
             | {f"playground.col_{c}" for c in HEADED}
             | {f"action.{name}" for name in WINDOW_ACTIONS}
             | {f"language.{lang}" for lang in ("zh", "en")}

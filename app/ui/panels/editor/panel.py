@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QRectF, Qt, QTimer
+from PySide6.QtCore import QPoint, QRect, QRectF, Qt, QTimer
 from PySide6.QtGui import QPainter, QPen, QResizeEvent, QTransform
 from PySide6.QtWidgets import (
     QBoxLayout,
@@ -201,6 +201,7 @@ class EditorPanel(Panel):
             self._connect(chart)
             self.charts[(role, token)] = chart
         self._narrow: bool | None = None
+        self._pair_shown: tuple[int, int] | None = None  # the pair last scrolled into view
         self._arrange(narrow=False)
         for role in ROLES:
             self.pick_groups[role].idClicked.connect(
@@ -270,6 +271,41 @@ class EditorPanel(Panel):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_columns()
+        self._pair_shown = None  # a scene's new layout: bring the pair back into view
+        QTimer.singleShot(0, self, self._show_pair)
+
+    def pair_rect(self, one: int | None = None) -> QRect:
+        """Where the selected query's and key's rows (name, q, k), or one token's, lie in the
+        scrolled page."""
+        state = self.document.state
+        page = self._scroll.widget()
+        rect = QRect()
+        for token in {state.query, state.key} if one is None else {one}:
+            for widget in (self._cells[token], *(self.charts[(role, token)].widget
+                                                 for role in ROLES)):
+                rect = rect.united(QRect(widget.mapTo(page, QPoint(0, 0)), widget.size()))
+        return rect
+
+    def _show_pair(self) -> None:
+        """Scroll the selected pair's rows into view: on a projector only two tokens fit, and
+        the lesson's pair is not the first two. Done
+        when the pair or the layout changes, never while the class edits another token."""
+        state = self.document.state
+        pair = (state.query, state.key)
+        if pair == self._pair_shown or state.world != "teaching" or not self.isVisible():
+            return
+        # both cannot fit: the token just picked (a key clicked stays under the mouse)
+        only = state.key if self._pair_shown and self._pair_shown[0] == state.query else None
+        self._pair_shown = pair
+        rect, bar = self.pair_rect(), self._scroll.verticalScrollBar()
+        height = self._scroll.viewport().height()
+        if rect.height() > height:
+            rect = self.pair_rect(state.query if only is None else only)
+            rect.setHeight(min(rect.height(), height))
+        if rect.top() < bar.value():
+            bar.setValue(rect.top())
+        elif rect.bottom() >= bar.value() + height:
+            bar.setValue(rect.bottom() + 1 - height)
 
     def _fit_columns(self) -> None:
         """Narrow when the two charts of a token and its name would not fit side by side."""
@@ -369,6 +405,8 @@ class EditorPanel(Panel):
             button.blockSignals(True)
             button.setChecked(selected[role] == token)
             button.blockSignals(False)
+        if (state.query, state.key) != self._pair_shown:
+            QTimer.singleShot(0, self, self._show_pair)  # after the layout has settled
         for token, label in enumerate(self.name_labels):
             picked = token in (state.query, state.key)
             label.setText(f"▶ {self.tokens[token]}" if picked else self.tokens[token])

@@ -51,6 +51,8 @@ class MatchRows:
     """The numbers of one query row, as the table shows them (no Qt, easy to test)."""
 
     names: tuple[str, ...] = ()
+    short_names: tuple[str, ...] = ()
+    """The bare tokens (no gloss), shown when the table must be compact; empty: use names."""
     norms: np.ndarray = field(default_factory=lambda: np.zeros(0))
     scores: dict[str, np.ma.MaskedArray] = field(default_factory=dict)
     ranks: dict[str, np.ndarray] = field(default_factory=dict)
@@ -66,6 +68,8 @@ class MatchModel(QAbstractTableModel):
         self.rows = MatchRows()
         self.font = QFont()
         self.theme = "light"  # highlight_kind() of the look's background
+        self.compact = False
+        """Narrow dock: short two-line headers and bare tokens, so every score column fits."""
         self.spotlight: int | None = None
         """The key row left in full colour while the spotlight is on; None: every row is."""
         self.faded = ("#C7C7C7", "#FEF4E5")
@@ -83,6 +87,21 @@ class MatchModel(QAbstractTableModel):
             last = self.index(len(rows.names) - 1, len(COLUMNS) - 1)
             self.dataChanged.emit(self.index(0, 0), last)
 
+    def set_compact(self, on: bool) -> None:
+        """Switch between full and compact texts; the view re-measures both."""
+        if on == self.compact:
+            return
+        self.compact = on
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
+        if self.rows.names:
+            last = len(self.rows.names) - 1
+            self.dataChanged.emit(self.index(0, 0), self.index(last, 0))
+
+    def _name(self, row: int) -> str:
+        if self.compact and self.rows.short_names:
+            return self.rows.short_names[row]
+        return self.rows.names[row]
+
     def retranslate(self) -> None:
         self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
 
@@ -96,7 +115,7 @@ class MatchModel(QAbstractTableModel):
         """(sort value, text) of one cell; None sorts as undefined."""
         rows = self.rows
         if column == "key":
-            return float(row), rows.names[row]
+            return float(row), self._name(row)
         if column == "norm":
             return float(rows.norms[row]), format_score(float(rows.norms[row]))
         if column.endswith("_rank"):
@@ -132,6 +151,8 @@ class MatchModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ForegroundRole and (flagged or dim):
             return QColor(self.faded[0] if dim else HIGHLIGHT[self.theme][1])
         if role == Qt.ItemDataRole.ToolTipRole:
+            if column == "key" and self._name(row) != self.rows.names[row]:
+                return "\n".join(filter(None, (self.rows.names[row], self.rows.tips.get(row))))
             if column == "cosine" and self._value(row, column)[0] is None:
                 return tr("match.tip.undefined_cos")
             return self.rows.tips.get(row)
@@ -144,7 +165,9 @@ class MatchModel(QAbstractTableModel):
         column = COLUMNS[section]
         base = column.removesuffix("_rank")
         if role == Qt.ItemDataRole.DisplayRole:
-            return tr("match.col.rank") if column.endswith("_rank") else tr(f"match.col.{base}")
+            if column.endswith("_rank"):
+                return tr("match.col.short.rank") if self.compact else tr("match.col.rank")
+            return tr(f"match.col.short.{base}" if self.compact else f"match.col.{base}")
         if role == Qt.ItemDataRole.ToolTipRole:
             if column.endswith("_rank"):
                 return tr("match.tip.rank", scorer=tr(f"match.col.{base}"))

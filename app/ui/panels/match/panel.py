@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QSignalBlocker, Qt, QTimer
+from PySide6.QtCore import QModelIndex, QSignalBlocker, QSize, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QHeaderView,
     QLabel,
+    QStyle,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -59,6 +60,28 @@ def reason_text(reason: SwapReason, names: tuple[str, ...]) -> str:
     return tr(REASON_KEYS[(reason.other, reason.kind)], **values)
 
 
+class ScoreHeader(QHeaderView):
+    """A header that, when compact, does not reserve the sort arrow's room beside the text.
+
+    Qt reserves a square as tall as the header beside every label for the arrow; with two-line
+    labels that square alone is wider than a rank. The style draws the arrow over the section
+    (above the label in Fusion), so the compact header keeps only a small allowance.
+    """
+
+    def __init__(self, model: MatchModel, parent: QWidget | None = None) -> None:
+        super().__init__(Qt.Orientation.Horizontal, parent)
+        self.match_model = model
+        self.setSectionsClickable(True)  # as QTableView's own header: a click sorts
+        self.setHighlightSections(True)
+
+    def sectionSizeFromContents(self, logicalIndex: int) -> QSize:
+        size = super().sectionSizeFromContents(logicalIndex)
+        if self.match_model.compact and self.isSortIndicatorShown():
+            margin = self.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, self)
+            size.setWidth(size.width() - size.height() - margin + self.fontMetrics().height() // 2)
+        return size
+
+
 class MatchTablePanel(Panel):
     """A sortable table of one query row; picking a row selects that key everywhere."""
 
@@ -72,6 +95,7 @@ class MatchTablePanel(Panel):
         self.proxy.setSourceModel(self.model)
         self.table = QTableView()
         self.table.setObjectName("match_table")
+        self.table.setHorizontalHeader(ScoreHeader(self.model, self.table))
         self.table.setModel(self.proxy)
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)
@@ -85,7 +109,9 @@ class MatchTablePanel(Panel):
         self.table.horizontalHeader().setStretchLastSection(False)
         self.table.selectionModel().currentRowChanged.connect(self._on_row_picked)
         self._fit_pending = False
-        self.table.horizontalHeader().sectionResized.connect(lambda *_: self._schedule_fit())
+        self._measuring = False  # _fit_table trying both layouts: not a resize to refit for
+        self.table.horizontalHeader().sectionResized.connect(
+            lambda *_: None if self._measuring else self._schedule_fit())
         self.caption = QLabel()
         self.caption.setObjectName("match_caption")
         self.caption.setWordWrap(True)
@@ -142,7 +168,7 @@ class MatchTablePanel(Panel):
         box = round(look.px(16))
         self.additive_box.setStyleSheet(
             f"QCheckBox::indicator {{ width: {box}px; height: {box}px; }}")
-        self.table.horizontalHeader().setMinimumSectionSize(int(look.px(48)))
+        self.table.horizontalHeader().setMinimumSectionSize(int(look.px(28)))
 
     def retranslate(self) -> None:
         self.additive_box.setText(tr("match.show_additive"))
@@ -165,6 +191,7 @@ class MatchTablePanel(Panel):
         self.model.spotlight = state.key if self.look.spotlight else None
         self.model.set_rows(MatchRows(
             names=tuple(with_gloss(name, glosses) for name in view.key_names),
+            short_names=tuple(view.key_names),
             norms=explained.norms,
             scores=scores,
             ranks={name: view.row_ranks[name] for name in scores},
@@ -182,15 +209,48 @@ class MatchTablePanel(Panel):
         self._fit_table()
         self._select_row(state.key)
 
+    def _columns_width(self, compact: bool) -> int:
+        """The table's width with every column sized to its contents, full or compact."""
+        self._measuring = True
+        try:
+            self.model.set_compact(compact)
+            # compact sections are sized here (with a little air), the full ones by Qt
+            modes = QHeaderView.ResizeMode
+            self.table.horizontalHeader().setSectionResizeMode(
+                modes.Fixed if compact else modes.ResizeToContents)
+            self.table.resizeColumnsToContents()
+        finally:
+            self._measuring = False
+        return self.table.horizontalHeader().length() + 2 * self.table.frameWidth()
+
+    def _breathe(self, spare: int) -> int:
+        """Share spare room among the compact columns (at most a few pixels each), so the
+        numbers do not touch; returns the width added."""
+        header = self.table.horizontalHeader()
+        shown = [c for c in range(header.count()) if not header.isSectionHidden(c)]
+        extra = min(max(0, spare) // max(1, len(shown)), int(self.look.px(12)))
+        if extra:
+            self._measuring = True
+            try:
+                for column in shown:
+                    header.resizeSection(column, header.sectionSize(column) + extra)
+            finally:
+                self._measuring = False
+        return extra * len(shown)
+
     def _fit_table(self) -> None:
         """Size the table to its rows and columns, so nothing is elided and it never scrolls
-        inside; only a panel narrower than all the columns gives it a horizontal scroll bar."""
+        inside. Too narrow a panel (a projector's scene) first gets the compact texts, two-line
+        headers and bare tokens, so the cosine and distance columns stay in view; only one
+        narrower still gives the table a horizontal scroll bar."""
         table = self.table
-        table.resizeColumnsToContents()
         header = table.horizontalHeader()
         frame = 2 * table.frameWidth()
-        width = header.length() + frame
         room = self.width() - self.look.px(24)  # margins and the panel's own scroll bar
+        width = self._columns_width(compact=False)
+        if width > room:
+            width = self._columns_width(compact=True)
+            width += self._breathe(int(room - width))
         bar = table.horizontalScrollBar().sizeHint().height() if width > room else 0
         rows = sum(table.rowHeight(r) for r in range(self.proxy.rowCount()))
         table.setMaximumWidth(width)
