@@ -65,15 +65,24 @@ def _size(text: str) -> tuple[int, int]:
     return width, height
 
 
-def _positive(text: str) -> int:
-    if len(text.strip()) > 12:  # also keeps Python's int-digits advice off the terminal
-        raise argparse.ArgumentTypeError(f"expected a number from 1 to {MAX_REPEAT}")
+def _whole(text: str, too_long: str, not_whole: str, too_small: str) -> int:
+    """A whole number of at least 1 as typed; each refusal is one line for the terminal (a
+    huge digit string never reaches Python's int-digits advice)."""
+    if len(text.strip()) > 12:
+        raise argparse.ArgumentTypeError(too_long)
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+        raise argparse.ArgumentTypeError(not_whole.format(text=text)) from None
     if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number of at least 1, not {value}")
+        raise argparse.ArgumentTypeError(too_small.format(value=value))
+    return value
+
+
+def _positive(text: str) -> int:
+    value = _whole(text, f"expected a number from 1 to {MAX_REPEAT}",
+                   "expected a whole number, not {text!r}",
+                   "expected a number of at least 1, not {value}")
     if value > MAX_REPEAT:
         raise argparse.ArgumentTypeError(
             f"at most {MAX_REPEAT} repeats (each one runs every measurement), not {value}")
@@ -82,15 +91,9 @@ def _positive(text: str) -> int:
 
 def _scene(text: str) -> int:
     """A scene number as typed (1-based); the upper end is checked once the scenes are read."""
-    if len(text.strip()) > 12:
-        raise argparse.ArgumentTypeError("expected a scene number such as 1")
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a scene number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"scenes are numbered from 1, not {value}")
-    return value
+    return _whole(text, "expected a scene number such as 1",
+                  "expected a scene number, not {text!r}",
+                  "scenes are numbered from 1, not {value}")
 
 
 def build_parser() -> argparse.ArgumentParser:
