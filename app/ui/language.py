@@ -47,9 +47,9 @@ def _install_qt_translations(lang: str) -> bool:
 
 
 def apply_language(lang: str) -> None:
-    """Use `lang` everywhere now: the string table, Qt's dialogs, and every open widget."""
-    if lang not in i18n.LANGUAGES:
-        raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(i18n.LANGUAGES)}")
+    """Use `lang` everywhere now: the string table, Qt's dialogs, and every open widget.
+
+    Raises ValueError (from the string table) for a language it does not have."""
     if lang == i18n.language() and (_translator is not None) == (lang in QT_CATALOGUES):
         return
     i18n.set_language(lang)
@@ -57,8 +57,10 @@ def apply_language(lang: str) -> None:
     if not _install_qt_translations(lang) and app is not None:
         QCoreApplication.postEvent(app, QEvent(QEvent.Type.LanguageChange))
     if app is not None:
-        QCoreApplication.sendPostedEvents(None, QEvent.Type.LanguageChange)  # all retranslated
-        QCoreApplication.sendPostedEvents(None, QEvent.Type.LanguageChange)  # now, not later
+        # Qt delivers LanguageChange in two hops: the application's event posts one to every
+        # top-level window. Deliver both now, so every widget is retranslated on return.
+        for _hop in range(2):
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.LanguageChange)
 
 
 def choose_language(lang: str) -> None:
