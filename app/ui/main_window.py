@@ -41,7 +41,10 @@ from app.ui.panels.base import Panel
 from app.ui.panels.registry import panel_specs
 from app.ui.presentation import Presentation, stored_presentation
 from app.ui.settings import settings, settings_problem
+from app.ui.widgets.availability import mark_worlds
+from app.ui.widgets.lazy_docks import LazyPanels, Placeholder
 from app.ui.widgets.live_label import LiveLabel
+from app.ui.widgets.scorer_choice import mark_usable
 from app.ui.widgets.shortcuts_dialog import ShortcutsDialog
 from app.ui.widgets.world_docks import WorldDocks
 
@@ -72,14 +75,17 @@ class MainWindow(QMainWindow):
             | QMainWindow.DockOption.AllowNestedDocks
             | QMainWindow.DockOption.AnimatedDocks
         )
-        self.panels: dict[str, Panel] = {}
+        self._specs = {spec.name: spec for spec in panel_specs()}
+        self.panels = LazyPanels(list(self._specs), self._build_panel)
+        """Built when its dock first comes into view or it is first looked up by name."""
         self.docks: dict[str, QDockWidget] = {}
         self.actions: dict[str, QAction] = {}
         self._sized = False
         self._shown_world = ""
         self._build_docks()
         self.world_docks = WorldDocks(
-            self, self.docks, {n: p.world for n, p in self.panels.items() if p.world},
+            self, self.docks, {n: s.factory.world for n, s in self._specs.items()  # type: ignore[attr-defined]
+                               if getattr(s.factory, "world", None)},
             document.set_world)
         self._build_actions()
         self.session = Session(document)
@@ -109,11 +115,12 @@ class MainWindow(QMainWindow):
         self._on_document_changed()
 
     def _build_docks(self) -> None:
-        for spec in panel_specs():
-            panel = spec.factory(self.document)
+        """Every dock, each holding a placeholder until its panel is needed; panels that must
+        see every change even out of sight are built at once."""
+        for spec in self._specs.values():
             dock = QDockWidget(self)
             dock.setObjectName(f"dock_{spec.name}")
-            dock.setWidget(panel)
+            dock.setWidget(Placeholder(spec.name, self.panels.build))
             dock.setFeatures(
                 QDockWidget.DockWidgetFeature.DockWidgetClosable
                 | QDockWidget.DockWidgetFeature.DockWidgetMovable
@@ -122,11 +129,27 @@ class MainWindow(QMainWindow):
             self.addDockWidget(spec.area, dock)
             if spec.tab_with and spec.tab_with in self.docks:
                 self.tabifyDockWidget(self.docks[spec.tab_with], dock)
-            self.panels[spec.name] = panel
             self.docks[spec.name] = dock
-        for spec in panel_specs():
+        for spec in self._specs.values():
             if spec.tab_with is None:
                 self.docks[spec.name].raise_()
+            if getattr(spec.factory, "observes_while_hidden", False):
+                self.panels.build(spec.name)  # now: it must see every change
+
+    def _build_panel(self, name: str) -> Panel:
+        """Build a panel into its dock, in the window's current look and language."""
+        spec, dock = self._specs[name], self.docks[name]
+        panel = spec.factory(self.document)
+        holder = dock.widget()
+        dock.setWidget(panel)
+        if isinstance(holder, Placeholder):
+            holder.deleteLater()
+        presentation = getattr(self, "presentation", None)  # None while the window is built
+        if presentation is not None and panel.look != presentation.look:
+            panel.set_look(presentation.look)
+        if dock.isVisible():
+            panel.show()
+        return panel
 
     def _apply_default_sizes(self) -> None:
         """Split the window: editors left, the matrix over the tab group right (55 : 45)."""
@@ -201,7 +224,7 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         bar = self.menuBar()
         self.file_menu = bar.addMenu("")
-        for name in ("open", "save", "save_as"):
+        for name in ("open", "import_vectors", "save", "save_as"):
             self.file_menu.addAction(self.actions[name])
         self.file_menu.addMenu(self.files.recent_menu)
         self.file_menu.addSeparator()
@@ -215,8 +238,8 @@ class MainWindow(QMainWindow):
         for number, (name, dock) in enumerate(self.docks.items(), start=1):
             toggle = dock.toggleViewAction()
             toggle.setObjectName(f"action_show_{name}")
-            if number <= 9:
-                toggle.setShortcut(QKeySequence(f"Alt+{number}"))
+            if number <= 10:  # Alt+1 … Alt+9, then Alt+0
+                toggle.setShortcut(QKeySequence(f"Alt+{number % 10}"))
             self.actions[f"show_{name}"] = toggle
             self.view_menu.addAction(toggle)
         self.view_menu.addSeparator()
@@ -287,8 +310,8 @@ class MainWindow(QMainWindow):
         self._scorer_label.setText(tr("toolbar.scorer"))
         self._fill_combo(self.world_combo, [tr(f"world.{w}") for w in WORLDS])
         self._fill_combo(self.scorer_combo, [tr(f"scorer.{name}") for name in SCORERS])
-        for name, panel in self.panels.items():
-            self.docks[name].setWindowTitle(tr(panel.title_key))
+        for name, spec in self._specs.items():
+            self.docks[name].setWindowTitle(tr(spec.factory.title_key))  # type: ignore[attr-defined]
         for group in (self.files, self.exports, self.presenting, self.scenes):
             group.retranslate()
         self._update_title()
@@ -320,7 +343,10 @@ class MainWindow(QMainWindow):
             combo.blockSignals(True)
             combo.setCurrentIndex(index)
             combo.blockSignals(False)
+        mark_usable(self.scorer_combo, self.document)  # a reshaped d: no learned weights
         self.actions[f"world_{state.world}"].setChecked(True)
+        self.actions["world_imported"].setEnabled(state.imported is not None)
+        mark_worlds(self.world_combo, state)
         self._status.setText(
             tr(
                 "status.pair",

@@ -274,5 +274,5 @@ class Presentation(QObject):
         self._window.setStyleSheet(checked_style(self._theme_name))
         for bar in self._window.findChildren(QTabBar):
             whole_titles(bar)
-        for panel in self._window.panels.values():
+        for panel in self._window.panels.built().values():  # the rest are built in this look
             panel.set_look(self._look)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+import numpy as np
 from PySide6.QtCore import QEvent, QPoint, QRect, QTimer
 from PySide6.QtGui import QPaintEvent, QShowEvent
 from PySide6.QtWidgets import QWidget
@@ -25,6 +26,10 @@ class Panel(QWidget):
     observes_while_hidden: ClassVar[bool] = False
     """True for panels that must see every change (the checklist ticks from what happened),
     not just the latest state."""
+    depends_on: ClassVar[tuple[str, ...] | None] = None
+    """The `LabState` fields `refresh` reads (e.g. ("options", "teaching_q.shape")); None: all
+    of them. A change that touches none of them skips `refresh`, and with it every repaint:
+    a drag in the editor costs nothing in a panel that never shows the vectors."""
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -33,18 +38,43 @@ class Panel(QWidget):
         self.setObjectName(f"panel_{self.name}")
         self._stale = False
         self._untranslated = False
+        self._shown_inputs = self.inputs()  # a panel is built showing the current state
         document.changed.connect(self._on_document_changed)
         document.gesture_finished.connect(self._on_document_changed)  # refit held scales
+
+    def inputs(self) -> tuple[object, ...] | None:
+        """What `refresh` would show, cheaply: the data and the `depends_on` fields of the
+        state (None: unknown, always refresh). Override for a finer key."""
+        if self.depends_on is None:
+            return None
+        state = self.document.state
+        return (self.document.data, *(_field(state, name) for name in self.depends_on))
+
+    def _inputs_unchanged(self) -> bool:
+        """The inputs are those of the last refresh (fields compared by identity first:
+        unchanged fields of an immutable state are the very same objects)."""
+        now, shown = self.inputs(), self._shown_inputs
+        if now is None or shown is None or len(now) != len(shown):
+            return False
+        return all(_same(a, b) for a, b in zip(now, shown, strict=True))
+
+    def _refresh_now(self) -> None:
+        """Refresh and remember the inputs shown."""
+        self._stale = False
+        self._shown_inputs = self.inputs()
+        self.refresh()
 
     def _on_document_changed(self) -> None:
         """Repaint now if anyone can see it; a panel behind a tab (Qt moves those off-screen
         rather than hiding them) catches up when it is next painted, so a drag step costs only
-        what is on screen."""
+        what is on screen. A panel whose inputs did not change does nothing at all."""
+        if self._inputs_unchanged():
+            self._stale = False
+            return
         if self.window().isVisible() and not self._on_screen() and not self.observes_while_hidden:
             self._stale = True
             return
-        self._stale = False
-        self.refresh()
+        self._refresh_now()
 
     def _on_screen(self) -> bool:
         """Shown and inside its window: Qt parks the docks behind a tab outside the window."""
@@ -60,8 +90,7 @@ class Panel(QWidget):
             self.retranslate()
             self._stale = True
         if self._stale:
-            self._stale = False
-            self.refresh()
+            self._refresh_now()
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
@@ -75,7 +104,7 @@ class Panel(QWidget):
                 self._untranslated = True
             else:
                 self.retranslate()
-                self.refresh()
+                self._refresh_now()
         super().changeEvent(event)
 
     def paintEvent(self, event: QPaintEvent) -> None:
@@ -88,7 +117,7 @@ class Panel(QWidget):
         """Presentation scale or theme changed: restyle, then repaint."""
         self.look = look
         self.apply_look()
-        self.refresh()
+        self._refresh_now()
 
     def apply_look(self) -> None:
         """Apply `self.look` to fonts, pens and backgrounds (override in panels)."""
@@ -98,3 +127,24 @@ class Panel(QWidget):
 
     def retranslate(self) -> None:
         """Re-read every visible string from the current language's table."""
+
+
+def _field(state: object, path: str) -> object:
+    """`state.options` for "options", `state.teaching_q.shape` for "teaching_q.shape"."""
+    value = state
+    for part in path.split("."):
+        value = getattr(value, part)
+    return value
+
+
+def _same(a: object, b: object) -> bool:
+    """Equal inputs: the same object, or equal values (arrays by content; anything that
+    cannot say counts as changed)."""
+    if a is b:
+        return True
+    try:
+        if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+            return bool(np.array_equal(a, b))  # type: ignore[arg-type]
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return False

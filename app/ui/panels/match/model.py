@@ -13,7 +13,7 @@ from PySide6.QtCore import (
     QSortFilterProxyModel,
     Qt,
 )
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QColor, QFont, QFontMetrics
 
 from app.i18n import tr
 from app.ui.format import UNDEFINED_TEXT, format_score
@@ -44,6 +44,12 @@ def highlight_kind(background: str) -> str:
     return "dark" if QColor(background).lightness() < 128 else "light"
 
 Index = QModelIndex | QPersistentModelIndex
+_LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+_ROLES = frozenset(int(role) for role in (
+    Qt.ItemDataRole.DisplayRole, SORT_ROLE, Qt.ItemDataRole.TextAlignmentRole,
+    Qt.ItemDataRole.FontRole, Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.ForegroundRole,
+    Qt.ItemDataRole.ToolTipRole))
 
 
 @dataclass
@@ -66,6 +72,7 @@ class MatchModel(QAbstractTableModel):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.rows = MatchRows()
+        self._fonts = (QFont(), QFont())
         self.font = QFont()
         self.theme = "light"  # highlight_kind() of the look's background
         self.compact = False
@@ -74,28 +81,76 @@ class MatchModel(QAbstractTableModel):
         """The key row left in full colour while the spotlight is on; None: every row is."""
         self.faded = ("#C7C7C7", "#FEF4E5")
         """Text and flagged background of the rows the spotlight dims (set from the look)."""
+        self._cells: list[tuple[tuple[object, ...], ...]] = []
+        """What each cell showed when last announced (see `set_rows`)."""
 
     def set_rows(self, rows: MatchRows) -> None:
-        """Install new numbers; same shape → dataChanged (keeps selection), else a reset."""
+        """Install new numbers. Another number of rows resets the model; otherwise only the
+        cells whose text, sort value or row style moved get dataChanged (a drag step touches
+        the dragged key's row and the ranks it passes, so only those cells repaint; one cell
+        per signal: the view repaints the whole rectangle of a range)."""
         if len(rows.names) != len(self.rows.names):
             self.beginResetModel()
             self.rows = rows
+            self._cells = self._snapshot()
             self.endResetModel()
             return
         self.rows = rows
-        if rows.names:
-            last = self.index(len(rows.names) - 1, len(COLUMNS) - 1)
-            self.dataChanged.emit(self.index(0, 0), last)
+        old, self._cells = self._cells, self._snapshot()
+        for row, (before, after) in enumerate(zip(old, self._cells, strict=True)):
+            moved = [c for c in range(len(COLUMNS)) if before[c] != after[c]]
+            for column in moved:
+                cell = self.index(row, column)
+                self.dataChanged.emit(cell, cell)
+
+    def widest(self) -> tuple[int, ...]:
+        """Per column, the advance of its widest text in either mode, as painted (bold in
+        flagged rows and the key column): what sizing the columns depends on."""
+        metrics = [QFontMetrics(font) for font in self._fonts]
+        widths = [0] * len(COLUMNS)
+        for row, cells in enumerate(self._cells):
+            flagged = row in self.rows.flagged
+            for column, cell in enumerate(cells):
+                width = metrics[flagged or column == 0].horizontalAdvance(str(cell[1]))
+                widths[column] = max(widths[column], width)
+        names = (*self.rows.names, *self.rows.short_names)
+        widths[0] = max([widths[0], *(metrics[1].horizontalAdvance(n) for n in names)])
+        return tuple(widths)
+
+    def _snapshot(self) -> list[tuple[tuple[object, ...], ...]]:
+        """Per row, per column: what the cell shows, sorts by and is styled with."""
+        rows = self.rows
+        grid = []
+        for row in range(len(rows.names)):
+            style = (row in rows.flagged, self.spotlight is not None and row != self.spotlight,
+                     rows.tips.get(row), rows.names[row])
+            grid.append(tuple((*self._value(row, column), *style) for column in COLUMNS))
+        return grid
 
     def set_compact(self, on: bool) -> None:
         """Switch between full and compact texts; the view re-measures both."""
         if on == self.compact:
             return
         self.compact = on
+        self._cells = self._snapshot()
         self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
         if self.rows.names:
             last = len(self.rows.names) - 1
             self.dataChanged.emit(self.index(0, 0), self.index(last, 0))
+
+    @property
+    def font(self) -> QFont:
+        """The cells' font; bold for the key column and flagged rows (both kept ready, as
+        painting asks for a cell's font at every repaint)."""
+        return self._fonts[0]
+
+    @font.setter
+    def font(self, font: QFont) -> None:
+        bold = QFont(font)
+        bold.setBold(True)
+        plain = QFont(font)
+        plain.setBold(False)
+        self._fonts = (plain, bold)
 
     def _name(self, row: int) -> str:
         if self.compact and self.rows.short_names:
@@ -130,22 +185,19 @@ class MatchModel(QAbstractTableModel):
         return float(scores[row]), format_score(float(scores[row]))
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if not index.isValid():
+        if role not in _ROLES or not index.isValid():  # painting asks for many roles per cell
             return None
         row, column = index.row(), COLUMNS[index.column()]
         flagged = row in self.rows.flagged
         dim = self.spotlight is not None and row != self.spotlight
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._value(row, column)[1]
+            return self._cells[row][index.column()][1]
         if role == SORT_ROLE:
-            return self._value(row, column)[0]
+            return self._cells[row][index.column()][0]
         if role == Qt.ItemDataRole.TextAlignmentRole:
-            align = Qt.AlignmentFlag.AlignLeft if column == "key" else Qt.AlignmentFlag.AlignRight
-            return int(align | Qt.AlignmentFlag.AlignVCenter)
+            return _LEFT if column == "key" else _RIGHT
         if role == Qt.ItemDataRole.FontRole:
-            font = QFont(self.font)
-            font.setBold(flagged or column == "key")
-            return font
+            return self._fonts[flagged or column == "key"]
         if role == Qt.ItemDataRole.BackgroundRole and flagged:
             return QColor(self.faded[1] if dim else HIGHLIGHT[self.theme][0])
         if role == Qt.ItemDataRole.ForegroundRole and (flagged or dim):
@@ -173,9 +225,7 @@ class MatchModel(QAbstractTableModel):
                 return tr("match.tip.rank", scorer=tr(f"match.col.{base}"))
             return tr(HEADER_TIPS[base])
         if role == Qt.ItemDataRole.FontRole:
-            font = QFont(self.font)
-            font.setBold(True)
-            return font
+            return self._fonts[1]
         return None
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QSignalBlocker, QSize, Qt, QTimer
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtCore import QEvent, QModelIndex, QSignalBlocker, QSize, Qt, QTimer
+from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QBoxLayout,
@@ -104,11 +104,16 @@ class MatchTablePanel(Panel):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.table.verticalHeader().hide()
-        self.table.horizontalHeader().setSectionResizeMode(
-            QHeaderView.ResizeMode.ResizeToContents)
+        # Sized by _fit_table, not by Qt at every dataChanged: a header that sizes itself to
+        # its contents measures every cell of the table again for each changed cell.
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.horizontalHeader().setStretchLastSection(False)
         self.table.selectionModel().currentRowChanged.connect(self._on_row_picked)
         self._fit_pending = False
+        self._fitted: tuple[object, ...] | None = None
+        """The column widths' inputs at the last fit (None: fit at the next refresh)."""
+        self._reasons_text = ""
+        self._tips: dict[int, str] | None = None
         self._measuring = False  # _fit_table trying both layouts: not a resize to refit for
         self.table.horizontalHeader().sectionResized.connect(
             lambda *_: None if self._measuring else self._schedule_fit())
@@ -169,24 +174,33 @@ class MatchTablePanel(Panel):
         self.additive_box.setStyleSheet(
             f"QCheckBox::indicator {{ width: {box}px; height: {box}px; }}")
         self.table.horizontalHeader().setMinimumSectionSize(int(look.px(28)))
+        self._fitted = None
 
     def retranslate(self) -> None:
         self.additive_box.setText(tr("match.show_additive"))
         self.additive_box.setToolTip(tr("match.tip.show_additive"))
         self.reasons_title.setText(tr("match.reasons_title"))
         self.model.retranslate()
+        self._fitted, self._tips = None, None  # new headers and reasons to measure
         self.refresh()
 
     def refresh(self) -> None:
+        """Only what moved: the model announces the cells whose values changed, the reasons
+        are rebuilt when the swaps (or the numbers they quote) change, and the columns are
+        re-measured only when a text could have grown or shrunk."""
         view = self.document.view
         state = self.document.state
         row = state.query
         explained = view.reasons
         reasons = explained.reasons
         lines = [reason_text(reason, view.key_names) for reason in reasons]
-        tips = {key: "\n".join(line for reason, line in zip(reasons, lines, strict=True)
-                               if key in reason.keys) for key in explained.flagged}
-        scores = {name: view.scores[name][row] for name in SCORED if name in view.scores}
+        text = "\n".join(f"• {line}" for line in lines) if lines else tr("match.no_disagreement")
+        if text != self._reasons_text or self._tips is None:
+            self._reasons_text = text
+            self.reasons.setText(text)
+            self._tips = {key: "\n".join(line for reason, line in zip(reasons, lines, strict=True)
+                                         if key in reason.keys) for key in explained.flagged}
+        scores = {name: view.row_scores[name] for name in SCORED if name in view.row_scores}
         glosses = token_glosses(self.document.data)
         self.model.spotlight = state.key if self.look.spotlight else None
         self.model.set_rows(MatchRows(
@@ -196,28 +210,32 @@ class MatchTablePanel(Panel):
             scores=scores,
             ranks={name: view.row_ranks[name] for name in scores},
             flagged=explained.flagged,
-            tips=tips,
+            tips=self._tips,
         ))
-        self.caption.setText(tr("match.caption", query=with_gloss(view.query_names[row], glosses)))
-        self.reasons.setText("\n".join(f"• {line}" for line in lines)
-                             if lines else tr("match.no_disagreement"))
+        caption = tr("match.caption", query=with_gloss(view.query_names[row], glosses))
+        if caption != self.caption.text():
+            self.caption.setText(caption)
         show = state.options.show_additive
         with QSignalBlocker(self.additive_box):
             self.additive_box.setChecked(show)
         for column in ADDITIVE_COLUMNS:
-            self.table.setColumnHidden(column, not show)
-        self._fit_table()
+            if self.table.isColumnHidden(column) == show:
+                self.table.setColumnHidden(column, not show)
+        if self._fit_inputs() != self._fitted:
+            self._fit_table()
         self._select_row(state.key)
+
+    def _fit_inputs(self) -> tuple[object, ...]:
+        """What the table's size depends on besides the panel's width, look and language:
+        rows, shown columns and the widest text of each column."""
+        return (self.model.rowCount(), self.table.isColumnHidden(ADDITIVE_COLUMNS[0]),
+                self.model.widest())
 
     def _columns_width(self, compact: bool) -> int:
         """The table's width with every column sized to its contents, full or compact."""
         self._measuring = True
         try:
             self.model.set_compact(compact)
-            # compact sections are sized here (with a little air), the full ones by Qt
-            modes = QHeaderView.ResizeMode
-            self.table.horizontalHeader().setSectionResizeMode(
-                modes.Fixed if compact else modes.ResizeToContents)
             self.table.resizeColumnsToContents()
         finally:
             self._measuring = False
@@ -256,6 +274,7 @@ class MatchTablePanel(Panel):
         table.setMaximumWidth(width)
         table.setMinimumWidth(min(width, max(1, int(room))))
         table.setFixedHeight(header.sizeHint().height() + rows + frame + bar)
+        self._fitted = self._fit_inputs()
         self._arrange()
         self.scroll.relayout()
 
@@ -266,6 +285,17 @@ class MatchTablePanel(Panel):
         direction = QBoxLayout.Direction.LeftToRight if wide else QBoxLayout.Direction.TopToBottom
         if self.body.direction() != direction:
             self.body.setDirection(direction)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._fitted = None
+        self._schedule_fit()  # fonts are polished now: measure the columns again
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.FontChange:  # the app font scaled: measure again
+            self._fitted = None
+            self._schedule_fit()
+        super().changeEvent(event)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

@@ -1,0 +1,187 @@
+"""A drag step costs what it changes (issue 16): the match table announces only the cells
+whose values moved, rebuilds its reasons only when they change, and a panel whose inputs a
+vector edit does not touch (the shapes panel) neither refreshes nor repaints."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QApplication, QWidget
+
+from app.state.document import Document
+from app.ui.look import Look
+from app.ui.panels.base import Panel
+from app.ui.panels.match.model import COLUMNS, SORT_ROLE
+from app.ui.panels.match.panel import MatchTablePanel
+from app.ui.panels.shapes.panel import ShapesPanel
+
+UNSWAPPED_KEY = 1
+"""In the lesson's 4-D world (query 3) keys 0, 2 and 4 swap ranks; key 1 takes no part."""
+
+
+def cells(panel: MatchTablePanel) -> dict[tuple[int, int], tuple[object, object]]:
+    model = panel.model
+    return {(r, c): (model.index(r, c).data(), model.index(r, c).data(SORT_ROLE))
+            for r in range(model.rowCount()) for c in range(len(COLUMNS))}
+
+
+def drag_step(document: Document, key: int, offset: float) -> None:
+    """One step of a drag of key `key`, recomputed at once."""
+    document.set_vector("k", key, document.state.vectors[1][key] + offset)
+    document.flush()
+
+
+class Calls:
+    """Counts calls of one method of one instance, then calls through."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> None:
+        self.count = 0
+        real = getattr(owner, name)
+
+        def spy(*args: object, **kwargs: object) -> object:
+            self.count += 1
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(owner, name, spy)
+
+
+class Paints(QObject):
+    """Counts Paint events of a widget and everything inside it."""
+
+    def __init__(self, root: QWidget) -> None:
+        super().__init__()
+        self.root, self.count = root, 0
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (event.type() == QEvent.Type.Paint and isinstance(watched, QWidget)
+                and (watched is self.root or self.root.isAncestorOf(watched))):
+            self.count += 1
+        return False
+
+
+@pytest.fixture
+def paints() -> Iterator[type[Paints]]:
+    installed: list[Paints] = []
+
+    def install(root: QWidget) -> Paints:
+        counter = Paints(root)
+        QApplication.instance().installEventFilter(counter)
+        installed.append(counter)
+        return counter
+
+    yield install  # type: ignore[misc]
+    for counter in installed:
+        QApplication.instance().removeEventFilter(counter)
+
+
+@pytest.fixture
+def match(open_panel) -> MatchTablePanel:
+    panel = open_panel(MatchTablePanel, (1200, 360))
+    assert panel.document.state.world == "teaching" and panel.document.state.query == 3
+    assert UNSWAPPED_KEY not in panel.document.view.reasons.flagged
+    return panel
+
+
+def test_a_drag_step_announces_only_the_cells_that_moved(qtbot, match):
+    document, model = match.document, match.model
+    announced: set[tuple[int, int]] = set()
+    resets: list[str] = []
+    model.dataChanged.connect(lambda first, last, _roles=(): announced.update(
+        (r, c) for r in range(first.row(), last.row() + 1)
+        for c in range(first.column(), last.column() + 1)))
+    model.modelReset.connect(lambda: resets.append("reset"))
+    model.layoutChanged.connect(lambda: resets.append("layout"))
+    before = cells(match)
+    document.begin_drag()
+    drag_step(document, UNSWAPPED_KEY, 0.1)
+    after = cells(match)
+    moved = {cell for cell in after if after[cell] != before[cell]}
+    assert moved, "the step moved some numbers"
+    assert announced == moved
+    assert all(row == UNSWAPPED_KEY or COLUMNS[c].endswith("_rank") for row, c in moved)
+    assert (UNSWAPPED_KEY, COLUMNS.index("key")) not in announced
+    assert resets == []
+    document.end_drag()
+
+
+def test_reasons_are_rebuilt_only_when_the_swaps_change(qtbot, monkeypatch, match):
+    document = match.document
+    rebuilt = Calls(monkeypatch, match.reasons, "setText")
+    refits = Calls(monkeypatch, match, "_fit_table")
+    text = match.reasons.text()
+    document.begin_drag()
+    for step in (0.1, -0.1, 0.05):
+        drag_step(document, UNSWAPPED_KEY, step)
+    assert document.view.reasons.reasons and UNSWAPPED_KEY not in document.view.reasons.flagged
+    assert rebuilt.count == 0 and match.reasons.text() == text
+    assert refits.count == 0, "same widths: the columns are not measured again"
+    # Key 1 made long and turned towards q: now it wins the dot product by its length.
+    q = document.view.q[document.state.query]
+    drag_step(document, UNSWAPPED_KEY, 3 * q - document.state.vectors[1][UNSWAPPED_KEY])
+    document.end_drag()
+    assert UNSWAPPED_KEY in document.view.reasons.flagged
+    assert rebuilt.count == 1
+    assert document.view.key_names[UNSWAPPED_KEY] in match.reasons.text()
+
+
+def test_shapes_panel_ignores_a_vector_edit_but_not_an_option_or_scale(
+        qtbot, monkeypatch, open_panel, paints):
+    panel = open_panel(ShapesPanel, (900, 700))
+    document = panel.document
+    painted = paints(panel)
+    quiet = 0
+    for _ in range(100):  # let the first show finish painting (fonts polish, layouts settle)
+        painted.count = 0
+        QApplication.processEvents()
+        quiet = 0 if painted.count else quiet + 1
+        if quiet == 5:
+            break
+    assert quiet == 5
+    painted.count = 0
+    refreshes = Calls(monkeypatch, panel, "refresh")
+    document.begin_drag()
+    for step in (0.1, 0.2, -0.3):
+        drag_step(document, 0, step)
+        QApplication.processEvents()
+    document.end_drag()
+    QApplication.processEvents()
+    assert not np.array_equal(document.view.k, document.data.teaching.K), "the edits happened"
+    assert (refreshes.count, painted.count) == (0, 0)
+    document.set_options(show_additive=not document.state.options.show_additive)
+    document.flush()
+    assert refreshes.count == 1
+    panel.set_look(Look(scale=1.5))
+    assert refreshes.count == 2
+
+
+class OptionsProbe(Panel):
+    """A panel that shows only the options: counts its refreshes."""
+
+    name = "options_probe"
+    depends_on = ("options",)
+
+    def __init__(self, document: Document) -> None:
+        super().__init__(document)
+        self.refreshes = 0
+
+    def refresh(self) -> None:
+        self.refreshes += 1
+
+
+def test_a_panel_skips_changes_outside_its_inputs_and_catches_up_on_the_rest(
+        qtbot, open_panel):
+    probe = open_panel(OptionsProbe, (200, 200))
+    document = probe.document
+    drag_step(document, 0, 0.5)
+    document.select(key=0)
+    document.flush()
+    assert probe.refreshes == 0
+    document.set_options(causal=not document.state.options.causal)
+    document.flush()
+    assert probe.refreshes == 1
+    document.undo_stack.undo()  # back to the options it showed before: a real change again
+    document.flush()
+    assert probe.refreshes == 2
