@@ -96,6 +96,20 @@ def _scene(text: str) -> int:
                   "scenes are numbered from 1, not {value}")
 
 
+def _head(text: str) -> int:
+    """An attention head's number as the capture counts them (0 is the first)."""
+    if len(text.strip()) > 6:
+        raise argparse.ArgumentTypeError("expected a head number such as 0")
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a head number (0, 1, …), not {text!r}") \
+            from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"heads are numbered from 0, not {value}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="attention-lab", description="Attention Lab (注意力打分实验台)")
     parser.add_argument("--lang", choices=("zh", "en"), help="interface language")
@@ -112,6 +126,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--scene", type=_scene, metavar="N",
                         help="open the lesson at scene N (1 is the first); with --screenshot, "
                              "render that scene")
+    parser.add_argument("--import", dest="import_file", type=Path, metavar="FILE",
+                        help="open a model's captured q and k (.npz or .safetensors) as the "
+                             "imported world")
+    parser.add_argument("--head", type=_head, metavar="H",
+                        help="with --import: the attention head to show (default 0)")
+    parser.add_argument("--export-csv", type=Path, metavar="FILE",
+                        help="write the current world's score matrix as CSV and exit, "
+                             "without a window")
+    parser.add_argument("--scorer", metavar="NAME",
+                        help="with --export-csv: the scoring function (dot, scaled_dot, "
+                             "cosine, neg_euclidean, additive, qk_norm)")
     parser.add_argument("--bench", action="store_true",
                         help="run the benchmark headless and print a table of timings")
     parser.add_argument("--bench-quick", action="store_true",
@@ -128,6 +153,12 @@ def _check_combinations(parser: argparse.ArgumentParser, args: argparse.Namespac
     bench = args.bench or args.bench_quick
     if args.screenshot is None and args.panel is not None:
         parser.error("--panel only works with --screenshot")
+    if args.head is not None and args.import_file is None:
+        parser.error("--head only works with --import")
+    if args.scorer is not None and args.export_csv is None:
+        parser.error("--scorer only works with --export-csv")
+    if args.export_csv is not None and (args.screenshot is not None or bench):
+        parser.error("--export-csv runs without a window; leave out --screenshot and --bench")
     if not bench:
         for flag, value in (("--repeat", args.repeat), ("--json", args.json)):
             if value is not None:
@@ -140,7 +171,8 @@ def _check_combinations(parser: argparse.ArgumentParser, args: argparse.Namespac
 def _output_problem(args: argparse.Namespace) -> str | None:
     """An output file that cannot be written, found before anything slow starts (so a run
     never ends in a traceback, and a FIFO never blocks it)."""
-    for flag, path in (("--screenshot", args.screenshot), ("--json", args.json)):
+    for flag, path in (("--screenshot", args.screenshot), ("--json", args.json),
+                       ("--export-csv", args.export_csv)):
         problem = None if path is None else output_problem(path)
         if problem is not None:
             return f"{flag}: {problem}"
@@ -204,6 +236,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if output is not None:
         sys.stderr.write(f"attention-lab: error: {output}\n")
         return USAGE_ERROR
+    if args.export_csv is not None:  # no Qt at all: a script's run, on any machine
+        from app.headless import export_csv
+
+        return export_csv(args)
     if args.bench or args.bench_quick:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
         from app.bench.run import run_bench

@@ -18,6 +18,7 @@ from PySide6.QtCore import (
 from PySide6.QtWidgets import QApplication, QLabel, QWidget
 
 from app.i18n import tr
+from app.model.capture import load_capture
 from app.model.data import LessonData, load_lesson_data
 from app.model.errors import AttentionLabError
 from app.model.scenario import read_scenario
@@ -129,7 +130,16 @@ def check_inputs(args: argparse.Namespace) -> LessonData:
         raise AttentionLabError(f"--scene {scene}: this lesson has scenes 1 to {len(scenes)}")
     if args.scenario is not None:
         read_scenario(args.scenario, initial_state(data))
+    if getattr(args, "import_file", None) is not None:  # read once; the window takes it
+        args.capture = load_capture(args.import_file, args.head or 0)
     return data
+
+
+def import_capture(window: MainWindow, args: argparse.Namespace) -> None:
+    """The --import file, as the world on screen (one undo step, like File → Import)."""
+    capture = getattr(args, "capture", None)
+    if capture is not None:
+        window.document.import_capture(capture)
 
 
 def show_no_folder_note(window: MainWindow, problem: str) -> QLabel:
@@ -179,6 +189,7 @@ def run(args: argparse.Namespace) -> int:
             if args.scene is not None:
                 window.resize(*args.size)
                 window.scenes.open_scene(args.scene - 1, set_up=args.scenario is None)
+            import_capture(window, args)
             return _screenshot(window, args)
         except AttentionLabError as error:  # the file changed since check_inputs read it
             sys.stderr.write(f"attention-lab: error: {error}\n")
@@ -194,6 +205,7 @@ def run(args: argparse.Namespace) -> int:
     window.restore_layout()
     if args.scene is not None:
         window.open_lesson(args.scene - 1, asked=True)
+    import_capture(window, args)
     if args.present:
         window.presentation.set_presenting(True)
     if os.environ.get("ATTENTION_LAB_EXIT_AFTER_FIRST_PAINT"):

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from app.model.atomic import write_text_atomic
+from app.model.capture import IMPORTED_FIELDS, Capture, capture_from_dict, capture_to_dict
 from app.model.errors import ScenarioError
 from app.model.jsonfile import (
     MAX_FILE_BYTES,
@@ -30,6 +31,7 @@ from app.model.jsonfile import (
     parse_json,
     read_small_file,
 )
+from app.model.reshape import heads_problem, read_tokens, teaching_shape
 from app.model.scoring import SCORERS
 from app.model.state import (
     EDIT_LIMIT,
@@ -61,12 +63,15 @@ MAX_BYTES = MAX_FILE_BYTES
 """A real scenario is a few KB; the limit keeps a wrong file (a video, a disk image) harmless."""
 TOP_FIELDS = ("format", "schema_version", "world", "scorer", "selection", "vectors",
               "positions", "options")
+OPTIONAL_FIELDS = ("teaching_tokens", "imported")
+"""Written only when the state has one (a reshaped 4-D world), so older files still load."""
 
 
 # ---- writing --------------------------------------------------------------------------------
 
 def state_to_dict(state: LabState) -> dict[str, Any]:
     """The JSON document for a state: every vector, world, scorer, selection, option, position."""
+    state = kept_state(state)
     return {
         "format": FORMAT,
         "schema_version": SCHEMA_VERSION,
@@ -79,7 +84,25 @@ def state_to_dict(state: LabState) -> dict[str, Any]:
         },
         "positions": [int(p) for p in state.positions],
         "options": {f.name: _plain(getattr(state.options, f.name)) for f in fields(Options)},
-    }
+    } | ({} if state.teaching_tokens is None
+         else {"teaching_tokens": list(state.teaching_tokens)}) | _imported_fields(state)
+
+
+def _imported_fields(state: LabState) -> dict[str, Any]:
+    """The imported world, when there is one small enough to keep (MAX_SAVED_NUMBERS); a
+    larger one is left out, and a file saved while it was open opens in the 4-D world."""
+    capture = state.imported
+    if capture is None or not capture.savable:
+        return {}
+    return {"imported": capture_to_dict(capture)}
+
+
+def kept_state(state: LabState) -> LabState:
+    """What a scenario written now brings back: without an import too large to keep."""
+    if state.imported is None or state.imported.savable:
+        return state
+    dropped = replace(state, imported=None)
+    return dropped.with_world("teaching") if state.world == "imported" else dropped
 
 
 def _plain(value: Any) -> Any:
@@ -224,12 +247,14 @@ class _Reader:
         if version > SCHEMA_VERSION:
             raise self.fail("schema_version", f"is {version}: made by a newer Attention Lab; "
                             f"this one reads up to {SCHEMA_VERSION}")
-        self.obj(root, ROOT, TOP_FIELDS)
+        self.obj(root, ROOT, TOP_FIELDS + OPTIONAL_FIELDS, required=TOP_FIELDS)
+        tokens = read_tokens(root.get("teaching_tokens"), self.fail)
         world = self.choice(root["world"], "world", WORLDS)
         scorer = self.choice(root["scorer"], "scorer", tuple(SCORERS))
         vectors = self.obj(root["vectors"], "vectors", ("dialogue", "teaching"))
         dialogue = self.obj(vectors["dialogue"], "vectors.dialogue", ("q", "keys"))
         teaching = self.obj(vectors["teaching"], "vectors.teaching", ("Q", "K"))
+        shape = teaching_shape(teaching["Q"], tokens, t.teaching_q.shape, self.fail)
         state = replace(
             t,
             world=world,
@@ -238,13 +263,27 @@ class _Reader:
                                    "numbers"),
             dialogue_keys=self.matrix(dialogue["keys"], "vectors.dialogue.keys",
                                       t.dialogue_keys.shape, "key vectors"),
-            teaching_q=self.matrix(teaching["Q"], "vectors.teaching.Q", t.teaching_q.shape,
+            teaching_q=self.matrix(teaching["Q"], "vectors.teaching.Q", shape,
                                    "query vectors (one per token)"),
-            teaching_k=self.matrix(teaching["K"], "vectors.teaching.K", t.teaching_k.shape,
+            teaching_k=self.matrix(teaching["K"], "vectors.teaching.K", shape,
                                    "key vectors (one per token)"),
+            teaching_tokens=tokens,
             positions=self.positions(root["positions"]),
             options=self.options(root["options"]),
         )
+        # the teaching world's learned weights (additive, QK-norm) are for the data's width
+        if (state.world == "teaching" and SCORERS[scorer].needs is not None
+                and shape[1] != t.teaching_q.shape[1]):
+            raise self.fail("scorer", f"{scorer} needs the learned weights of the lesson's "
+                            f"d = {t.teaching_q.shape[1]}; this world has d = {shape[1]}")
+        state = replace(state, imported=self.imported(root.get("imported"), world),
+                        world=world)  # "imported" holds only once the import is there
+        if world == "imported" and not state.imported.available(scorer):
+            raise self.fail("scorer", f"{scorer} needs learned weights the imported file "
+                            "does not have")
+        heads = heads_problem(state, state.options)
+        if heads is not None:
+            raise self.fail(join("options", heads[0]), heads[1])
         selection = self.obj(root["selection"], "selection", ("query", "key"))
         queries, keys = state.vectors
         return replace(
@@ -252,6 +291,22 @@ class _Reader:
             query=self.integer(selection["query"], "selection.query", 0, len(queries) - 1),
             key=self.integer(selection["key"], "selection.key", 0, len(keys) - 1),
         )
+
+    def imported(self, value: Any, world: str) -> Capture | None:
+        """The imported world (absent: none), checked as an import is; "world": "imported"
+        needs one."""
+        if value is None:
+            if world == "imported":
+                raise self.fail("imported", "is required when the world is \"imported\"")
+            return None
+        if not isinstance(value, dict):
+            raise self.fail("imported", f"must be an object, found {describe(value)}")
+        self.obj(value, "imported", IMPORTED_FIELDS)
+
+        def fail(where: str, problem: str) -> ScenarioError:
+            return self.fail(join("imported", where), problem)
+
+        return capture_from_dict(value, fail)
 
     def positions(self, value: Any) -> np.ndarray:
         array = self.matrix(value, "positions", self.template.positions.shape,

@@ -11,10 +11,18 @@ from typing import Literal
 
 import numpy as np
 
-World = Literal["dialogue", "teaching"]
-WORLDS: tuple[World, ...] = ("dialogue", "teaching")
+from app.model.capture import VALUE_LIMIT, Capture
+
+World = Literal["dialogue", "teaching", "imported"]
+WORLDS: tuple[World, ...] = ("dialogue", "teaching", "imported")
+"""imported: a trained model's own q and k (app/model/capture.py), once a file was imported."""
 HeatmapMode = Literal["scores", "weights"]
 HEATMAP_MODES: tuple[HeatmapMode, ...] = ("scores", "weights")
+HeatmapSource = Literal["qk", "embeddings"]
+HEATMAP_SOURCES: tuple[HeatmapSource, ...] = ("qk", "embeddings")
+"""What the teaching world's heatmap compares: projected Q, K or the raw embeddings E."""
+Q_SCALES: tuple[float, ...] = (0.25, 0.5, 1.0, 2.0, 4.0)
+"""Lengths of q the weights may be computed at: powers of two, so scaling q is exact."""
 
 EDIT_LIMIT = 100.0
 """Vector entries are clamped to ±EDIT_LIMIT: large enough for any lesson, small enough that
@@ -46,12 +54,15 @@ class Options:
     heads: int = 1
     sink_logit: float | None = None
     rope: bool = False
+    rope_step: float = 1.0  # radians the 2-D RoPE demo turns per position (its frequency)
     show_additive: bool = False
     stage: str | None = None
     scale_mode: bool = False  # heatmap shows seeded random Q, K (T × scale_d) instead
     scale_T: int = 1024
     scale_d: int = 256
     scale_seed: int = 0
+    q_scale: float = 1.0  # weights are softmax of the scorer at q_scale × q (one of Q_SCALES)
+    heatmap_source: HeatmapSource = "qk"  # "embeddings": the heatmap shows cos(E·Eᵀ)
 
 
 MAX_SCALE_T = 4096
@@ -59,6 +70,9 @@ MAX_SCALE_D = 1024
 MAX_SEED = 2**32 - 1
 MAX_HEADS = 2
 """The timeline's heads stage shows the teaching world split into at most two heads."""
+ROPE_STEP_RANGE = (0.01, 3.14)
+"""Radians per position for the RoPE demo: a hair above still to just under half a turn
+(past π a step reads as the same turn backwards)."""
 SINK_LIMIT = 50.0
 """A sink logit beyond ±50 already takes all or none of the weight; larger values add nothing."""
 MAX_STAGE_NAME = 200
@@ -93,6 +107,12 @@ def option_problem(options: Options) -> tuple[str, str] | None:
     if options.heatmap_mode not in HEATMAP_MODES:
         return "heatmap_mode", (f"must be one of {', '.join(HEATMAP_MODES)}, "
                                 f"found {_shown(options.heatmap_mode)}")
+    if options.heatmap_source not in HEATMAP_SOURCES:
+        return "heatmap_source", (f"must be one of {', '.join(HEATMAP_SOURCES)}, "
+                                  f"found {_shown(options.heatmap_source)}")
+    if options.q_scale not in Q_SCALES or isinstance(options.q_scale, bool):
+        return "q_scale", (f"must be one of {', '.join(f'{s:g}' for s in Q_SCALES)}, "
+                           f"found {_shown(options.q_scale)}")
     for name in ("causal", "rope", "show_additive", "scale_mode"):
         value = getattr(options, name)
         if not isinstance(value, bool):
@@ -108,6 +128,11 @@ def option_problem(options: Options) -> tuple[str, str] | None:
     ):
         return "sink_logit", (f"must be off (null) or a number from −{SINK_LIMIT:g} to "
                               f"{SINK_LIMIT:g}, found {_shown(sink)}")
+    step, (low, high) = options.rope_step, ROPE_STEP_RANGE
+    if (isinstance(step, bool) or not isinstance(step, (int, float)) or not np.isfinite(step)
+            or not low <= step <= high):
+        return "rope_step", (f"must be a number of radians from {low:g} to {high:g}, "
+                             f"found {_shown(step)}")
     stage = options.stage
     if stage is not None and (not isinstance(stage, str) or len(stage) > MAX_STAGE_NAME):
         return "stage", f"must be a stage name (short text), found {_shown(stage)}"
@@ -133,6 +158,8 @@ class LabState:
     key: int
     positions: np.ndarray = field(default_factory=lambda: frozen_array([0, 1, 2, 3]))
     options: Options = field(default_factory=Options)
+    imported: Capture | None = None  # the imported world's q, k, names and weights
+    teaching_tokens: tuple[str, ...] | None = None  # the 4-D world's names; None: the data's
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, LabState):
@@ -143,6 +170,8 @@ class LabState:
             and self.query == other.query
             and self.key == other.key
             and self.options == other.options
+            and self.imported == other.imported
+            and self.teaching_tokens == other.teaching_tokens
             and all(
                 np.array_equal(getattr(self, name), getattr(other, name))
                 for name in ARRAY_FIELDS
@@ -151,15 +180,30 @@ class LabState:
 
     __hash__ = None  # type: ignore[assignment]
 
+    def __post_init__(self) -> None:
+        # the imported world exists only with an import: without one it is the 4-D world
+        if self.world == "imported" and self.imported is None:
+            object.__setattr__(self, "world", "teaching")
+
+    @property
+    def reshaped(self) -> bool:
+        """The 4-D world's tokens or width were changed (app/model/reshape.py): the lesson's
+        quoted numbers then belong to its own five tokens, not to what is on screen."""
+        return self.teaching_tokens is not None
+
     @property
     def vectors(self) -> tuple[np.ndarray, np.ndarray]:
         """(queries, keys) of the active world as Tq×d and Tk×d matrices."""
         if self.world == "dialogue":
             return self.dialogue_q[np.newaxis, :], self.dialogue_keys
+        if self.world == "imported" and self.imported is not None:
+            return self.imported.queries, self.imported.keys
         return self.teaching_q, self.teaching_k
 
     def with_vector(self, role: Literal["q", "k"], index: int, values: np.ndarray) -> LabState:
         """Replace one query or key vector of the active world."""
+        if self.world == "imported" and self.imported is not None:
+            return replace(self, imported=_imported_with(self.imported, role, index, values))
         values = frozen_array(clamp_entries(np.asarray(values, dtype=np.float64)))
         if self.world == "dialogue":
             if role == "q":
@@ -182,3 +226,12 @@ class LabState:
 
 
 ARRAY_FIELDS = ("dialogue_q", "dialogue_keys", "teaching_q", "teaching_k", "positions")
+
+
+def _imported_with(capture: Capture, role: str, index: int, values: np.ndarray) -> Capture:
+    """A captured vector edited: clamped to the import's own range, not the lesson's ±100."""
+    matrix = np.array(capture.queries if role == "q" else capture.keys)  # keeps its dtype
+    matrix[index] = np.clip(np.asarray(values, dtype=np.float64), -VALUE_LIMIT, VALUE_LIMIT)
+    if role == "q":
+        return capture.with_vectors(matrix, capture.keys)
+    return capture.with_vectors(capture.queries, matrix)

@@ -6,7 +6,7 @@ from scratch and compares, and a notebook can call it directly.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
@@ -20,25 +20,27 @@ from app.model.attention import (
     split_heads,
 )
 from app.model.breakdown import Breakdown, Swap, breakdown, disagreements, ranks
+from app.model.capture_view import (
+    SWAP_KEYS,
+    available_scorers,
+    explain_top,
+    imported_scores,
+    row_weights_only,
+    selected_row_weights,
+    selected_rows,
+)
 from app.model.data import LessonData
+from app.model.landscape import Landscape, landscape_of
 from app.model.plane import Plane, plane_geometry
-from app.model.reasons import COMPARED, RowReasons, explain_row
+from app.model.reasons import COMPARED, RowReasons
+from app.model.reshape import scorer_usable, tokens_of, weights_fit
 from app.model.rope import rotate
 from app.model.scoring import SCORERS, ScorerParams, Undefined, score_matrix
 from app.model.state import LabState, World, frozen_array
 
-LANDSCAPE_SAMPLES = 121
-"""Grid points per axis of the 2-D score landscape: smooth on a projector, cheap per drag."""
-
-
-@dataclass(frozen=True)
-class Landscape:
-    """The active scorer's value for q against every point k of a square of the plane."""
-
-    extent: float
-    xs: np.ndarray
-    values: np.ndarray  # (len(ys), len(xs)), row-major: values[iy, ix]
-    limit: float  # symmetric colour limit, so zero is always the middle colour
+LANDSCAPES_KEPT = 8
+"""Landscapes one view keeps (per scorer and plot shape): the four of the landscapes dock and
+the playground's, with room for a resize; older shapes are dropped first."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,14 @@ class HeadView:
 
     columns: tuple[int, int]
     weights: np.ndarray
+
+
+@dataclass(frozen=True)
+class Embeddings:
+    """The data file's embeddings compared directly: cosine of every pair of rows of E."""
+
+    cos: np.ma.MaskedArray  # (T, T), from the scorer registry's own cosine
+    row_ranks: np.ndarray  # ranks on the selected query's row, 1 = most similar
 
 
 @dataclass(frozen=True)
@@ -63,7 +73,9 @@ class View:
     k: np.ndarray
     scores: dict[str, np.ma.MaskedArray]
     active: np.ma.MaskedArray
-    weights: np.ndarray  # softmax(q·k/√d) with the options' mask and sink
+    weights: np.ndarray  # softmax of the selected scorer at q_scale × q, mask and sink
+    # (a large import showing scores: the selected row only, NaN elsewhere; capture_view.py)
+    weight_scores: np.ma.MaskedArray  # the matrix those weights are the softmax of
     sink_weight: np.ndarray | None  # per query row, when a sink logit is set
     allowed: np.ndarray  # True where a query may look at a key
     pair: Breakdown
@@ -71,21 +83,57 @@ class View:
     row_ranks: dict[str, np.ndarray]
     swaps: tuple[Swap, ...]  # dot against cosine on the selected row
     heads: tuple[HeadView, ...]
-    landscape: Landscape | None
-    plane: Plane | None  # the 2-D playground's lengths, angle, projection, iso-lines
+    plane: Plane | None  # the 2-D playground's lengths, angle and projection
     query: int  # the selected query row
+    embeddings: Embeddings | None = None  # the teaching world's cos(E·Eᵀ), when E fits
+    baseline: dict[str, np.ma.MaskedArray] | None = None
+    """Every scorer's matrix with RoPE off: `scores` itself unless RoPE turns the 2-D pair, so
+    the rotated scores always have their unrotated counterpart beside them."""
+
+    row_scores: dict[str, np.ma.MaskedArray] = field(default_factory=dict)
+    """The selected query's row of every scorer this world can show (in the imported world
+    the only place the scorers other than the active one and dot are computed)."""
 
     @cached_property
     def reasons(self) -> RowReasons:
         """Why q·k disagrees with cosine and with distance on the selected row. Worked out
         when first read: only the match table reads it, and it costs more than every other
         number of a drag step together."""
-        return explain_row(self.k, {name: self.scores[name][self.query]
+        return explain_top(self.k, {name: self.row_scores[name]
                                     for name in ("dot", *COMPARED)})
+
+    params: ScorerParams | None = None  # the world's weights, for landscapes drawn later
+
+    def landscape_at(self, aspect: float = 1.0, scorer: str | None = None) -> Landscape | None:
+        """`scorer`'s (default: the active one's) landscape of the 2-D world over a rectangle
+        of width : height = `aspect`, the shape of the plot that asks. Computed when first
+        asked for and kept with this view, so a drag pays only for the landscapes on screen."""
+        if self.world != "dialogue" or self.plane is None:
+            return None
+        key = (scorer or self.scorer, round(float(aspect), 3))
+        kept = self._landscapes
+        if key not in kept:
+            if len(kept) >= LANDSCAPES_KEPT:
+                del kept[next(iter(kept))]
+            kept[key] = landscape_of(key[0], self.q[0], self.k, self.params, key[1])
+        return kept[key]
+
+    @property
+    def landscape(self) -> Landscape | None:
+        """The active scorer's landscape over a square (a notebook's or a test's picture)."""
+        return self.landscape_at(1.0)
+
+    @cached_property
+    def _landscapes(self) -> dict[tuple[str, float], Landscape]:
+        return {}
 
 
 def scorer_params(state: LabState, data: LessonData) -> ScorerParams:
+    if state.world == "imported" and state.imported is not None:
+        return state.imported.params  # the capture's own learned weights, where it has them
     world = data.dialogue if state.world == "dialogue" else data.teaching
+    if state.world == "teaching" and not weights_fit(state, data):
+        return ScorerParams()  # learned per dimension of the lesson's d: a new d has none
     return ScorerParams(additive=world.additive, qk_norm=world.qk_norm)
 
 
@@ -117,39 +165,32 @@ def initial_state(data: LessonData) -> LabState:
 def _names(state: LabState, data: LessonData) -> tuple[tuple[str, ...], tuple[str, ...]]:
     if state.world == "dialogue":
         return (data.dialogue.query_token,), tuple(data.dialogue.key_tokens)
-    tokens = tuple(data.teaching.tokens)
+    if state.world == "imported" and state.imported is not None:
+        return state.imported.query_names, state.imported.key_names
+    tokens = tokens_of(state, data)
     return tokens, tokens
 
 
+def rope_applies(state: LabState) -> bool:
+    """RoPE turns only the 2-D world's pair (one rotation plane, one frequency to choose)."""
+    return state.options.rope and state.world == "dialogue"
+
+
 def _rotated(state: LabState, raw_q: np.ndarray, raw_k: np.ndarray) -> tuple[np.ndarray, ...]:
-    """RoPE on the 2-D world: q at positions[0], key j at positions[j + 1]."""
-    if not (state.options.rope and state.world == "dialogue"):
+    """RoPE on the 2-D world: q at positions[0], key j at positions[j + 1], turned by
+    `rope_step` radians per position."""
+    if not rope_applies(state):
         return raw_q, raw_k
-    positions = state.positions
-    return rotate(raw_q, positions[:1]), rotate(raw_k, positions[1:])
+    positions, step = state.positions, state.options.rope_step
+    return rotate(raw_q, positions[:1], step=step), rotate(raw_k, positions[1:], step=step)
 
 
-def _landscape(state: LabState, q: np.ndarray, k: np.ndarray,
-               params: ScorerParams) -> Landscape | None:
+def _plane(state: LabState, q: np.ndarray, k: np.ndarray,
+           dots: np.ma.MaskedArray) -> Plane | None:
+    """The 2-D world's geometry (its landscapes are drawn later, at each plot's shape)."""
     if state.world != "dialogue":
         return None
-    reach = float(np.max(np.abs(np.vstack([q, k])))) if q.size else 1.0
-    extent = max(4.0, np.ceil(reach * 1.25))
-    xs = np.linspace(-extent, extent, LANDSCAPE_SAMPLES)
-    gx, gy = np.meshgrid(xs, xs)
-    points = np.column_stack([gx.ravel(), gy.ravel()])
-    field = score_matrix(state.scorer, q[:1], points, params)
-    values = np.ma.filled(field.astype(np.float64), 0.0).reshape(gx.shape)
-    limit = float(np.max(np.abs(values))) or 1.0
-    return Landscape(extent=extent, xs=xs, values=values, limit=limit)
-
-
-def _plane(state: LabState, q: np.ndarray, k: np.ndarray, landscape: Landscape | None,
-           dots: np.ma.MaskedArray) -> Plane | None:
-    if landscape is None:
-        return None
-    return plane_geometry(q[0], k, state.key, landscape.values, landscape.xs,
-                          dot=float(dots[0, state.key]))
+    return plane_geometry(q[0], k, state.key, dot=float(dots[0, state.key]))
 
 
 def _heads(state: LabState, q: np.ndarray, k: np.ndarray) -> tuple[HeadView, ...]:
@@ -168,30 +209,63 @@ def _heads(state: LabState, q: np.ndarray, k: np.ndarray) -> tuple[HeadView, ...
     )
 
 
+def _weight_scores(state: LabState, q: np.ndarray, k: np.ndarray, params: ScorerParams,
+                   scores: dict[str, np.ma.MaskedArray]) -> np.ma.MaskedArray:
+    """The selected scorer's matrix the weights are taken from: the one on screen, or the
+    same scorer at q_scale × q (a power of two, so a longer q is exactly a longer q)."""
+    scale = state.options.q_scale
+    if scale == 1.0:
+        return scores[state.scorer]
+    return score_matrix(state.scorer, q * scale, k, params)
+
+
+def _embeddings(state: LabState, data: LessonData, names: tuple[str, ...],
+                params: ScorerParams) -> Embeddings | None:
+    """cos(E·Eᵀ) of the data file's embeddings, while the teaching world's tokens are still
+    the ones E was written for (a reshaped world has no embeddings to compare)."""
+    E = data.teaching.E
+    if state.world != "teaching" or names != tuple(data.teaching.tokens) or len(E) != len(
+            state.teaching_q):
+        return None
+    cos = score_matrix("cosine", E, E, params)
+    return Embeddings(cos=cos, row_ranks=ranks(cos[state.query]))
+
+
 def compute_view(state: LabState, data: LessonData) -> View:
     """Recompute every number on screen from the state; pure and deterministic."""
     raw_q, raw_k = state.vectors
     q, k = _rotated(state, raw_q, raw_k)
     params = scorer_params(state, data)
-    scores = {name: score_matrix(name, q, k, params) for name in SCORERS}
+    capture = state.imported if state.world == "imported" else None
+    if capture is not None:  # T up to 4096: full matrices only for what is drawn
+        scores = imported_scores(capture, state.scorer, q, k)
+        scored = available_scorers(capture)
+    else:
+        scores = {name: score_matrix(name, q, k, params) for name in SCORERS
+                  if scorer_usable(state, data, name)}  # a reshaped d: no learned weights
+        scored = tuple(scores)
     tq, tk = len(q), len(k)
     options = state.options
-    causal = options.causal and state.world == "teaching"
+    causal = options.causal and state.world in ("teaching", "imported")
     allowed = causal_mask(tq, tk) if causal else np.ones((tq, tk), dtype=bool)
     sink = options.sink_logit
-    # Weights and the sink's share come from the scaled_dot matrix the heatmap shows, and the
-    # share is the sink's own softmax weight: 1 − Σ weights cancels to −2e-16 at sink −50.
-    logits = masked_scores(scores["scaled_dot"], allowed) if causal else scores["scaled_dot"]
-    weights = softmax(logits, sink_logit=sink)
+    # Weights and the sink's share come from the selected scorer's matrix the heatmap shows
+    # (at a longer or shorter q, that scorer's matrix for q_scale × q), and the share is the
+    # sink's own softmax weight: 1 − Σ weights cancels to −2e-16 at sink −50.
+    weight_scores = _weight_scores(state, q, k, params, scores)
+    logits = masked_scores(weight_scores, allowed) if causal else weight_scores
+    weights = (selected_row_weights(logits, state.query, sink)  # a large import's scores
+               if row_weights_only(state, logits.shape) else softmax(logits, sink_logit=sink))
     sink_share = sink_weight(logits, sink) if sink is not None else None
     row = state.query
     pair = breakdown(q[row], k[state.key], total=float(scores["dot"][row, state.key]))
     active = scores[state.scorer]
     cell = active[row, state.key]
     selected = Undefined("zero-length vector") if cell is np.ma.masked else float(cell)
-    row_ranks = {name: ranks(matrix[row]) for name, matrix in scores.items()}
-    swaps = tuple(disagreements(scores["dot"][row], scores["cosine"][row]))
-    landscape = _landscape(state, q, k, params)
+    row_scores = selected_rows(scores, scored, q, k, row, capture)
+    row_ranks = {name: ranks(values) for name, values in row_scores.items()}
+    swaps = (tuple(disagreements(row_scores["dot"], row_scores["cosine"]))
+             if len(k) <= SWAP_KEYS else ())  # pairwise work: for rows a class reads
     query_names, key_names = _names(state, data)
     return View(
         world=state.world,
@@ -205,14 +279,19 @@ def compute_view(state: LabState, data: LessonData) -> View:
         scores=scores,
         active=active,
         weights=weights,
+        weight_scores=weight_scores,
         sink_weight=sink_share,
         allowed=allowed,
         pair=pair,
         selected_score=selected,
         row_ranks=row_ranks,
+        row_scores=row_scores,
         swaps=swaps,
         heads=_heads(state, q, k) if state.world == "teaching" else (),
-        landscape=landscape,
-        plane=_plane(state, q, k, landscape, scores["dot"]),
+        plane=_plane(state, q, k, scores["dot"]),
+        params=params,
         query=row,
+        embeddings=_embeddings(state, data, query_names, params),
+        baseline=({name: score_matrix(name, raw_q, raw_k, params) for name in SCORERS}
+                  if rope_applies(state) else scores),
     )

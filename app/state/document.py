@@ -15,8 +15,15 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 
 from app.i18n import tr
+from app.model.capture import VALUE_LIMIT, Capture
 from app.model.data import LessonData
 from app.model.figures import Figure, figures_of
+from app.model.reshape import (
+    heads_problem,
+    scorer_usable,
+    teaching_selection,
+    usable_scorer,
+)
 from app.model.scenes import Scene, scene_state
 from app.model.scoring import SCORERS
 from app.model.state import (
@@ -30,9 +37,10 @@ from app.model.state import (
 from app.model.timeline import stage, stage_changes
 from app.model.view import View, compute_view, initial_state, lesson_selection
 from app.state.commands import StateCommand
+from app.state.reshaping import ReshapeIntents
 
 
-class Document(QObject):
+class Document(QObject, ReshapeIntents):
     """Holds the state, its undo stack and the latest computed view."""
 
     changed = Signal()
@@ -108,12 +116,15 @@ class Document(QObject):
         """Install the state an undo or redo goes back to, keeping where the class is looking.
 
         The selection is not history: undoing an edit puts the numbers back but leaves the
-        selected pair alone. Only when the step crosses worlds (the pair's indices would mean
-        other vectors) does the stored selection of that moment come back."""
+        selected pair alone. Only when the step crosses worlds or reshapes the 4-D one (the
+        pair's indices would mean other vectors) does the stored selection of that moment
+        come back."""
         queries, keys = state.vectors
         current = self._state
         if (state.world == current.world and current.query < len(queries)
-                and current.key < len(keys)):
+                and current.key < len(keys)
+                and (state.world != "teaching"
+                     or state.teaching_tokens == current.teaching_tokens)):
             state = replace(state, query=current.query, key=current.key)
         self.apply_state(state)
 
@@ -128,12 +139,29 @@ class Document(QObject):
         if world not in WORLDS:
             self.notice.emit(tr("notice.unknown_world", name=world))
             return
+        if world == "imported" and self._state.imported is None:
+            self.notice.emit(tr("notice.no_import"))
+            return
         if world != self._state.world:
-            self.push(self._state.with_world(world, lesson_selection(self.data, world)), "world")
+            selection = (teaching_selection(self._state, self.data) if world == "teaching"
+                         else lesson_selection(self.data, world))
+            moved = usable_scorer(self._state.with_world(world, selection), self.data)
+            if moved.scorer != self._state.scorer:  # its weights do not fit the new d
+                self.notice.emit(tr("notice.dimension.scorer",
+                                    scorer=tr(f"scorer.{self._state.scorer}"),
+                                    d=self.data.teaching.W_Q.shape[1]))
+            self.push(moved, "world")
 
     def set_scorer(self, name: str) -> None:
         if name not in SCORERS:
             self.notice.emit(tr("notice.unknown_scorer", name=name))
+            return
+        if self._state.world == "imported" and not scorer_usable(self._state, self.data, name):
+            self.notice.emit(tr("notice.import_lacks_weights", scorer=tr(f"scorer.{name}")))
+            return
+        if not scorer_usable(self._state, self.data, name):
+            self.notice.emit(tr("notice.scorer_reshaped", scorer=tr(f"scorer.{name}"),
+                                d=self.data.teaching.W_Q.shape[1]))
             return
         self.push(replace(self._state, scorer=name), "scorer")
 
@@ -185,8 +213,9 @@ class Document(QObject):
         if not np.all(np.isfinite(array)):
             self.notice.emit(tr("notice.not_finite"))
             return False
-        if np.any(np.abs(array) > EDIT_LIMIT):
-            self.notice.emit(tr("notice.clamped", limit=f"{EDIT_LIMIT:g}"))
+        limit = VALUE_LIMIT if self._state.world == "imported" else EDIT_LIMIT
+        if np.any(np.abs(array) > limit):
+            self.notice.emit(tr("notice.clamped", limit=f"{limit:g}"))
         merge = StateCommand.DRAG_BASE + self._drag_id if self._drag_id is not None else -1
         return self.push(self._state.with_vector(role, index, array), "edit", merge)
 
@@ -198,6 +227,10 @@ class Document(QObject):
             self.notice.emit(tr("notice.bad_option", detail=error))
             return
         problem = option_problem(options)  # the same rule the scenario reader applies
+        if problem is None and heads_problem(self._state, options):  # ditto: even d
+            self.notice.emit(tr("notice.heads_odd_d", heads=options.heads,
+                                d=self._state.teaching_q.shape[1]))
+            return
         if problem:
             name, why = problem
             self.notice.emit(tr("notice.bad_option", detail=f"{name} {why}"))
@@ -241,7 +274,16 @@ class Document(QObject):
     def apply_scene(self, scene: Scene) -> None:
         """Set up a lesson scene (the data's vectors, its world, scorer, selection, options)
         as one undo step, so the class's edits before it stay one Ctrl+Z away."""
-        self.push(scene_state(scene, self.data), "scene")
+        scene_set = scene_state(scene, self.data)  # an import stays for the next Ctrl+3
+        self.push(replace(scene_set, imported=self._state.imported), "scene")
+
+    def import_capture(self, capture: Capture) -> None:
+        """Open a captured q, k as the imported world, as one undoable step (a second import
+        replaces the first); the last query against the first key is selected."""
+        state = replace(self._state, imported=capture)
+        moved = usable_scorer(state.with_world("imported", (len(capture.queries) - 1, 0)),
+                              self.data)
+        self.push(moved, "import")
 
     def load_state(self, state: LabState, text: str = "open") -> None:
         """Replace everything (open a scenario, reset) as one undoable step."""

@@ -182,7 +182,7 @@ def test_a_tie_in_the_computed_row_is_no_swap_even_where_np_dot_differs():
 
 
 def test_the_view_explains_the_rows_it_holds(monkeypatch):
-    """compute_view's reasons come from view.scores, whatever np.dot would say."""
+    """compute_view's reasons come from the view's computed row, whatever np.dot would say."""
     import dataclasses
 
     data = load_lesson_data()
@@ -196,7 +196,9 @@ def test_the_view_explains_the_rows_it_holds(monkeypatch):
     dot = scores["dot"].copy()
     dot[state.query, 1] = np.nextafter(3.0, np.inf)
     scores["dot"] = dot
-    nudged = dataclasses.replace(view, scores=scores)
+    rows = dict(view.row_scores)
+    rows["dot"] = dot[state.query]  # the selected row, as compute_view hands it to the table
+    nudged = dataclasses.replace(view, scores=scores, row_scores=rows)
     pairs = {(r.other, r.keys) for r in nudged.reasons.reasons}
     assert ("cosine", (1, 3)) in pairs and ("neg_euclidean", (1, 3)) in pairs
 

@@ -1,6 +1,7 @@
-"""Owns File → Open, Save, Save as and Open recent, and what the window says about the session's
-files: the last session brought back, the autosave's notes, and the question on quit when work
-would be lost. The files themselves are the state layer's (`app.state.session`).
+"""Owns File → Open, Import vectors, Save, Save as and Open recent, and what the window says
+about the session's files: the last session brought back, the autosave's notes, and the
+question on quit when work would be lost. The files themselves are the state layer's
+(`app.state.session`); reading a capture is the model's (`app.model.capture`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
+    QInputDialog,
     QLabel,
     QMainWindow,
     QMenu,
@@ -19,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.i18n import tr
+from app.model.capture import MAX_SAVED_NUMBERS, CaptureError, load_capture
 from app.model.errors import ScenarioError
 from app.model.scenario import SUFFIX, with_scenario_suffix
 from app.state.autosave import Autosaver, write_problem
@@ -29,7 +32,7 @@ from app.ui.errors import installed as installed_error_hook
 from app.ui.settings import settings
 
 RECENT_LIMIT = 5
-FILE_ACTIONS = ("open", "save", "save_as")
+FILE_ACTIONS = ("open", "import_vectors", "save", "save_as")
 
 
 class FileActions(QObject):
@@ -53,6 +56,7 @@ class FileActions(QObject):
         self.autosave_off.hide()
         window.statusBar().addPermanentWidget(self.autosave_off)
         make_action(window, self.actions, "open", ["Ctrl+O"], self.open_dialog)
+        make_action(window, self.actions, "import_vectors", ["Ctrl+I"], self.import_dialog)
         make_action(window, self.actions, "save", ["Ctrl+S"], self.save)
         make_action(window, self.actions, "save_as", ["Ctrl+Shift+S"], self.save_as)
         self.recent_actions = [
@@ -224,6 +228,41 @@ class FileActions(QObject):
             self.message = warn(self.window, tr("classroom.open_failed"), str(error))
             return False
         self._opened(Path(path))
+        return True
+
+    # ---- captured vectors -------------------------------------------------------------------
+
+    def import_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self.window, tr("import.dialog"), self.folder(""),
+            ";;".join((tr("import.filter"), tr("classroom.filter.all"))))
+        if path:
+            self.import_path(Path(path))
+
+    def import_path(self, path: Path, head: int | None = None) -> bool:
+        """Import a capture as the third world (one undo step); a bad file changes nothing.
+        A file with several heads asks which one, unless `head` is given."""
+        try:
+            capture = load_capture(path, head or 0)
+            if head is None and capture.heads > 1:
+                chosen, ok = QInputDialog.getInt(
+                    self.window, tr("import.head_title"),
+                    tr("import.head_prompt", heads=capture.heads), 0, 0, capture.heads - 1)
+                if not ok:
+                    return False
+                if chosen:
+                    capture = load_capture(path, chosen)
+        except CaptureError as error:
+            self.message = warn(self.window, tr("import.failed"), str(error))
+            return False
+        self.document.import_capture(capture)
+        if capture.savable:
+            self._status(tr("import.done", file=path.name, queries=len(capture.queries),
+                            keys=len(capture.keys), d=capture.d), 8000)
+        else:  # said once, where it stays readable: the class may rely on the autosave
+            self.message = warn(self.window, tr("import.not_kept_title"), tr(
+                "import.not_kept", file=path.name, numbers=f"{capture.numbers:,}",
+                limit=f"{MAX_SAVED_NUMBERS:,}"))
         return True
 
     def _opened(self, path: Path) -> None:

@@ -13,6 +13,10 @@ from collections.abc import Callable, Mapping
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
+DOCKS_OF: dict[str, str] = {"imported": "teaching"}
+"""A world that keeps another world's docks: a capture's q and k are edited, like the 4-D
+world's, in the vector editor (which shows the selected pair's largest dimensions there)."""
+
 
 class WorldDocks(QObject):
     """Hides the docks whose world is not open and brings them back with their world.
@@ -41,6 +45,7 @@ class WorldDocks(QObject):
     def show_world(self, world: str, force: bool = False) -> None:
         """Swap the world-bound docks for `world` (each time it changes, or when `force`d
         after the layout was rebuilt): the arriving dock takes the tab of the leaving one."""
+        world = DOCKS_OF.get(world, world)
         if world == self._world and not force:
             return
         self._world = world

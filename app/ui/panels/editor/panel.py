@@ -3,18 +3,12 @@ exact entry boxes, and the query/key buttons that select the pair every panel sh
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
-import pyqtgraph as pg
-from PySide6.QtCore import QPoint, QRect, QRectF, Qt, QTimer
-from PySide6.QtGui import QPainter, QPen, QResizeEvent, QTransform
+from PySide6.QtCore import QPoint, QRect, Qt, QTimer
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QBoxLayout,
     QButtonGroup,
-    QGraphicsItem,
-    QGraphicsLineItem,
-    QGraphicsRectItem,
     QGridLayout,
     QHBoxLayout,
     QLabel,
@@ -24,141 +18,30 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.i18n import tr
+from app.i18n import language, tr
+from app.model.reshape import tokens_of
 from app.model.state import EDIT_LIMIT
 from app.state.document import Document
-from app.ui.fonts import DISPLAY, READING, emphasize
-from app.ui.format import plain_tip
+from app.ui.fonts import DISPLAY, READING, SMALL, emphasize
+from app.ui.format import plain_tip, token_glosses
 from app.ui.look import OKABE_ITO, SELECTION_COLOUR
 from app.ui.panels.base import Panel
-from app.ui.panels.editor.bars import BarColumns, EntryBox
+from app.ui.panels.editor.charts import (
+    LESSON_D,
+    MINIMUM_SIZE,
+    ROLES,
+    VectorChart,
+    bar_reach,
+    entry_width,
+    snapped,
+    stacked_width,
+)
+from app.ui.panels.editor.imported import ImportedEditor
+from app.ui.panels.editor.reshape import ReshapeBar
 from app.ui.widgets.scroll import FittedScrollArea
 from app.ui.widgets.world_hint import WorldHint, pages_with_hint
 
-ROLES = ("q", "k")
-SNAP = 0.1
-MIN_REACH = 1.0
-MINIMUM_SIZE = (240, 220)
-
-
-def snapped(value: float, free: bool) -> float:
-    """Dragged bar heights land on the 0.1 grid; with Shift they keep two decimals."""
-    return round(value, 2) if free else round(round(value / SNAP) * SNAP, 1)
-
-
-def bar_reach(values: np.ndarray) -> float:
-    """Half-height shared by every chart, so bars compare across tokens: the largest entry
-    plus some headroom to drag into, rounded up to a half."""
-    return max(MIN_REACH, math.ceil(2 * (float(np.max(np.abs(values))) + 0.25)) / 2)
-
-
-def stacked_width(cell: QWidget) -> int:
-    """A token cell's width in the two-column layout (name over buttons), whatever its
-    direction now: the narrow layout puts them in a row, and measuring that row would keep
-    the dock narrow for good."""
-    layout = cell.layout()
-    margins = layout.contentsMargins()
-    widest = max(layout.itemAt(i).minimumSize().width() for i in range(layout.count()))
-    return widest + margins.left() + margins.right()
-
-
-class ChartView(pg.GraphicsView):
-    """A bare pyqtgraph view for one vector: no axes, menus or view box, so ten of them
-    build in a few milliseconds (a PlotWidget each took over ten) and a drag step repaints
-    only the bars.
-
-    The scene stays in pixels, as pyqtgraph's drag threshold is measured in scene units;
-    items hang under `canvas`, whose transform maps (dimension, value) onto the viewport
-    with values growing upwards.
-    """
-
-    def __init__(self, dims: int) -> None:
-        self._dims = dims  # set first: pyqtgraph's constructor already calls resizeEvent
-        self._reach = 1.0
-        self.canvas = QGraphicsRectItem()
-        super().__init__()
-        self.border = pg.mkPen("#BBBBBB", width=1)
-        self.canvas.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
-        self.addItem(self.canvas)
-
-    def set_reach(self, reach: float) -> None:
-        """Show values from −reach to reach (with a little room above and below)."""
-        if reach != self._reach:
-            self._reach = reach
-            self._fit()
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        self._fit()
-
-    def _fit(self) -> None:
-        margin = 1.04 * self._reach
-        sx, sy = self.width() / self._dims, self.height() / (2 * margin)
-        self.canvas.setTransform(QTransform(sx, 0.0, 0.0, -sy, 0.5 * sx, margin * sy))
-
-    def set_border(self, pen: QPen) -> None:
-        self.border = pen
-        self.viewport().update()
-
-    def drawForeground(self, painter: QPainter, _rect: QRectF) -> None:
-        """The frame that marks the selected token, drawn in pixels just inside the edge."""
-        painter.save()
-        painter.resetTransform()
-        painter.setPen(self.border)
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        inset = self.border.widthF() / 2
-        painter.drawRect(QRectF(self.viewport().rect()).adjusted(inset, inset, -inset, -inset))
-        painter.restore()
-
-
-class VectorChart:
-    """One token's q or k: a small chart holding its BarColumns, plus the entry boxes below."""
-
-    def __init__(self, role: str, token: int, colour: str, dims: int) -> None:
-        self.role, self.token = role, token
-        self.plot = ChartView(dims)
-        self.plot.setObjectName(f"editor_{role}_{token}_chart")
-        self.plot.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.zero = QGraphicsLineItem(-0.5, 0.0, dims - 0.5, 0.0)
-        self.zero.setPen(pg.mkPen("#777777", width=1))  # cosmetic: one pixel at any scale
-        self.zero.setParentItem(self.plot.canvas)
-        self.bars = BarColumns(dims, colour)
-        self.bars.setParentItem(self.plot.canvas)
-        self.boxes = [EntryBox() for _ in range(dims)]
-        for dim, box in enumerate(self.boxes):
-            box.setObjectName(f"editor_{role}_{token}_{dim}")
-        self.widget = QWidget()
-        layout = QVBoxLayout(self.widget)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(2)
-        layout.addWidget(self.plot)
-        row = QHBoxLayout()
-        row.setSpacing(3)
-        for box in self.boxes:
-            row.addWidget(box)
-        layout.addLayout(row)
-        self._shown: tuple[bytes, bool, float, float] | None = None
-
-    def set_reach(self, reach: float) -> None:
-        self.bars.set_reach(reach)
-        self.plot.set_reach(reach)
-
-    def show(self, values: np.ndarray, selected: bool, opacity: float, width: float) -> None:
-        """Bars, boxes and outline for these values; a drag step changes one chart of ten,
-        so the other nine return at once."""
-        shown = (values.tobytes(), selected, opacity, width)
-        if shown == self._shown:
-            return
-        self._shown = shown
-        self.bars.set_values(values)
-        self.bars.setOpacity(opacity)
-        for box, value in zip(self.boxes, values, strict=True):
-            if box.value() != round(float(value), 2):
-                box.blockSignals(True)
-                box.setValue(float(value))
-                box.blockSignals(False)
-        colour = SELECTION_COLOUR if selected else "#BBBBBB"
-        self.plot.set_border(pg.mkPen(colour, width=width * (2 if selected else 1)))
+__all__ = ["EditorPanel", "VectorChart"]
 
 
 class EditorPanel(Panel):
@@ -170,16 +53,20 @@ class EditorPanel(Panel):
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(document, parent)
-        self.tokens = tuple(document.data.teaching.tokens)
+        self.tokens = tokens_of(document.state, document.data)
         self._dims = document.state.teaching_q.shape[1]
         self.charts: dict[tuple[str, int], VectorChart] = {}
         self.name_labels: list[QLabel] = []
+        self.gloss_labels: list[QLabel] = []
         self.pick_buttons: dict[tuple[str, int], QPushButton] = {}
         self.pick_groups = {role: QButtonGroup(self) for role in ROLES}
         self._build_content()
         self._hint_page = WorldHint("editor", lambda: self.document.set_world("teaching"))
         self.hint, self.switch_button = self._hint_page.hint, self._hint_page.switch_button
         self.stack = pages_with_hint(self, self._content, self._hint_page, MINIMUM_SIZE)
+        self.imported = ImportedEditor(document)  # a capture's selected pair, any d
+        self._imported_page = FittedScrollArea(self.imported)
+        self.stack.addWidget(self._imported_page)
         self.apply_look()
         self.retranslate()
 
@@ -187,33 +74,31 @@ class EditorPanel(Panel):
 
     def _build_content(self) -> None:
         page = QWidget()
+        self._page = page
         self._grid = grid = QGridLayout()
         grid.setContentsMargins(2, 2, 2, 2)
         grid.setHorizontalSpacing(10)
         grid.setVerticalSpacing(6)
         self.role_headers = {role: QLabel(page) for role in ROLES}
-        self.role_marks = {(role, token): QLabel(role, page)
-                           for token in range(len(self.tokens)) for role in ROLES}
-        self._cells = [self._token_cell(token, name, OKABE_ITO[token % len(OKABE_ITO)])
-                       for token, name in enumerate(self.tokens)]
-        for (role, token), _mark in self.role_marks.items():
-            chart = VectorChart(role, token, OKABE_ITO[token % len(OKABE_ITO)], self._dims)
-            self._connect(chart)
-            self.charts[(role, token)] = chart
         self._narrow: bool | None = None
         self._pair_shown: tuple[int, int] | None = None  # the pair last scrolled into view
+        self._build_tokens()
         self._arrange(narrow=False)
         for role in ROLES:
             self.pick_groups[role].idClicked.connect(
                 lambda token, r=role: self._pick(r, token))
+        self.reshape_bar = ReshapeBar(self.document)
+        self.reshape_bar.refused.connect(self._on_refused)
         self.help_line = QLabel(objectName="editor_help")
         self.help_line.setWordWrap(True)
         column = QVBoxLayout(page)
         column.setContentsMargins(0, 0, 0, 0)
         column.addLayout(grid)
+        column.addWidget(self.reshape_bar)  # after the last token, where a new one goes
         column.addWidget(self.help_line)  # scrolls with the charts: they need the height more
         column.addStretch(1)
         self._scroll = FittedScrollArea(page)
+        self._scroll.verticalScrollBar().rangeChanged.connect(self._on_page_grown)
         self.message = QLabel(objectName="editor_message")
         self.message.setWordWrap(True)
         self.message.hide()
@@ -222,21 +107,61 @@ class EditorPanel(Panel):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self._scroll, 1)
         layout.addWidget(self.message)
+        emphasize(self.help_line)
+        emphasize(self.message, READING, bold=True)
+        for header in self.role_headers.values():
+            emphasize(header, READING, bold=True)
+        self.message.setStyleSheet(f"color: {SELECTION_COLOUR};")
+
+    def _build_tokens(self) -> None:
+        """A name cell and a q and k chart per token, for the world's tokens and width now."""
+        page = self._page
+        self.role_marks = {(role, token): QLabel(role, page)
+                           for token in range(len(self.tokens)) for role in ROLES}
+        self._cells = [self._token_cell(token, name, OKABE_ITO[token % len(OKABE_ITO)])
+                       for token, name in enumerate(self.tokens)]
+        for (role, token), _mark in self.role_marks.items():
+            chart = VectorChart(role, token, OKABE_ITO[token % len(OKABE_ITO)], self._dims)
+            self._connect(chart)
+            self.charts[(role, token)] = chart
         self._emphasize()
 
+    def _clear_tokens(self) -> None:
+        """Take every token's widgets out (the world was reshaped); Qt deletes them later."""
+        for (role, _token), button in self.pick_buttons.items():
+            self.pick_groups[role].removeButton(button)
+        for widget in (*self.role_marks.values(), *self._cells,
+                       *(chart.widget for chart in self.charts.values())):
+            self._grid.removeWidget(widget)
+            widget.hide()
+            widget.deleteLater()
+        self.charts, self.pick_buttons = {}, {}
+        self.name_labels, self.gloss_labels = [], []
+
+    def _reshape(self, tokens: tuple[str, ...], dims: int) -> None:
+        """Rebuild the token rows for a reshaped world, styled and worded like the rest."""
+        narrow = self._narrow
+        self._clear_tokens()
+        self.tokens, self._dims = tokens, dims
+        self._build_tokens()
+        self._narrow = None
+        self._arrange(narrow=bool(narrow))
+        self._style_tokens()
+        self._word_tokens()
+        self.message.hide()
+        self._pair_shown = None
+        QTimer.singleShot(0, self, self._fit_columns)
+
     def _emphasize(self) -> None:
-        """Token names, pick buttons, the q/k headers, the numbers typed and the message stand
-        out from the inherited font; the muted help line follows it through its style sheet."""
+        """Token names, pick buttons, the q/k marks and the numbers typed stand out from the
+        inherited font; the muted gloss and help line follow it through their style sheets."""
         for label in self.name_labels:
             emphasize(label, DISPLAY, bold=True)
-        for widget in (*self.pick_buttons.values(), *self.role_headers.values(),
-                       *self.role_marks.values(), self.message):
+        for widget in (*self.pick_buttons.values(), *self.role_marks.values()):
             emphasize(widget, READING, bold=True)
         for chart in self.charts.values():
             for box in chart.boxes:
-                emphasize(box, READING)
-        emphasize(self.help_line)
-        self.message.setStyleSheet(f"color: {SELECTION_COLOUR};")
+                emphasize(box, READING if self._dims <= LESSON_D else SMALL)  # 8 fit a row
 
     def _arrange(self, narrow: bool) -> None:
         """A row per token: its name and buttons, then its q and k charts side by side. In a
@@ -294,6 +219,8 @@ class EditorPanel(Panel):
         pair = (state.query, state.key)
         if pair == self._pair_shown or state.world != "teaching" or not self.isVisible():
             return
+        if len(self._cells) != len(state.teaching_q):
+            return  # reshaped while out of sight: the next refresh rebuilds, then scrolls
         # both cannot fit: the token just picked (a key clicked stays under the mouse)
         only = state.key if self._pair_shown and self._pair_shown[0] == state.query else None
         self._pair_shown = pair
@@ -306,6 +233,12 @@ class EditorPanel(Panel):
             bar.setValue(rect.top())
         elif rect.bottom() >= bar.value() + height:
             bar.setValue(rect.bottom() + 1 - height)
+
+    def _on_page_grown(self) -> None:
+        """The rows' heights settle a turn after a new layout: measure the pair again then,
+        or it stays where the half-built page put it."""
+        self._pair_shown = None
+        self._show_pair()
 
     def _fit_columns(self) -> None:
         """Narrow when the two charts of a token and its name would not fit side by side."""
@@ -326,6 +259,10 @@ class EditorPanel(Panel):
         label.setTextFormat(Qt.TextFormat.PlainText)  # a token name from data, never markup
         self.name_labels.append(label)
         layout.addWidget(label)
+        gloss = QLabel(objectName=f"editor_gloss_{token}")  # English only: "(gave)"
+        gloss.setTextFormat(Qt.TextFormat.PlainText)
+        self.gloss_labels.append(gloss)
+        layout.addWidget(gloss)
         buttons = QHBoxLayout()
         for role in ROLES:
             button = QPushButton(role, objectName=f"editor_pick_{role}_{token}", checkable=True)
@@ -351,8 +288,16 @@ class EditorPanel(Panel):
     # --- look and language ---------------------------------------------------------------
 
     def apply_look(self) -> None:
+        self._style_tokens()
+        self.help_line.setStyleSheet(f"color: {self.look.theme.muted};")
+        self.imported.apply_look(self.look)
+        QTimer.singleShot(0, self, self._fit_columns)  # once new fonts reach the minimum sizes
+
+    def _style_tokens(self) -> None:
         look = self.look
         theme = look.theme
+        for gloss in self.gloss_labels:
+            gloss.setStyleSheet(f"color: {theme.muted};")
         for button in self.pick_buttons.values():
             button.setMinimumWidth(int(look.px(34)))
             button.setStyleSheet(
@@ -362,15 +307,26 @@ class EditorPanel(Panel):
             chart.plot.setFixedHeight(int(look.px(50)))
             chart.bars.set_edge_width(look.px(2.5))
             for box in chart.boxes:
-                box.setMinimumWidth(int(look.px(50)))
-        self.help_line.setStyleSheet(f"color: {theme.muted};")
-        QTimer.singleShot(0, self, self._fit_columns)  # once new fonts reach the minimum sizes
+                box.setMinimumWidth(entry_width(box, self._dims, look.scale))
 
     def retranslate(self) -> None:
         self.role_headers["q"].setText(tr("editor.col_q"))
         self.role_headers["k"].setText(tr("editor.col_k"))
         self.help_line.setText(tr("editor.help"))
         self._hint_page.set_texts(tr("editor.dialogue_hint"), tr("editor.switch_world"))
+        self.reshape_bar.retranslate()
+        self.imported.retranslate()
+        self._word_tokens()
+        self.message.hide()
+        self.refresh()
+
+    def _word_tokens(self) -> None:
+        """Each token's tooltips, and its English gloss beside it (Chinese: the word alone)."""
+        glosses = token_glosses(self.document.data) if language() == "en" else {}
+        for token, label in enumerate(self.gloss_labels):
+            gloss = glosses.get(self.tokens[token])
+            label.setText(f"({gloss})" if gloss else "")
+            label.setVisible(bool(gloss))
         tips = {"q": "editor.pick_query_tip", "k": "editor.pick_key_tip"}
         for (role, token), button in self.pick_buttons.items():
             button.setToolTip(plain_tip(tr(tips[role], name=self.tokens[token])))
@@ -380,17 +336,23 @@ class EditorPanel(Panel):
             for dim, box in enumerate(chart.boxes):
                 box.setToolTip(plain_tip(
                     tr("editor.entry_tip", role=role, name=self.tokens[token], dim=dim + 1)))
-        self.message.hide()
-        self.refresh()
 
     # --- repaint from the document -------------------------------------------------------
 
     def refresh(self) -> None:
         state = self.document.state
+        if state.world == "imported":
+            self.stack.setCurrentWidget(self._imported_page)
+            self.imported.refresh()
+            return
         if state.world != "teaching":
             self.stack.setCurrentWidget(self._hint_page)
             return
         self.stack.setCurrentWidget(self._content)
+        tokens, dims = tokens_of(state, self.document.data), state.teaching_q.shape[1]
+        if (tokens, dims) != (self.tokens, self._dims):
+            self._reshape(tokens, dims)
+        self.reshape_bar.show_world(tokens, dims)
         matrices = {"q": state.teaching_q, "k": state.teaching_k}
         if not self.document.dragging:
             reach = bar_reach(np.concatenate([state.teaching_q, state.teaching_k]))
@@ -419,10 +381,7 @@ class EditorPanel(Panel):
     # --- edits ---------------------------------------------------------------------------
 
     def _pick(self, role: str, token: int) -> None:
-        if role == "q":
-            self.document.select(query=token)
-        else:
-            self.document.select(key=token)
+        self.document.select(**({"query": token} if role == "q" else {"key": token}))
 
     def _edit(self, role: str, token: int, dim: int, value: float) -> None:
         state = self.document.state
@@ -446,6 +405,10 @@ class EditorPanel(Panel):
     def _on_typed(self, role: str, token: int, dim: int, value: float) -> None:
         self.message.hide()
         self._edit(role, token, dim, value)
+
+    def _on_refused(self, text: str) -> None:
+        self.message.setText(text)
+        self.message.show()
 
     def _on_rejected(self, text: str) -> None:
         self.message.setText(tr("editor.rejected", text=text.strip(), limit=f"{EDIT_LIMIT:g}"))

@@ -1,0 +1,86 @@
+"""Owns `--export-csv`: the current world's score matrix as CSV, with no Qt at all.
+
+For scripts, and with `--import` for checking a capture against one's own NumPy. Nothing
+here imports Qt (a test runs it with Qt's modules made unimportable), so it also runs on a
+machine with no display and no window libraries.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from app.model.atomic import write_text_atomic
+from app.model.capture import Capture, load_capture
+from app.model.data import LessonData, load_lesson_data
+from app.model.errors import AttentionLabError
+from app.model.scenario import read_scenario
+from app.model.scoring import SCORERS
+from app.model.state import LabState
+from app.model.view import compute_view, initial_state
+
+USAGE_ERROR = 2
+
+
+def start_state(data: LessonData, scenario: Path | None, capture: Capture | None) -> LabState:
+    """The lesson's start, or a scenario's state, then the import as the world on screen."""
+    state = initial_state(data)
+    if scenario is not None:
+        state = read_scenario(scenario, state)
+    if capture is not None:
+        state = replace(state, imported=capture).with_world(
+            "imported", (len(capture.queries) - 1, 0))
+    return state
+
+
+def matrix_csv(names: tuple[tuple[str, ...], tuple[str, ...]], matrix: np.ma.MaskedArray) -> str:
+    """Rows = queries, columns = keys, names as the first row and column; each number in
+    Python's shortest round-trip form, an undefined score (cosine of a zero vector) empty."""
+    query_names, key_names = names
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["", *key_names])
+    data = np.ma.getdata(matrix).astype(np.float64)
+    mask = np.ma.getmaskarray(matrix)
+    for i, name in enumerate(query_names):
+        row = [repr(x) for x in data[i].tolist()]
+        if mask[i].any():
+            row = ["" if masked else text for text, masked in zip(row, mask[i], strict=True)]
+        writer.writerow([name, *row])
+    return out.getvalue()
+
+
+def export_csv(args: argparse.Namespace) -> int:
+    """Write the score matrix; exit 0, or 2 with one line on the terminal."""
+    try:
+        data = load_lesson_data()
+        capture = None
+        if args.import_file is not None:
+            capture = load_capture(args.import_file, args.head or 0)
+        state = start_state(data, args.scenario, capture)
+        scorer = args.scorer or state.scorer
+        if scorer not in SCORERS:
+            raise AttentionLabError(f"--scorer {scorer}: no such scoring function; choose "
+                                    f"{', '.join(SCORERS)}")
+        if capture is not None and not capture.available(scorer):
+            raise AttentionLabError(f"--scorer {scorer}: {capture.source} has no learned "
+                                    f"weights for it (see README, Bring your own model)")
+        state = replace(state, scorer=scorer)
+        view = compute_view(state, data)
+    except (AttentionLabError, ValueError) as error:
+        sys.stderr.write(f"attention-lab: error: {error}\n")
+        return USAGE_ERROR
+    try:
+        write_text_atomic(args.export_csv, matrix_csv((view.query_names, view.key_names),
+                                                      view.active))
+    except OSError as error:
+        sys.stderr.write(f"attention-lab: error: cannot write {args.export_csv}: "
+                         f"{error.strerror or error}\n")
+        return USAGE_ERROR
+    return 0

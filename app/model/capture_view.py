@@ -1,0 +1,103 @@
+"""Owns how much of the imported world is computed per edit: a capture may have T = 4096.
+
+Every scorer's full T×T matrix on every drag step would cost seconds there (additive alone is
+T²·d_a), so past FULL_CELLS only the active scorer and dot get full matrices (the heatmap and
+the pair's sum need them); the other scorers are computed on the selected row alone, which is
+all the match table and the rank reasons read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from app.model.attention import softmax
+from app.model.capture import Capture
+from app.model.reasons import RowReasons, explain_row, key_norms
+from app.model.scoring import SCORERS, score_matrix
+from app.model.state import LabState
+
+FULL_CELLS = 128 * 128
+"""Up to this many query×key cells every available scorer gets its full matrix, as in the
+lesson's worlds; above it, only the active scorer and dot."""
+
+
+def available_scorers(capture: Capture) -> tuple[str, ...]:
+    """Scorers this capture can show, in display order (learned ones need the file's weights)."""
+    return tuple(name for name in SCORERS if capture.available(name))
+
+
+def imported_scores(capture: Capture, active: str, q: np.ndarray,
+                    k: np.ndarray) -> dict[str, np.ma.MaskedArray]:
+    """Full matrices of the imported world: all available scorers when small, else the
+    active one and dot."""
+    names = available_scorers(capture)
+    if len(q) * len(k) > FULL_CELLS:
+        names = tuple(name for name in names if name in (active, "dot"))
+    return {name: score_matrix(name, q, k, capture.params) for name in names}
+
+
+def selected_rows(scores: dict[str, np.ma.MaskedArray], names: tuple[str, ...],
+                  q: np.ndarray, k: np.ndarray, row: int,
+                  capture: Capture | None) -> dict[str, np.ma.MaskedArray]:
+    """The selected query's row of every scorer: taken from a full matrix where there is one
+    (one number path), worked out for that row alone where there is not."""
+    rows: dict[str, np.ma.MaskedArray] = {}
+    for name in names:
+        if name in scores:
+            rows[name] = scores[name][row]
+        elif capture is not None:
+            rows[name] = score_matrix(name, q[row:row + 1], k, capture.params)[0]
+    return rows
+
+
+SWAP_KEYS = 512
+"""Rank swaps (dot against cosine) are looked for among at most this many keys: the search is
+pairwise (Tk² work), and a 4096-key row has far more swaps than anyone reads."""
+REASON_KEYS = 8
+"""Past SWAP_KEYS keys, rank swaps are explained among the dot product's top keys only: the
+rows a class reads first, and a handful of sentences instead of thousands."""
+
+
+def explain_top(K: np.ndarray, rows: dict[str, np.ma.MaskedArray]) -> RowReasons:
+    """`explain_row` for a long row: every key's |k|, reasons among the top REASON_KEYS keys
+    by q·k (indices mapped back to the whole row)."""
+    if len(K) <= SWAP_KEYS:
+        return explain_row(K, rows)
+    dot = np.ma.filled(rows["dot"].astype(np.float64), -np.inf)
+    top = np.sort(np.argsort(-dot, kind="stable")[:REASON_KEYS])
+    part = explain_row(K[top], {name: row[top] for name, row in rows.items()})
+    reasons = tuple(replace(reason, dot_winner=int(top[reason.dot_winner]),
+                            other_winner=int(top[reason.other_winner]))
+                    for reason in part.reasons)
+    return RowReasons(norms=key_norms(K), reasons=reasons)
+
+
+def row_weights_only(state: LabState, shape: tuple[int, int]) -> bool:
+    """A large import whose heatmap shows scores: only the selected row's weights are read
+    (the match table, the timeline), and a full softmax of 16 million cells is a second."""
+    return (state.world == "imported" and state.options.heatmap_mode == "scores"
+            and shape[0] * shape[1] > FULL_CELLS)
+
+
+def selected_row_weights(logits: np.ndarray, row: int, sink: float | None) -> np.ndarray:
+    """softmax of the selected row alone; every other row is NaN (not computed, never a
+    number that could pass for a weight)."""
+    data = np.ma.getdata(logits)
+    out = np.full(data.shape, np.nan, dtype=np.result_type(data.dtype, np.float32))
+    out[row] = softmax(logits[row:row + 1], sink_logit=sink)[0]
+    return out
+
+
+TERMS_SHOWN = 8
+"""Past this d (an imported capture), term by term writes out the largest products only."""
+
+
+def largest_terms(products: np.ndarray) -> np.ndarray | None:
+    """Indices of the TERMS_SHOWN products of largest |q_i·k_i|, largest first (lower index
+    first on ties), or None when d is small enough to write every term."""
+    products = np.asarray(products, dtype=np.float64)
+    if len(products) <= TERMS_SHOWN:
+        return None
+    return np.argsort(-np.abs(products), kind="stable")[:TERMS_SHOWN]

@@ -1,0 +1,136 @@
+"""Owns the heatmap of a matrix too large for the cell grid (an imported capture up to 4096 keys):
+a downsampled image, as scale mode draws one, with thinned token ticks and the causal triangle.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtGui
+from PySide6.QtCore import QPointF
+
+from app.model.scale import block_image, downsample_factor
+from app.ui.fonts import READING, points
+
+if TYPE_CHECKING:
+    from app.model.view import View
+    from app.ui.panels.heatmap.panel import HeatmapPanel
+
+GRID_LIMIT = 32
+"""Rows or columns the cell grid paints (the lesson's worlds stay far below); past it, one
+image of block extremes, as in scale mode."""
+TICKS = {"left": 12, "top": 5}
+"""At most this many token names per axis: the top axis's names sit side by side."""
+NAME_CHARS = {"left": 10, "top": 6}
+"""A token name on a tick is cut to this many characters (a tokenizer's piece can be long)."""
+
+
+def needs_image(shape: tuple[int, ...]) -> bool:
+    return max(shape) > GRID_LIMIT
+
+
+def _step(count: int, ticks: int) -> int:
+    """A round step (1, 2 or 5 times a power of ten) that leaves at most `ticks` ticks over `count` names."""
+    scale = 1
+    while True:
+        for mult in (1, 2, 5):
+            if count / (mult * scale) <= ticks:
+                return mult * scale
+        scale *= 10
+
+
+def thinned(names: tuple[str, ...], ticks: int, chars: int) -> list[tuple[int, str]]:
+    """Every step-th name as "index name", so a reader can find a token by number too."""
+    step = _step(len(names), ticks)
+    out = []
+    for i in range(0, len(names), step):
+        name = names[i].replace("\n", "⏎").strip() or "␣"
+        if name == f"#{i}":  # a capture without token names: the number says it all
+            out.append((i, str(i)))
+            continue
+        if len(name) > chars:
+            name = name[:chars - 1] + "…"
+        out.append((i, f"{i} {name}"))
+    return out
+
+
+def causal_triangle(rows: int, cols: int) -> QtGui.QPainterPath:
+    """The keys a query may not see when the mask aligns bottom-right (query i sees keys up
+    to i + cols − rows): a triangle above the shifted diagonal."""
+    offset = cols - rows
+    path = QtGui.QPainterPath()
+    if offset + 1 < cols:
+        path.addPolygon(QtGui.QPolygonF([
+            QPointF(offset + 0.5, -0.5), QPointF(cols - 0.5, -0.5),
+            QPointF(cols - 0.5, cols - offset - 1.5), QPointF(offset + 0.5, -0.5)]))
+    return path
+
+
+def scores_shown(view: View) -> np.ndarray:
+    """The active scores with NaN where the mask removes a key. Past the grid a float32
+    capture stays float32 and nothing is copied when nothing is masked: at T = 4096 each
+    16-million-cell copy is a visible wait."""
+    if not needs_image(view.active.shape):
+        values = np.ma.filled(view.active.astype(np.float64), np.nan)
+        values[~view.allowed] = np.nan
+        return values
+    values = np.ma.filled(view.active, np.nan)
+    if not view.allowed.all():
+        values = np.where(view.allowed, values, np.nan)
+    return values
+
+
+class Picture:
+    """The block image of the matrix on screen, kept for the plot's size: the colour levels
+    are read off it (block extremes keep the largest |score|) and a resize that keeps the
+    factor redraws nothing."""
+
+    def __init__(self) -> None:
+        self.values: np.ndarray | None = None
+        self.factor = 0
+        self.image = np.zeros((0, 0))
+
+    def of(self, panel: HeatmapPanel, values: np.ndarray) -> np.ndarray:
+        vb = panel.plot.vb
+        view_px = int(max(vb.width(), vb.height(), 64) * panel.devicePixelRatioF())
+        factor = downsample_factor(max(values.shape), view_px)
+        if values is not self.values or factor != self.factor:
+            self.values, self.factor = values, factor
+            self.image = block_image(values, factor)
+        return self.image
+
+
+def show_image(panel: HeatmapPanel, values: np.ndarray, levels: tuple[float, float],
+               cmap: pg.ColorMap, names: dict[str, tuple[str, ...]],
+               causal: bool) -> None:
+    """Draw `values` (NaN: no colour) as block extremes sized to the plot's pixels."""
+    rows, cols = values.shape
+    image = panel.picture.of(panel, values)
+    factor = panel.picture.factor
+    panel.cells.paint(np.zeros((0, 0)), (0.0, 1.0), cmap, panel._cell_text)
+    panel.image.setImage(image, autoLevels=False, levels=levels)
+    panel.image.setOpacity(1.0)
+    panel.image.setVisible(True)
+    panel._show_colorbar(True)
+    panel._set_scale(image.shape, levels, cmap, factor)
+    ticks = {side: thinned(labels, TICKS[side], NAME_CHARS[side])
+             for side, labels in names.items()}
+    _set_ticks(panel, ticks)
+    panel.mask_item.setPath(causal_triangle(rows, cols) if causal else QtGui.QPainterPath())
+    panel._mask = None  # the lesson's hatching is redrawn when the grid comes back
+
+
+def _set_ticks(panel: HeatmapPanel, ticks: dict[str, list[tuple[int, str]]]) -> None:
+    """Thinned token ticks, set only when they change (new ticks regenerate an axis)."""
+    cells = panel.cells
+    labels = {side: [text for _, text in pairs] for side, pairs in ticks.items()}
+    size = min(points(READING), max(7.0, 0.05 * panel.plot.vb.height()))
+    tick = round(size * 2) / 2
+    if (labels, tick) == (cells.names, cells._tick_pt):
+        return
+    for side, pairs in ticks.items():
+        panel.plot.getAxis(side).setTicks([pairs, []])
+    cells.names, cells._tick_pt = labels, tick
+    cells.fit_axes()

@@ -1,0 +1,141 @@
+"""The vector editor in the imported world: a capture imported through the real menu, the
+selected pair's q and k shown (largest |qᵢ·kᵢ| first), edited by keyboard and by dragging as
+one undo step each, any dimension reachable, and the 4-D world's reshape controls out of reach."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtTest import QTest
+from safetensors.numpy import save_file
+
+from app.ui.actions import files as files_module
+
+RNG = np.random.default_rng(11)
+
+
+def _capture(path: Path, t: int, d: int) -> dict[str, np.ndarray]:
+    arrays = {"q": RNG.standard_normal((t, d)).astype(np.float32),
+              "k": RNG.standard_normal((t, d)).astype(np.float32)}
+    save_file(arrays, str(path), metadata={"tokens": json.dumps([f"w{i}" for i in range(t)])})
+    return arrays
+
+
+def _import(window, monkeypatch, path: Path) -> None:
+    monkeypatch.setattr(files_module.QFileDialog, "getOpenFileName",
+                        lambda *_a, **_k: (str(path), ""))
+    window.files.actions["import_vectors"].trigger()
+    window.document.flush()
+
+
+def _editor(window):
+    window.docks["editor"].show()
+    window.docks["editor"].raise_()
+    panel = window.panels["editor"]
+    panel.refresh()
+    return panel
+
+
+def test_the_editor_shows_the_selected_pair_of_a_capture(window, monkeypatch, tmp_path) -> None:
+    arrays = _capture(tmp_path / "c.safetensors", 6, 20)
+    _import(window, monkeypatch, tmp_path / "c.safetensors")
+    assert not window.docks["editor"].isHidden()  # the capture keeps the vector editor
+    window.document.select(query=4, key=1)
+    panel = _editor(window)
+    assert panel.stack.currentWidget() is panel._imported_page
+    page = panel.imported
+    q, k = arrays["q"][4].astype(np.float64), arrays["k"][1].astype(np.float64)
+    expected = np.argsort(-np.abs(q * k), kind="stable")[:8]
+    assert list(page.dims) == list(expected)
+    np.testing.assert_allclose(page.bars["q"].values, q[expected], rtol=1e-6)
+    np.testing.assert_allclose(page.bars["k"].values, k[expected], rtol=1e-6)
+    assert [label.text() for label in page.ticks["q"]] == [str(i + 1) for i in expected]
+    assert "w4" in page.pair_line.text() and "w1" in page.pair_line.text()
+    assert page.dim_spin.value() == expected[0] + 1  # the largest term's exact values
+    assert page.boxes["q"].value() == round(float(q[expected[0]]), 4)
+    # the 4-D world's reshape controls are not offered; a note says why
+    assert not panel.reshape_bar.isVisibleTo(panel)
+    assert page.fixed_note.isVisibleTo(panel) and page.fixed_note.toolTip()
+
+
+def test_typing_an_entry_is_one_undo_step_the_heatmap_follows(window, monkeypatch,
+                                                              tmp_path) -> None:
+    arrays = _capture(tmp_path / "c.safetensors", 5, 12)
+    _import(window, monkeypatch, tmp_path / "c.safetensors")
+    document = window.document
+    document.select(query=2, key=3)
+    page = _editor(window).imported
+    steps = document.undo_stack.count()
+    page.dim_spin.setValue(7)  # dimension 7 = index 6
+    box = page.boxes["k"]
+    box.setFocus()
+    box.selectAll()
+    QTest.keyClicks(box, "2.5")
+    QTest.keyClick(box, Qt.Key.Key_Return)
+    document.flush()
+    assert document.undo_stack.count() == steps + 1
+    key = arrays["k"][3].astype(np.float64)
+    key[6] = 2.5
+    assert document.state.imported.keys[3][6] == 2.5
+    heatmap = window.panels["heatmap"]
+    window.docks["heatmap"].show()
+    heatmap.refresh()
+    np.testing.assert_allclose(heatmap._values[2, 3], arrays["q"][2].astype(np.float64) @ key,
+                               rtol=1e-5)
+    document.undo_stack.undo()
+    document.flush()
+    assert np.array_equal(document.state.imported.keys, arrays["k"])
+    assert page.boxes["k"].value() == round(float(arrays["k"][3][6]), 4)
+
+
+def test_dragging_a_bar_is_one_undo_step(window, monkeypatch, tmp_path, qtbot) -> None:
+    arrays = _capture(tmp_path / "c.safetensors", 4, 16)
+    _import(window, monkeypatch, tmp_path / "c.safetensors")
+    document = window.document
+    document.select(query=1, key=2)
+    panel = _editor(window)
+    qtbot.waitUntil(lambda: panel.imported.plots["q"].isVisible())
+    page = panel.imported
+    plot = page.plots["q"]
+    column = 0
+    dim = int(page.dims[column])
+    steps = document.undo_stack.count()
+    width, height = plot.viewport().width(), plot.viewport().height()
+    x = int((column + 0.5) * width / len(page.dims))
+    viewport = plot.viewport()
+    QTest.mousePress(viewport, Qt.MouseButton.LeftButton, pos=QPoint(x, height // 2))
+    for y in (height // 2 - 5, height // 3, height // 6):
+        QTest.mouseMove(viewport, QPoint(x, y))
+    QTest.mouseRelease(viewport, Qt.MouseButton.LeftButton, pos=QPoint(x, height // 6))
+    document.flush()
+    assert document.undo_stack.count() == steps + 1
+    dragged = document.state.imported.queries[1]
+    top = plot.canvas.transform().inverted()[0].map(QPointF(x, height // 6)).y()
+    assert dragged[dim] > arrays["q"][1][dim] and abs(dragged[dim] - top) < 0.05 * page._reach
+    others = np.delete(np.arange(16), dim)
+    assert np.array_equal(dragged[others], arrays["q"][1][others])  # only that dimension
+    document.undo_stack.undo()
+    document.flush()
+    assert np.array_equal(document.state.imported.queries, arrays["q"])
+
+
+def test_a_wide_capture_shows_its_largest_dims_and_reaches_the_last(window, monkeypatch,
+                                                                   tmp_path) -> None:
+    arrays = _capture(tmp_path / "wide.safetensors", 3, 300)
+    _import(window, monkeypatch, tmp_path / "wide.safetensors")
+    document = window.document
+    document.select(query=0, key=0)
+    page = _editor(window).imported
+    products = arrays["q"][0].astype(np.float64) * arrays["k"][0].astype(np.float64)
+    assert len(page.dims) == 8
+    assert np.all(np.diff(np.abs(products[page.dims])) <= 0)  # largest first
+    assert np.abs(products[page.dims[-1]]) >= np.sort(np.abs(products))[-8]
+    assert page.dim_spin.maximum() == 300
+    page.dim_spin.setValue(300)  # the last dimension, index 299
+    assert page.boxes["q"].value() == round(float(arrays["q"][0][299]), 4)
+    page.boxes["q"].setValue(-1.25)
+    document.flush()
+    assert document.state.imported.queries[0][299] == -1.25
