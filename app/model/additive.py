@@ -8,11 +8,14 @@ import numpy as np
 
 __all__ = [
     "DEFAULT_MAX_CHUNK_BYTES",
+    "AdditiveSteps",
     "AdditiveWeights",
     "additive_matrix",
     "additive_naive",
     "additive_pair",
+    "additive_steps",
     "naive_intermediate_bytes",
+    "tanh_evaluations",
 ]
 
 DEFAULT_MAX_CHUNK_BYTES = 8 * 1024 * 1024
@@ -138,3 +141,45 @@ def additive_pair(q: np.ndarray, k: np.ndarray, w: AdditiveWeights) -> float:
     """One score straight from the definition; tests compare the matrix against it."""
     A, B, v = _prepare(np.asarray(q)[None, :], np.asarray(k)[None, :], w)
     return float(np.dot(v, np.tanh(A[0] + B[0])))
+
+
+@dataclass(frozen=True, eq=False)
+class AdditiveSteps:
+    """One pair's additive score, step by step, as the term-by-term panel writes it out.
+
+    `w1q` and `w2k` are one row each of the matrix products Q·W₁ᵀ and K·W₂ᵀ (those factor:
+    one matmul for all tokens); `hidden` = w1q + w2k and `activated` = tanh(hidden) are the
+    per-pair work that does not; `terms` = v ⊙ activated. `total` is the score as the model's
+    matrix holds it, so the breakdown ends on the number the heatmap shows.
+    """
+
+    w1q: np.ndarray
+    w2k: np.ndarray
+    hidden: np.ndarray
+    activated: np.ndarray
+    v: np.ndarray
+    terms: np.ndarray
+    total: float
+
+    @property
+    def d_a(self) -> int:
+        return int(self.v.shape[0])
+
+
+def additive_steps(q: np.ndarray, k: np.ndarray, w: AdditiveWeights,
+                   total: float | None = None) -> AdditiveSteps:
+    """The intermediate vectors of vᵀtanh(W₁q + W₂k) for one pair, projected the way the
+    matrix projects them (`_prepare`). `total`: the matrix cell to end on; None sums the terms."""
+    A, B, v = _prepare(np.asarray(q)[None, :], np.asarray(k)[None, :], w)
+    hidden = A[0] + B[0]
+    activated = np.tanh(hidden)
+    terms = v * activated
+    arrays = (A[0], B[0], hidden, activated, v, terms)
+    for array in arrays:
+        array.setflags(write=False)
+    return AdditiveSteps(*arrays, total=float(terms.sum()) if total is None else float(total))
+
+
+def tanh_evaluations(Tq: int, Tk: int, d_a: int) -> int:
+    """How many tanh one additive score matrix needs: one per pair and per hidden unit."""
+    return naive_intermediate_bytes(Tq, Tk, d_a, 1)

@@ -9,6 +9,7 @@ tracemalloc, which sees NumPy's buffers.
 
 from __future__ import annotations
 
+import statistics
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -25,10 +26,13 @@ __all__ = [
     "MAX_D_A",
     "MAX_T",
     "MIN_T",
+    "RUNS",
     "Cancelled",
     "Comparison",
     "Measurement",
+    "Repeated",
     "measure",
+    "measure_repeated",
 ]
 
 MIN_T, MAX_T = 2, 2048
@@ -39,7 +43,12 @@ DTYPE = np.float32
 CHUNK_BYTES = 64 * 1024 * 1024
 """The largest rows × T × d_a block the additive scorer holds at once."""
 
+RUNS = 5
+"""Runs per measurement: one run on a shared machine can be off by 20× (12×, 21×, 44× and
+259× came out of four single runs), the median of five is not."""
+
 Progress = Callable[[int, int], None]
+Clock = Callable[[], float]
 
 
 class Cancelled(AttentionLabError):
@@ -87,23 +96,25 @@ def _rows_per_block(T: int, d_a: int) -> int:
 
 
 def _run(T: int, blocks: list[tuple[int, int]], work: Callable[[np.ndarray, int, int], None],
-         step: Callable[[], None]) -> Measurement:
+         step: Callable[[], None], clock: Clock) -> Measurement:
     """Time `work` over all row blocks, T × T output included, and record the memory peak."""
     tracemalloc.reset_peak()
     base = tracemalloc.get_traced_memory()[0]
-    start = time.perf_counter()
+    start = clock()
     out = np.empty((T, T), dtype=DTYPE)
     for r0, r1 in blocks:
         step()
         work(out, r0, r1)
-    seconds = time.perf_counter() - start
+    seconds = clock() - start
     peak = tracemalloc.get_traced_memory()[1] - base
     return Measurement(seconds=seconds, peak_bytes=max(0, peak))
 
 
 def measure(T: int, d_a: int, cancelled: Callable[[], bool] = lambda: False,
-            progress: Progress | None = None, seed: int = 0) -> Comparison:
-    """Score a T-token sequence both ways and compare; raises Cancelled between blocks."""
+            progress: Progress | None = None, seed: int = 0,
+            clock: Clock = time.perf_counter) -> Comparison:
+    """Score a T-token sequence both ways and compare; raises Cancelled between blocks.
+    `clock` is injectable so a test can hand it known times."""
     _check(T, d_a)
     rng = np.random.default_rng(seed)
     Q = rng.standard_normal((T, d_a)).astype(DTYPE)
@@ -137,8 +148,8 @@ def measure(T: int, d_a: int, cancelled: Callable[[], bool] = lambda: False,
     if started_here:
         tracemalloc.start()
     try:
-        additive = _run(T, blocks, additive_block, step)
-        dot = _run(T, blocks, dot_block, step)
+        additive = _run(T, blocks, additive_block, step, clock)
+        dot = _run(T, blocks, dot_block, step, clock)
     finally:
         if started_here:
             tracemalloc.stop()
@@ -153,3 +164,64 @@ def measure(T: int, d_a: int, cancelled: Callable[[], bool] = lambda: False,
         dot=dot,
         naive_bytes=naive_intermediate_bytes(T, T, d_a, np.dtype(DTYPE).itemsize),
     )
+
+
+@dataclass(frozen=True)
+class Repeated:
+    """The same comparison run several times: the median says what this machine does, the
+    spread how far one run can stray from it."""
+
+    runs: tuple[Comparison, ...]
+
+    @property
+    def T(self) -> int:
+        return self.runs[0].T
+
+    @property
+    def d_a(self) -> int:
+        return self.runs[0].d_a
+
+    @property
+    def naive_bytes(self) -> int:
+        return self.runs[0].naive_bytes
+
+    @property
+    def time_ratios(self) -> tuple[float, ...]:
+        return tuple(run.time_ratio for run in self.runs)
+
+    def median(self, value: Callable[[Comparison], float]) -> float:
+        return float(statistics.median(value(run) for run in self.runs))
+
+    def spread(self, value: Callable[[Comparison], float]) -> tuple[float, float]:
+        """(lowest, highest) over the runs."""
+        values = [value(run) for run in self.runs]
+        return min(values), max(values)
+
+    @property
+    def time_ratio(self) -> float:
+        return self.median(lambda run: run.time_ratio)
+
+    @property
+    def memory_ratio(self) -> float:
+        return self.median(lambda run: run.memory_ratio)
+
+
+def measure_repeated(T: int, d_a: int, runs: int = RUNS,
+                     cancelled: Callable[[], bool] = lambda: False,
+                     progress: Progress | None = None, seed: int = 0,
+                     clock: Clock = time.perf_counter) -> Repeated:
+    """`runs` measurements on the same input, one after another. Progress counts the blocks
+    of every run, so done · runs // total is the number of runs finished."""
+    _check(T, d_a)
+    if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1:
+        raise ValueError(f"runs must be a whole number ≥ 1, got {runs!r}")
+    results: list[Comparison] = []
+    for index in range(runs):
+
+        def part(done: int, total: int, index: int = index) -> None:
+            if progress is not None:
+                progress(index * total + done, runs * total)
+
+        results.append(measure(T, d_a, cancelled=cancelled, progress=part, seed=seed,
+                               clock=clock))
+    return Repeated(tuple(results))

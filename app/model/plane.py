@@ -44,7 +44,8 @@ class IsoLines:
 
 @dataclass(frozen=True)
 class Plane:
-    """Everything geometric the 2-D playground shows besides the vectors themselves."""
+    """Everything geometric the 2-D playground shows besides the vectors and the landscape
+    (whose contours app/model/landscape.py works out for the plot's own shape)."""
 
     norm_q: float
     norm_k: np.ndarray  # (Tk,)
@@ -53,7 +54,6 @@ class Plane:
     foot: np.ndarray | None  # (2,) foot of the perpendicular from k onto the line of q
     arc_start_deg: float | Undefined  # direction of q
     arc_sweep_deg: float | Undefined  # signed turn from q to the selected k, |sweep| ≤ 180
-    iso: IsoLines
 
 
 def nice_levels(low: float, high: float, target: int = TARGET_LINES) -> tuple[np.ndarray, int]:
@@ -74,9 +74,11 @@ def nice_levels(low: float, high: float, target: int = TARGET_LINES) -> tuple[np
     return np.round(levels, decimals), decimals
 
 
-def _crossings(values: np.ndarray, xs: np.ndarray, level: float) -> list[np.ndarray]:
+def _crossings(values: np.ndarray, xs: np.ndarray, level: float,
+               ys: np.ndarray | None = None) -> list[np.ndarray]:
     """Segments of one contour by marching squares, vectorised over the cells it crosses
-    (a few hundred of the grid's 14 400, so a drag step stays cheap)."""
+    (a few hundred of the grid's 14 400, so a drag step stays cheap); ys defaults to xs."""
+    ys = xs if ys is None else ys
     above = values >= level
     h_cut = above[:, :-1] != above[:, 1:]
     v_cut = above[:-1, :] != above[1:, :]
@@ -87,7 +89,7 @@ def _crossings(values: np.ndarray, xs: np.ndarray, level: float) -> list[np.ndar
     corners = np.stack([values[iy, ix], values[iy, ix + 1],
                         values[iy + 1, ix + 1], values[iy + 1, ix]], axis=1)
     cx = np.stack([xs[ix], xs[ix + 1], xs[ix + 1], xs[ix]], axis=1)
-    cy = np.stack([xs[iy], xs[iy], xs[iy + 1], xs[iy + 1]], axis=1)
+    cy = np.stack([ys[iy], ys[iy], ys[iy + 1], ys[iy + 1]], axis=1)
     start, stop = corners, np.roll(corners, -1, axis=1)
     cut = (start >= level) != (stop >= level)
     t = np.divide(level - start, stop - start, out=np.zeros_like(start), where=cut)
@@ -111,8 +113,9 @@ def _crossings(values: np.ndarray, xs: np.ndarray, level: float) -> list[np.ndar
     return out
 
 
-def iso_lines(values: np.ndarray, xs: np.ndarray, q: np.ndarray) -> IsoLines:
-    """Labelled contours of a landscape sampled on xs × xs (values[iy, ix]).
+def iso_lines(values: np.ndarray, xs: np.ndarray, q: np.ndarray,
+              ys: np.ndarray | None = None) -> IsoLines:
+    """Labelled contours of a landscape sampled on xs × ys (values[iy, ix]; ys defaults to xs).
 
     Each label goes to the point of its contour nearest a ring around the origin, preferring
     the side counter-clockwise from q and keeping clear of labels already placed, so labels of
@@ -120,12 +123,12 @@ def iso_lines(values: np.ndarray, xs: np.ndarray, q: np.ndarray) -> IsoLines:
     """
     low, high = float(np.min(values)), float(np.max(values))
     levels, decimals = nice_levels(low, high)
-    half = float(xs[-1])
+    half = min(float(xs[-1]), float((xs if ys is None else ys)[-1]))  # the shorter half-side
     ring = LABEL_RING * half
     parts: list[np.ndarray] = []
     labels = np.full((len(levels), 2), np.nan)
     for index, level in enumerate(levels):
-        pieces = _crossings(values, xs, float(level))
+        pieces = _crossings(values, xs, float(level), ys)
         if not pieces:
             continue
         segments = np.concatenate(pieces)
@@ -149,9 +152,8 @@ def _direction_deg(v: np.ndarray) -> float | Undefined:
     return math.degrees(math.atan2(float(v[1]), float(v[0])))
 
 
-def plane_geometry(q: np.ndarray, keys: np.ndarray, key: int, values: np.ndarray,
-                   xs: np.ndarray, dot: float) -> Plane:
-    """Lengths, the q→k angle, the projection of key `key` onto q, and the landscape's contours.
+def plane_geometry(q: np.ndarray, keys: np.ndarray, key: int, dot: float) -> Plane:
+    """Lengths, the q→k angle and the projection of key `key` onto q.
 
     q (2,), keys (Tk, 2): the vectors that are scored; `dot`: q·k of key `key` as the model
     computed it (the view's dot matrix), so the projection divides the number shown beside
@@ -187,7 +189,6 @@ def plane_geometry(q: np.ndarray, keys: np.ndarray, key: int, values: np.ndarray
         foot=foot,
         arc_start_deg=start,
         arc_sweep_deg=sweep,
-        iso=iso_lines(values, xs, q),
     )
 
 
@@ -205,4 +206,4 @@ def editable_values(state: LabState, role: Literal["q", "k"], index: int,
     if not (state.options.rope and state.world == "dialogue"):
         return shown
     position = state.positions[0] if role == "q" else state.positions[index + 1]
-    return rotate(shown, -float(position))
+    return rotate(shown, -float(position), step=state.options.rope_step)

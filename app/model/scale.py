@@ -175,12 +175,10 @@ def _block_values(request: ScaleRequest, Q: np.ndarray, K: np.ndarray, rows: sli
     allowed = None
     if request.causal:
         allowed = np.arange(K.shape[0])[None, :] <= np.arange(rows.start, rows.stop)[:, None]
-    if request.mode == "weights":
-        scaled = (block @ K.T) * np.float32(1.0 / math.sqrt(request.d))
-        if allowed is not None:
-            scaled = masked_scores(scaled, allowed)
-        return softmax(scaled, axis=-1)
     scores = score_matrix(request.scorer, block, K, params)
+    if request.mode == "weights":  # the weights follow the scorer, as the lesson's heatmap
+        logits = masked_scores(scores, allowed) if allowed is not None else scores
+        return softmax(logits, axis=-1)
     values = np.ma.filled(scores.astype(np.float32, copy=False), np.nan)
     if allowed is not None:
         values[~allowed] = np.nan

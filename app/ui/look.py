@@ -36,6 +36,32 @@ def diverging_map() -> pg.ColorMap:
     return pg.ColorMap(stops, colours, name="attention-lab-diverging")
 
 
+def rising_map() -> pg.ColorMap:
+    """Scores of one sign (−|q−k| ≤ 0): white (lowest) → dark orange (highest), the diverging
+    map's upper half, so "higher" has the same colour in every landscape; monotone in
+    lightness, so it reads in grey and under colour-blindness."""
+    stops = np.array([0.0, 0.5, 1.0])
+    return pg.ColorMap(stops, ["#FFFFFF", "#FDAE6B", "#A63603"], name="attention-lab-rising")
+
+
+def washed(cmap: pg.ColorMap, amount: float) -> pg.ColorMap:
+    """`cmap` mixed `amount` (0 … 1) with white: a background that marks drawn over it beat."""
+    stops = np.linspace(0.0, 1.0, 256)
+    colours = cmap.map(stops, mode="float")[:, :3]
+    return pg.ColorMap(stops, np.round(255 * ((1 - amount) * colours + amount)).astype(np.uint8))
+
+
+LANDSCAPE_WASH = 0.4
+"""A landscape's colours are mixed this much with white, so arrows and labels stay the
+strongest marks on it in every theme (opacity would mix them with a dark background)."""
+
+
+def landscape_map(signed: bool) -> pg.ColorMap:
+    """A score landscape's colours: the diverging map for scores of both signs (zero in the
+    middle), the one-sided rising map for −|q−k| (≤ 0 everywhere), both washed."""
+    return washed(diverging_map() if signed else rising_map(), LANDSCAPE_WASH)
+
+
 def sequential_map() -> pg.ColorMap:
     """Weights in [0, 1]: white → dark blue, monotone in lightness."""
     stops = np.array([0.0, 0.5, 1.0])

@@ -133,3 +133,29 @@ def test_validation() -> None:
     for Q in (np.full((1, 3), 1e308), np.array([[np.nan, 0.0, 0.0]])):
         with pytest.raises(ValueError, match="NaN or overflow"):
             additive_matrix(Q, np.ones((1, 3)), big)
+
+
+def test_additive_steps_are_the_definition_term_by_term():
+    from app.model.additive import additive_steps
+
+    rng = np.random.default_rng(11)
+    w = AdditiveWeights(rng.normal(size=(5, 3)), rng.normal(size=(5, 3)), rng.normal(size=5))
+    q, k = rng.normal(size=3), rng.normal(size=3)
+    steps = additive_steps(q, k, w)
+    assert np.allclose(steps.w1q, w.W1 @ q) and np.allclose(steps.w2k, w.W2 @ k)
+    assert np.allclose(steps.hidden, w.W1 @ q + w.W2 @ k)
+    assert np.allclose(steps.activated, np.tanh(w.W1 @ q + w.W2 @ k))
+    assert np.allclose(steps.terms, w.v * np.tanh(w.W1 @ q + w.W2 @ k))
+    assert steps.total == pytest.approx(additive_pair(q, k, w))
+    assert steps.d_a == 5
+    cell = float(additive_matrix(q[None, :], k[None, :], w)[0, 0])
+    assert additive_steps(q, k, w, total=cell).total == cell  # ends on the matrix's number
+
+
+def test_tanh_evaluations_count_one_per_pair_and_hidden_unit():
+    from app.model.additive import tanh_evaluations
+
+    assert tanh_evaluations(5, 5, 3) == 75
+    assert tanh_evaluations(4096, 4096, 256) == 4096 * 4096 * 256
+    with pytest.raises(ValueError):
+        tanh_evaluations(-1, 5, 3)

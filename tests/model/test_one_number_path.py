@@ -66,7 +66,7 @@ def test_the_sink_share_is_the_sinks_own_softmax_weight(data, sink, causal):
     state = dataclasses.replace(
         state, options=dataclasses.replace(state.options, sink_logit=sink, causal=causal))
     view = compute_view(state, data)
-    logits = np.where(view.allowed, view.scores["scaled_dot"].data, -np.inf)
+    logits = np.where(view.allowed, view.scores[state.scorer].data, -np.inf)
     top = np.maximum(logits.max(axis=1), sink)
     own = np.exp(sink - top) / (np.exp(logits - top[:, None]).sum(axis=1) + np.exp(sink - top))
     assert (view.sink_weight > 0).all()
@@ -74,19 +74,23 @@ def test_the_sink_share_is_the_sinks_own_softmax_weight(data, sink, causal):
     np.testing.assert_allclose(view.weights.sum(axis=1) + view.sink_weight, 1.0, atol=4e-16)
 
 
-def test_the_weights_are_the_softmax_of_the_scaled_scores_on_screen(data, monkeypatch):
-    state = initial_state(data)
+@pytest.mark.parametrize("scorer", ["scaled_dot", "dot", "cosine", "additive"])
+def test_the_weights_are_the_softmax_of_the_selected_scorers_scores_on_screen(
+        data, monkeypatch, scorer):
+    """Weights follow the scorer the heatmap shows, from that very matrix."""
+    state = dataclasses.replace(initial_state(data), scorer=scorer)
     real = view_module.score_matrix
 
     def shifted(name, Q, K, params=None):
         scores = real(name, Q, K, params)
-        if name == "scaled_dot":
+        if name == scorer:
             scores = scores.copy()
             scores[state.query, state.key] += 1.0  # visible: a second matmul would not see it
         return scores
 
     monkeypatch.setattr(view_module, "score_matrix", shifted)
     view = compute_view(state, data)
-    row = view.scores["scaled_dot"][state.query].data
+    assert view.weight_scores is view.scores[scorer]
+    row = view.scores[scorer][state.query].data
     expected = np.exp(row - row.max()) / np.exp(row - row.max()).sum()
     np.testing.assert_allclose(view.weights[state.query], expected, rtol=1e-12)

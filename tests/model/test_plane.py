@@ -82,44 +82,44 @@ def test_labels_spread_out_instead_of_piling_at_the_origin():
 
 def test_projection_identity_and_foot_for_every_key():
     for j, k in enumerate(KEYS):
-        plane = plane_geometry(Q, KEYS, j, field("dot"), XS, dot=dots()[j])
+        plane = plane_geometry(Q, KEYS, j, dot=dots()[j])
         assert plane.norm_q * plane.projection == pytest.approx(float(Q @ k))
         assert float((k - plane.foot) @ Q) == pytest.approx(0.0, abs=1e-12)
         assert np.hypot(*plane.foot) == pytest.approx(abs(plane.projection))
         assert plane.norm_k[j] == pytest.approx(np.hypot(*k))
         cos = float(Q @ k) / (np.hypot(*Q) * np.hypot(*k))
         assert plane.angle_deg[j] == pytest.approx(math.degrees(math.acos(cos)))
-    lesson = plane_geometry(Q, KEYS, 0, field("dot"), XS, dot=dots()[0])
+    lesson = plane_geometry(Q, KEYS, 0, dot=dots()[0])
     assert lesson.norm_q * lesson.projection == pytest.approx(10.0)
 
 
 def test_arc_turns_from_q_to_k_the_short_way():
     # [2,2] is clockwise of [2,3]
-    plane = plane_geometry(Q, KEYS, 0, field("dot"), XS, dot=dots()[0])
+    plane = plane_geometry(Q, KEYS, 0, dot=dots()[0])
     assert plane.arc_sweep_deg < 0
     points = arc_points(plane.arc_start_deg, plane.arc_sweep_deg, 1.0)
     assert np.allclose(points[0], Q / np.hypot(*Q))
     assert np.allclose(points[-1], KEYS[0] / np.hypot(*KEYS[0]))
-    opposite = plane_geometry(Q, np.array([[-2.0, 1.0]]), 0, field("dot"), XS, dot=-1.0)
+    opposite = plane_geometry(Q, np.array([[-2.0, 1.0]]), 0, dot=-1.0)
     assert 0 < opposite.arc_sweep_deg < 180
 
 
 def test_projection_divides_the_computed_dot_not_a_second_one():
     """The readout prints q·k and |q|·projection side by side: both come from one number."""
     computed = float(Q @ KEYS[0]) + 1e-9  # stands in for a BLAS result a few ulps off np.dot
-    plane = plane_geometry(Q, KEYS, 0, field("dot"), XS, dot=computed)
+    plane = plane_geometry(Q, KEYS, 0, dot=computed)
     assert plane.projection == computed / np.hypot(*Q)
     assert plane.foot == pytest.approx(Q * (computed / float(Q @ Q)), rel=1e-15)
 
 
 def test_zero_q_leaves_angle_and_projection_undefined():
     zero = np.zeros(2)
-    plane = plane_geometry(zero, KEYS, 0, field("dot", zero), XS, dot=0.0)
+    plane = plane_geometry(zero, KEYS, 0, dot=0.0)
     assert isinstance(plane.projection, Undefined)
     assert isinstance(plane.arc_sweep_deg, Undefined)
     assert plane.foot is None
     assert np.all(np.isnan(plane.angle_deg))
-    assert plane.iso.levels.size == 0
+    assert iso_lines(field("dot", zero), XS, zero).levels.size == 0
 
 
 def _state(rope: bool) -> LabState:

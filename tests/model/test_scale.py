@@ -97,13 +97,24 @@ def test_downsampled_picture_matches_an_independent_block_reduction():
 
 
 def test_causal_weights_are_zero_above_the_diagonal_and_rows_sum_to_one():
-    request = ScaleRequest(T=64, d=32, seed=2, mode="weights", causal=True, target_px=64)
+    request = ScaleRequest(T=64, d=32, seed=2, scorer="scaled_dot", mode="weights",
+                           causal=True, target_px=64)
     image = compute_scale(request).image
     Q, K = random_qk(64, 32, 2)
     expected = attention_weights(Q.astype(np.float64), K.astype(np.float64), causal=True)
     assert np.all(image[np.triu_indices(64, 1)] == 0.0)
     assert np.allclose(image.sum(axis=1), 1.0, atol=1e-5)
     assert np.allclose(image, expected, atol=1e-6)
+
+
+@pytest.mark.parametrize("scorer", ["dot", "cosine"])
+def test_scale_weights_follow_the_scorer(scorer):
+    request = ScaleRequest(T=32, d=16, seed=3, scorer=scorer, mode="weights", target_px=32)
+    Q, K = random_qk(32, 16, 3)
+    scores = score_matrix(scorer, Q.astype(np.float64), K.astype(np.float64)).filled(-np.inf)
+    expected = np.exp(scores - scores.max(axis=1, keepdims=True))
+    expected /= expected.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(compute_scale(request).image, expected, atol=1e-5)
 
 
 def test_causal_scores_have_no_value_in_the_future():

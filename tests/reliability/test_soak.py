@@ -23,6 +23,7 @@ from app.model.view import View, compute_view
 from app.startup import build_window, make_application
 from app.ui.format import UNDEFINED_TEXT, format_score
 from app.ui.language import apply_language
+from app.ui.panels.expansion.panel import number
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")]
@@ -201,8 +202,11 @@ def check_readouts(window, fresh: View) -> None:
     line = window.show_panel("expansion").scorer_line
     if not line.isHidden():
         assert format_score(fresh.selected_score) in line.text()
-    if not isinstance(fresh.pair.cos, Undefined):
-        assert format_score(fresh.pair.cos, 3) in window.show_panel("expansion").polar.text()
+    expansion = window.show_panel("expansion")
+    if expansion.showing_additive:  # its own steps, ending on the score the heatmap shows
+        assert f"<b>{number(fresh.selected_score)}</b>" in expansion.equation.text()
+    elif not isinstance(fresh.pair.cos, Undefined):
+        assert format_score(fresh.pair.cos, 3) in expansion.polar.text()
 
 
 def check_editor_and_playground(window, fresh: View) -> None:
@@ -213,10 +217,12 @@ def check_editor_and_playground(window, fresh: View) -> None:
             matrix = state.teaching_q if role == "q" else state.teaching_k
             shown = [box.value() for box in chart.boxes]
             assert shown == [round(float(v), 2) for v in matrix[token]], (role, token)
-    elif "playground" in window.panels and fresh.landscape is not None:
-        images = [item.image for item in image_items(window.show_panel("playground"))]
-        assert any(image is not None and image.shape == fresh.landscape.values.shape
-                   and np.array_equal(image, fresh.landscape.values) for image in images), (
+    elif "playground" in window.panels and fresh.plane is not None:
+        playground = window.show_panel("playground")
+        land = fresh.landscape_at(playground.plane_aspect())  # the plot's own shape
+        images = [item.image for item in image_items(playground)]
+        assert any(image is not None and image.shape == land.values.shape
+                   and np.array_equal(image, land.values) for image in images), (
             "the playground must show the fresh landscape")
 
 

@@ -146,3 +146,96 @@ def test_term_labels_fit_under_the_bars_on_a_high_dpi_screen(qtbot, panel, monke
     inside = axis.boundingRect()
     for rect, _flags, text in texts:
         assert inside.contains(rect), f"{text} clipped: {rect} outside {inside}"
+
+
+# --- the additive scorer's own steps -----------------------------------------------------
+
+
+def additive_panel(qtbot, panel):
+    with qtbot.waitSignal(panel.document.changed, timeout=2000):
+        panel.document.set_scorer("additive")
+    return panel.document.view, panel.document.state
+
+
+def test_additive_steps_are_numpys_and_end_on_the_heatmaps_cell(qtbot, panel):
+    """W₁q, W₂k, their sum, tanh and v·t written out are NumPy's own, and the total is the
+    very cell the heatmap shows for this pair (one number path), not the dot product's sum."""
+    from app.ui.panels.heatmap.panel import HeatmapPanel
+
+    heatmap = HeatmapPanel(panel.document)
+    qtbot.addWidget(heatmap)
+    heatmap.resize(520, 560)
+    heatmap.show()
+    view, state = additive_panel(qtbot, panel)
+    w = panel.document.data.teaching.additive
+    q, k = view.q[state.query], view.k[state.key]
+    w1q, w2k = w.W1 @ q, w.W2 @ k
+    t = np.tanh(w1q + w2k)
+    text = plain(panel.equation.text())
+
+    def vector(values):
+        return "(" + ", ".join(number(x) for x in values) + ")"
+
+    assert f"W₁q = {vector(w1q)}" in text
+    assert f"W₂k = {vector(w2k)}" in text
+    assert f"W₁q + W₂k = {vector(w1q + w2k)}" in text
+    assert f"tanh(W₁q + W₂k) = {vector(t)}" in text
+    written = " + ".join(f"{operand(a)}×{operand(b)}" for a, b in zip(w.v, t, strict=True))
+    assert f"v·t = {written}" in text
+    cell = float(view.scores["additive"][state.query, state.key])
+    assert cell == pytest.approx(float(w.v @ t), abs=1e-12)
+    assert text.endswith(f"= {number(cell)}")
+    assert heatmap.cells.grid.labels[state.query][state.key] == format_score(cell)
+    assert np.allclose(panel.bars.opts["height"], w.v * t)
+    assert len(panel.bars.opts["height"]) == w.d_a
+    heatmap.worker.shutdown()
+
+
+def test_tanh_count_for_this_world_and_the_lesson_scale(qtbot, panel):
+    from app.model.figures import EXAMPLE
+    from app.ui.format import format_number
+
+    view, _ = additive_panel(qtbot, panel)
+    d_a = panel.document.data.teaching.additive.d_a
+    tq, tk = len(view.q), len(view.k)
+    text = panel.polar.text()
+    assert f"{tq} × {tk} × {d_a} = {format_number(tq * tk * d_a)}" in text
+    length, width = EXAMPLE["rnn_T"], EXAMPLE["additive_d_a"]
+    assert format_number(length * length * width) in text  # English groups the digits
+    assert f"T = {length}" in text and f"dₐ = {width}" in text
+
+
+def test_tanh_count_reads_in_yi_in_chinese(qtbot, panel):
+    from app.model.figures import EXAMPLE
+    from app.ui.format import format_chinese_large
+    from app.ui.language import apply_language
+
+    additive_panel(qtbot, panel)
+    apply_language("zh")
+    qtbot.waitUntil(lambda: "tanh" in panel.polar.text() and "次" in panel.polar.text())
+    length, width = EXAMPLE["rnn_T"], EXAMPLE["additive_d_a"]
+    lesson = format_chinese_large(length * length * width, 2)
+    assert lesson.endswith("亿") and f"{lesson} 次" in panel.polar.text()
+
+
+def test_additive_ranking_is_called_untrained_and_names_its_top_key(qtbot, panel):
+    view, state = additive_panel(qtbot, panel)
+    top = view.key_names[int(np.argmin(view.row_ranks["additive"]))]
+    assert panel.scorer_line.isHidden()  # the steps end on the score: no second line for it
+    assert top in panel.dominant.text() and "not trained" in panel.dominant.text()
+    assert top == view.query_names[state.query]  # the teaching world's weights pick 给了 itself
+    with qtbot.waitSignal(panel.document.changed, timeout=2000):
+        panel.document.set_scorer("dot")
+    assert plain(panel.equation.text()).startswith("q·k = ")
+    assert panel.scorer_line.isHidden()
+
+
+def test_a_tall_panel_gives_the_longer_additive_steps_their_full_height(qtbot, open_panel):
+    """Switching q·k (two lines) to the additive steps (six) relays the panel: the equation
+    gets the height its text needs, not the share a shorter text left it."""
+    tall = open_panel(ExpansionPanel, (480, 1000))
+    additive_panel(qtbot, tall)
+    for _ in range(3):
+        QApplication.processEvents()
+    holder = tall.equation.holder
+    assert holder.height() >= tall.equation.heightForWidth(holder.width())

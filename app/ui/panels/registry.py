@@ -36,6 +36,7 @@ def panel_specs() -> list[PanelSpec]:
     from app.ui.panels.expansion.panel import ExpansionPanel
     from app.ui.panels.guide.panel import GuidePanel
     from app.ui.panels.heatmap.panel import HeatmapPanel
+    from app.ui.panels.landscapes.panel import LandscapesPanel
     from app.ui.panels.match.panel import MatchTablePanel
     from app.ui.panels.playground.panel import PlaygroundPanel
     from app.ui.panels.shapes.panel import ShapesPanel
@@ -50,4 +51,5 @@ def panel_specs() -> list[PanelSpec]:
         PanelSpec("shapes", ShapesPanel, LEFT, tab_with="playground"),
         PanelSpec("timeline", TimelinePanel, LEFT, tab_with="playground"),
         PanelSpec("guide", GuidePanel, LEFT, tab_with="playground"),
+        PanelSpec("landscapes", LandscapesPanel, RIGHT, tab_with="expansion"),
     ]

@@ -1,5 +1,6 @@
 """Owns the term-by-term view of the selected pair: q·k written out with its real numbers,
-a bar per product q_i·k_i with the dominant one marked, and the same sum as |q|·|k|·cos θ.
+a bar per product q_i·k_i with the dominant one marked, and the same sum as |q|·|k|·cos θ;
+under the additive scorer, its own steps instead (app/ui/panels/expansion/additive.py).
 """
 
 from __future__ import annotations
@@ -13,14 +14,18 @@ from PySide6.QtGui import QFont, QFontMetricsF
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from app.i18n import tr
+from app.model.additive import AdditiveSteps
 from app.model.breakdown import Breakdown
+from app.model.capture_view import largest_terms
 from app.model.nice import HeldRange, snap_out
 from app.model.scoring import SCORERS, Undefined
+from app.model.view import View
 from app.state.document import Document
 from app.ui.fonts import DISPLAY, HEADING, READING, STRONG, emphasize, scaled_font
 from app.ui.format import format_percent, format_score, pair_formula
 from app.ui.look import SELECTION_COLOUR, diverging_map
 from app.ui.panels.base import Panel
+from app.ui.panels.expansion import additive
 from app.ui.widgets.live_label import LiveLabel
 from app.ui.widgets.scroll import FittedScrollArea
 
@@ -87,6 +92,7 @@ class ExpansionPanel(Panel):
         plot.setMenuEnabled(False)
         plot.hideButtons()
         self._drawn: tuple[object, ...] | None = None  # what the bars show
+        self._mode = "dot"  # or "additive": which computation the panel writes out
         self._tick_labels: list[tuple[int, str]] = []
         self._y_range = HeldRange()
         self._span: tuple[tuple[float, float], tuple[float, float]] | None = None
@@ -142,6 +148,12 @@ class ExpansionPanel(Panel):
     def refresh(self) -> None:
         view, state = self.document.view, self.document.state
         query, key = view.query_names[state.query], view.key_names[state.key]
+        steps = additive.pair_steps(view, state.query, state.key) if (
+            state.scorer == "additive") else None
+        if steps is not None:
+            self._show_additive(view, steps, query, key)
+            self._relayout_on_new_mode("additive")
+            return
         q, k, pair = view.q[state.query], view.k[state.key], view.pair
         self.heading.setText(tr("expansion.heading", q_name=query, k_name=key))
         self.equation.setText(self._equation_html(q, k, pair))
@@ -151,34 +163,93 @@ class ExpansionPanel(Panel):
         self.scorer_line.setVisible(state.scorer != "dot")  # for q·k the sum above says it all
         self.scorer_line.setText("" if state.scorer == "dot" else tr(
             "expansion.active_scorer", formula=formula, value=format_score(view.selected_score)))
+        self._relayout_on_new_mode("dot")
 
-    def _equation_html(self, q: np.ndarray, k: np.ndarray, pair: Breakdown) -> str:
-        """q·k written out, then its products and sum; the dominant term in the mark colour
-        (with the spotlight on, the other terms fade: the class reads the one that decides)."""
+    @property
+    def showing_additive(self) -> bool:
+        """True while the panel writes out the additive scorer's steps instead of q·k."""
+        return self._mode == "additive"
+
+    def _relayout_on_new_mode(self, mode: str) -> None:
+        """The additive steps take three times the lines of q·k: tell the layout at once (a
+        live label passes on only height changes it sees itself, and a resize in between
+        hid this one, leaving the taller text clipped)."""
+        if mode == self._mode:
+            return
+        self._mode = mode
+        for label in (self.heading, self.equation, self.dominant, self.polar, self.scorer_line):
+            label.holder.updateGeometry()
+        self.scroll.relayout()
+
+    def _show_additive(self, view: View, steps: AdditiveSteps, query: str, key: str) -> None:
+        """The additive score's own computation: its steps, one bar per term v_i·t_i, a
+        warning that its weights mean nothing, what factors and how many tanh it takes."""
+        self.heading.setText(tr("expansion.additive_heading", q_name=query, k_name=key))
+        mark, rest = self._term_styles()
+        self.equation.setText(additive.equation_html(steps, number, operand, mark, rest))
+        terms = np.asarray(steps.terms, dtype=np.float64)
+        largest = int(np.argmax(np.abs(terms)))
+        self._update_bar_values(terms, largest,
+                                [additive.term_label(i + 1) for i in range(len(terms))])
+        self.dominant.setText(additive.untrained_note(view))  # in place of the largest term
+        self.polar.setText(additive.count_sentence(view, steps))
+        self.scorer_line.setVisible(False)  # the steps end on the score itself
+        self.scorer_line.setText("")
+
+    def _term_styles(self) -> tuple[str, str]:
+        """Format strings for the term that decides and for the rest (faded in spotlight)."""
         mark = f"<b><span style='color:{SELECTION_COLOUR}'>{{}}</span></b>"
         look = self.look
         rest = (f"<span style='color:{look.faded(look.theme.foreground)}'>{{}}</span>"
                 if look.spotlight else "{}")
-        terms = [f"{operand(a)}×{operand(b)}" for a, b in zip(q, k, strict=True)]
-        products = [operand(p) for p in pair.products]
+        return mark, rest
+
+    def _equation_html(self, q: np.ndarray, k: np.ndarray, pair: Breakdown) -> str:
+        """q·k written out, then its products and sum; the dominant term in the mark colour
+        (with the spotlight on, the other terms fade: the class reads the one that decides)."""
+        mark, rest = self._term_styles()
+        order = largest_terms(pair.products)  # a large d: the largest products first
+        dims = range(len(q)) if order is None else order
+        terms = [f"{operand(q[i])}×{operand(k[i])}" for i in dims]
+        products = [operand(pair.products[i]) for i in dims]
         for parts in (terms, products):
-            for i, part in enumerate(parts):
-                parts[i] = (mark if i == pair.dominant else rest).format(html.escape(part))
+            for at, (i, part) in enumerate(zip(dims, parts, strict=True)):
+                parts[at] = (mark if i == pair.dominant else rest).format(html.escape(part))
+                if order is not None:  # which dimension each term is
+                    parts[at] += f"<sub>{i + 1}</sub>"
+        tail, sum_tail = "", ""
+        if order is not None:
+            others = float(pair.total - np.sum(np.asarray(pair.products)[order]))
+            tail = " + " + html.escape(tr("expansion.more_terms", count=len(q) - len(order)))
+            sum_tail = f" + {operand(others)}"
         return "<br>".join([
-            "q·k = " + " + ".join(terms),
-            "= " + " + ".join(products) + f" = <b>{number(pair.total)}</b>",
+            "q·k = " + " + ".join(terms) + tail,
+            "= " + " + ".join(products) + sum_tail + f" = <b>{number(pair.total)}</b>",
         ])
 
     def _update_bars(self, pair: Breakdown) -> None:
         products = np.asarray(pair.products, dtype=np.float64)
+        order = largest_terms(products)  # a large d: bars for the largest products only
+        dims = np.arange(len(products)) if order is None else order
+        dominant = int(np.flatnonzero(dims == pair.dominant)[0])
+        labels = self._update_bar_values(
+            products[dims], dominant, [f"q{x}k{x}".translate(SUBSCRIPTS) for x in dims + 1])
+        share = pair.dominant_share
+        self.dominant.setText("" if isinstance(share, Undefined) else tr(
+            "expansion.dominant", term=labels[dominant][1],
+            value=number(products[pair.dominant]), share=format_percent(share, 0)))
+
+    def _update_bar_values(self, products: np.ndarray, dominant: int,
+                           names: list[str]) -> list[tuple[int, str]]:
+        """One bar per term, the dominant one outlined; returns the axis's (x, name) ticks."""
         d = len(products)
         xs = np.arange(1, d + 1)
-        drawn = (products.tobytes(), pair.dominant, self.look)
+        drawn = (products.tobytes(), dominant, self.look)
         if drawn != self._drawn:  # new bars repaint the plot: an edit elsewhere keeps them
             self._drawn = drawn
-            self._draw_bars(xs, products, pair.dominant)
+            self._draw_bars(xs, products, dominant)
         plot = self.bars_plot.getPlotItem()
-        labels = [(int(x), f"q{x}k{x}".translate(SUBSCRIPTS)) for x in xs]
+        labels = [(int(x), name) for x, name in zip(xs, names, strict=True)]
         # new ticks or a new range regenerate pyqtgraph's axes, a few ms each: the range is
         # snapped to round numbers and held during a drag, so a step moves only the bars
         if labels != self._tick_labels:
@@ -192,10 +263,7 @@ class ExpansionPanel(Panel):
         if span != self._span:
             self._span = span
             plot.setRange(xRange=span[0], yRange=span[1], padding=0)
-        share = pair.dominant_share
-        self.dominant.setText("" if isinstance(share, Undefined) else tr(
-            "expansion.dominant", term=labels[pair.dominant][1],
-            value=number(products[pair.dominant]), share=format_percent(share, 0)))
+        return labels
 
     def _draw_bars(self, xs: np.ndarray, products: np.ndarray, dominant: int) -> None:
         cmap = diverging_map()

@@ -1,4 +1,5 @@
-"""Owns "measure it here": additive against dot on this machine, off the UI thread, cancellable.
+"""Owns "measure it here": additive against dot on this machine, off the UI thread, cancellable,
+run several times and reported as the median and the spread of the runs.
 
 The measurement runs on a `BackgroundRunner` (the one helper for work off the UI thread);
 progress and the result come back queued to the UI thread, so the window never waits on it.
@@ -7,6 +8,7 @@ progress and the result come back queued to the UI thread, so the window never w
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 
 import numpy as np
 from PySide6.QtCore import Qt, Signal
@@ -28,8 +30,11 @@ from app.model.measure import (
     MAX_D_A,
     MAX_T,
     MIN_T,
+    RUNS,
     Comparison,
-    measure,
+    Measurement,
+    Repeated,
+    measure_repeated,
 )
 from app.state.background import BackgroundRunner
 from app.ui.fonts import STRONG, emphasize
@@ -43,7 +48,7 @@ class MeasureBox(QWidget):
     """T and d_a inputs, Run / Cancel, a progress bar and the comparison table."""
 
     measured = Signal(object)
-    """A `Comparison` arrived."""
+    """A `Repeated` measurement arrived (every run done)."""
     stopped = Signal()
     """The run was cancelled."""
     failed = Signal(str)
@@ -56,7 +61,8 @@ class MeasureBox(QWidget):
         self._runner.finished.connect(self._on_measured)
         self._runner.dropped.connect(self._on_stopped)  # one run at a time: only a cancel drops
         self._runner.failed.connect(self._on_failed)
-        self.result: Comparison | None = None
+        self.result: Repeated | None = None
+        self.runs_done = 0
         self.running = False
         self.title = QLabel()
         emphasize(self.title, STRONG, bold=True)  # the rest reads in the guide's page font
@@ -85,6 +91,7 @@ class MeasureBox(QWidget):
         self.progress.setObjectName("guide_measure_progress")
         self.progress.setRange(0, 1)
         self.progress.setValue(0)
+        self.progress.setTextVisible(True)
         self.status = QLabel()
         self.status.setObjectName("guide_measure_status")
         self.status.setWordWrap(True)
@@ -98,13 +105,14 @@ class MeasureBox(QWidget):
         buttons = QHBoxLayout()
         buttons.addWidget(self.run_button)
         buttons.addWidget(self.cancel_button)
-        buttons.addWidget(self.progress, 1)
+        buttons.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 6, 6, 6)
         layout.addWidget(self.title)
         layout.addWidget(self.intro)
         layout.addLayout(inputs)
         layout.addLayout(buttons)
+        layout.addWidget(self.progress)  # its own line: the runs count must fit at 250 %
         layout.addWidget(self.status)
 
     def start(self) -> None:
@@ -119,10 +127,11 @@ class MeasureBox(QWidget):
         self.run_button.setEnabled(False)
         self.progress.setRange(0, 1)
         self.progress.setValue(0)
+        self._show_runs_done(0)
         self.status.setText(html.escape(tr("guide.measure.running")))
         T, d_a = self.t_box.value(), self.d_box.value()
-        self._runner.start(lambda should_stop, progress: measure(
-            T, d_a, cancelled=should_stop, progress=progress))
+        self._runner.start(lambda should_stop, progress: measure_repeated(
+            T, d_a, runs=RUNS, cancelled=should_stop, progress=progress))
 
     def cancel(self) -> None:
         self._runner.cancel()
@@ -139,10 +148,16 @@ class MeasureBox(QWidget):
         self.cancel_button.setEnabled(False)
 
     def _on_progressed(self, done: int, total: int) -> None:
+        self._show_runs_done(done * RUNS // max(total, 1))
         self.progress.setRange(0, max(total, 1))
         self.progress.setValue(done)
 
-    def _on_measured(self, result: Comparison) -> None:
+    def _show_runs_done(self, runs: int) -> None:
+        """The bar counts blocks (it moves within a run); its text counts whole runs."""
+        self.runs_done = runs
+        self.progress.setFormat(tr("guide.measure.runs_done", done=runs, runs=RUNS))
+
+    def _on_measured(self, result: Repeated) -> None:
         self._finish()
         self.result = result
         self._show_result()
@@ -160,16 +175,21 @@ class MeasureBox(QWidget):
         self.failed.emit(reason)
 
     def _show_result(self) -> None:
+        """Medians in the table (three columns fit the guide's column at 250 %), and the
+        time ratio's spread over the runs in words below it."""
         result = self.result
         if result is None:
             return
         head = (tr("guide.measure.col_scorer"), tr("guide.measure.col_time"),
                 tr("guide.measure.col_memory"))
+
+        def median_row(name: str, pick: Callable[[Comparison], Measurement]) -> tuple[str, ...]:
+            return (name, format_seconds(result.median(lambda run: pick(run).seconds)),
+                    format_bytes(round(result.median(lambda run: pick(run).peak_bytes))))
+
         rows = [
-            (tr("guide.measure.additive"), format_seconds(result.additive.seconds),
-             format_bytes(result.additive.peak_bytes)),
-            (tr("guide.measure.dot"), format_seconds(result.dot.seconds),
-             format_bytes(result.dot.peak_bytes)),
+            median_row(tr("guide.measure.additive"), lambda run: run.additive),
+            median_row(tr("guide.measure.dot"), lambda run: run.dot),
             (tr("guide.measure.ratio"), format_times(result.time_ratio),
              format_times(result.memory_ratio)),
         ]
@@ -178,14 +198,18 @@ class MeasureBox(QWidget):
             "<tr>" + "".join(f"<td>{'<b>' if i else ''}{html.escape(c)}{'</b>' if i else ''}"
                              "&nbsp;&nbsp;</td>" for i, c in enumerate(row)) + "</tr>"
             for row in rows)
+        low, high = result.spread(lambda run: run.time_ratio)
+        spread = tr("guide.measure.spread", runs=len(result.runs), low=format_times(low),
+                    high=format_times(high))
         note = tr("guide.measure.note", chunk=format_bytes(CHUNK_BYTES),
                   naive=format_bytes(result.naive_bytes))
         self.status.setText(f"<table cellspacing=4><tr>{cells}</tr>{body}</table>"
-                            f"<p>{html.escape(note)}</p>")
+                            f"<p><b>{html.escape(spread)}</b></p><p>{html.escape(note)}</p>")
 
     def retranslate(self) -> None:
         self.title.setText(tr("guide.measure.title"))
-        self.intro.setText(tr("guide.measure.intro", dtype=np.dtype(DTYPE).name))
+        self.intro.setText(tr("guide.measure.intro", dtype=np.dtype(DTYPE).name, runs=RUNS))
+        self._show_runs_done(self.runs_done)
         self.t_label.setText(tr("guide.measure.t"))
         self.d_label.setText(tr("guide.measure.d_a"))
         self.run_button.setText(tr("guide.measure.run"))

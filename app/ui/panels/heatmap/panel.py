@@ -1,5 +1,6 @@
 """Owns the score-matrix heatmap: queries × keys, scores or softmax weights, the causal mask,
-cell values, hover readout, click-to-select, and scale mode (random Q, K up to T = 4096).
+its controls, colours and outlines. What a cell says and how it is pointed at live in
+readout.py; scale mode (random Q, K up to T = 4096) in scale_mode.py.
 """
 
 from __future__ import annotations
@@ -7,46 +8,36 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtGui, QtWidgets
-from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, QSignalBlocker, QSize, Qt
+from PySide6.QtCore import QRectF, QSignalBlocker, QSize, Qt
 
 from app.i18n import tr
 from app.model.nice import HeldRange
-from app.model.scale import SCALE_TS, ScaleRequest, ScaleResult, downsample_factor, score_levels
+from app.model.scale import SCALE_TS, ScaleRequest, ScaleResult, score_levels
 from app.model.scoring import SCORERS
 from app.state.document import Document
 from app.state.scale_worker import ScaleWorker
 from app.ui.fonts import READING, chrome_font, restrain
 from app.ui.format import (
-    format_bytes,
-    format_percent,
-    format_score,
-    pair_formula,
     token_glosses,
     with_gloss,
 )
 from app.ui.look import diverging_map, sequential_map
 from app.ui.panels.base import Panel
 from app.ui.panels.heatmap.cells import CellLayer
+from app.ui.panels.heatmap.choices import HeatmapChoices, lesson_info
 from app.ui.panels.heatmap.fit import ROOMY_PLOT_HEIGHT, fit_colorbar, fit_lines
+from app.ui.panels.heatmap.large import Picture, needs_image, scores_shown, show_image
+from app.ui.panels.heatmap.readout import PERCENT, CellReadout
+from app.ui.panels.heatmap.scale_mode import ScaleMode
 from app.ui.widgets.live_label import LiveLabel
 
 NO_VALUE = {"light": "#D9D9D9", "dark": "#3C3C3C"}
 """Cells without a number (undefined cosine, masked score) show the background in this grey."""
 MIN_PLOT_HEIGHT = 60
 """Pixels at 100 %: the plot gives way first in a short dock, the readout lines never."""
-PERCENT = 100.0
-"""Weights are drawn and printed in percent, as the lesson quotes them (32.5 %)."""
-STALE_OPACITY = 0.3
-"""Scale mode's previous picture, faded while the one for the new request is computed."""
 
 
-def _meaning(request: ScaleRequest) -> tuple[str, str, bool]:
-    """What a scale picture shows: another seed or size is the same kind of picture (a drag
-    redraws it many times a second), another scorer or mode is not, and must not pass for it."""
-    return request.scorer, request.mode, request.causal
-
-
-class HeatmapPanel(Panel):
+class HeatmapPanel(CellReadout, ScaleMode, Panel):
     """Rows are queries, columns are keys; clicking a cell selects that pair everywhere."""
 
     name = "heatmap"
@@ -65,6 +56,8 @@ class HeatmapPanel(Panel):
         self._values = np.zeros((0, 0))  # the matrix shown, for hover and keys
         self._mask: np.ndarray | None = None  # the hatched cells' mask, None: scale mode's
         self._extent: tuple[int, int, int] | None = None  # rows, columns, downsampling
+        self.picture = Picture()  # past the cell grid: the block image and its factor
+        self._large: tuple | None = None  # how that image was last drawn, for a resize
         # during a drag the colour scale only widens: cells keep their colours unless a score
         # outgrows the bar; it refits when the drag ends (`gesture_finished`)
         self._levels = HeldRange()
@@ -98,17 +91,21 @@ class HeatmapPanel(Panel):
         for widget in (self.scores_button, self.weights_button, self.causal_box,
                        self.scale_box, self.t_combo):
             restrain(widget)  # past 150 % the zoom goes to the cells, not the buttons
+        self.choices = HeatmapChoices(self.document, self)
         self._controls = QtWidgets.QVBoxLayout()
-        for widgets in ((self.scores_button, self.weights_button, self.causal_box),
-                        (self.scale_box, self.t_combo)):
+        for widgets in ((self.scores_button, self.weights_button, self.causal_box,
+                         self.choices.e_button), (self.scale_box, self.t_combo)):
             row = QtWidgets.QHBoxLayout()
             for widget in widgets:
                 row.addWidget(widget)
             row.addStretch(1)
             self._controls.addLayout(row)
+            if widgets[0] is self.scores_button:
+                self._controls.addLayout(self.choices.length_row)
         self.readout = LiveLabel("heatmap_readout")
         self.readout.setTextFormat(Qt.TextFormat.PlainText)
         self.info = LiveLabel("heatmap_info")
+        self.info.setTextFormat(Qt.TextFormat.PlainText)  # it quotes token names
 
     def _build_plot(self) -> None:
         self.graphics = pg.GraphicsLayoutWidget()
@@ -173,6 +170,7 @@ class HeatmapPanel(Panel):
         self.causal_box.setText(tr("heatmap.causal"))
         self.scale_box.setText(tr("heatmap.scale"))
         self.t_combo.setToolTip(tr("heatmap.scale_t_tip"))
+        self.choices.retranslate()
         self.plot.getAxis("left").setLabel(tr("heatmap.query_axis"))
         self.plot.getAxis("top").setLabel(tr("heatmap.key_axis"))
         self.cells.fit_axes()  # the titles' height differs between languages
@@ -216,31 +214,45 @@ class HeatmapPanel(Panel):
         with QSignalBlocker(self.t_combo):
             self.t_combo.setCurrentIndex(
                 SCALE_TS.index(options.scale_T) if options.scale_T in SCALE_TS else -1)
-        self.causal_box.setEnabled(self.document.state.world == "teaching" or options.scale_mode)
+        self.causal_box.setEnabled(self.document.state.world in ("teaching", "imported")
+                                   or options.scale_mode)
+        self.choices.sync(self.document.state, self.document.view)
+        embeddings = self.choices.shows_embeddings(self.document.state, self.document.view)
+        for button in (self.scores_button, self.weights_button):
+            button.setEnabled(not embeddings)  # the embeddings' cosine has no weights here
         self.t_combo.setEnabled(options.scale_mode)
 
     def _show_lesson(self) -> None:
         view, state = self.document.view, self.document.state
-        if state.options.heatmap_mode == "weights":
+        embeddings = self.choices.shows_embeddings(state, view)
+        if embeddings:
+            values, levels, signed = (np.ma.filled(view.embeddings.cos.astype(np.float64),
+                                                   np.nan), (-1.0, 1.0), True)
+        elif state.options.heatmap_mode == "weights":
             values, levels, signed = PERCENT * view.weights, (0.0, PERCENT), False
         else:
-            values = np.ma.filled(view.active.astype(np.float64), np.nan)
-            values[~view.allowed] = np.nan  # a masked score is −∞: no colour, hatched
-            levels, signed = score_levels(state.scorer, values), SCORERS[state.scorer].signed
-        levels = self._levels.fit(levels, (state.scorer, state.options.heatmap_mode,
+            values = scores_shown(view)  # a masked score is −∞: no colour, hatched
+            sample = self.picture.of(self, values) if needs_image(values.shape) else values
+            levels, signed = score_levels(state.scorer, sample), SCORERS[state.scorer].signed
+        levels = self._levels.fit(levels, (state.scorer, state.options.heatmap_mode, embeddings,
                                            values.shape), hold=self.document.dragging)
         self._hover = self._hover if values.shape == self._values.shape else None
         self._values = values
         cmap = diverging_map() if signed else sequential_map()
-        self._set_scale(values.shape, levels, cmap, factor=1)
-        self.image.setVisible(False)  # the cell grid paints the colours (and far faster)
         rows, cols = values.shape
-        glosses = token_glosses(self.document.data)  # English: the meaning beside each row
-        self.cells.set_token_axes({  # (only the rows: glossed column names would collide)
-            "left": [with_gloss(name, glosses) for name in view.query_names],
-            "top": list(view.key_names)})
-        self._set_lesson_mask(view.allowed)
-        self._show_colorbar(not self.cells.paint(values, levels, cmap, self._cell_text))
+        if needs_image(values.shape):  # an imported capture: past the cell grid's reach
+            self._large = (levels, cmap, {"left": view.query_names, "top": view.key_names},
+                           not view.allowed.all())
+            show_image(self, values, *self._large)
+        else:
+            self._set_scale(values.shape, levels, cmap, factor=1)
+            self.image.setVisible(False)  # the cell grid paints the colours (and far faster)
+            glosses = token_glosses(self.document.data)  # English: the meaning beside a row
+            self.cells.set_token_axes({  # (only the rows: glossed column names would collide)
+                "left": [with_gloss(name, glosses) for name in view.query_names],
+                "top": list(view.key_names)})
+            self._set_lesson_mask(view.allowed)
+            self._show_colorbar(not self.cells.paint(values, levels, cmap, self._cell_text))
         self.cells.spotlight((state.query, state.key), values.shape)
         bands, cell = QtGui.QPainterPath(), QtGui.QPainterPath()
         bands.addRect(QRectF(-0.5, state.query - 0.5, cols, 1))
@@ -249,7 +261,7 @@ class HeatmapPanel(Panel):
         for item, outline in zip(self._outlines, (bands, bands, cell, cell), strict=True):
             item.setPath(outline)
             item.setVisible(outline is cell or not self.look.spotlight)  # one pair, no bands
-        self.info.setText(tr("heatmap.lesson_info", rows=rows, cols=cols, pairs=rows * cols))
+        self.info.setText(lesson_info(state, view, embeddings))
         self._update_readout()
 
     def _set_lesson_mask(self, allowed: np.ndarray) -> None:
@@ -296,147 +308,15 @@ class HeatmapPanel(Panel):
             self.plot.layout.removeItem(self.colorbar)
         self.colorbar.setVisible(on)
 
-    def _cell_text(self, row: int, col: int) -> str:
-        """The number printed in a cell: "—" undefined, "−∞" masked score, percent weights."""
-        view, options = self.document.view, self.document.state.options
-        decimals = 2 if max(self._values.shape) <= 6 else 1
-        if options.heatmap_mode == "weights":
-            weight = float(view.weights[row, col])
-            return "0" if weight == 0 else "100" if weight >= 0.9995 else f"{PERCENT * weight:.1f}"
-        if not view.allowed[row, col]:
-            return "−∞"
-        value = view.active[row, col]  # rounded first: rounding noise prints as 0, not 6e−17
-        return format_score(None if value is np.ma.masked else round(float(value), decimals),
-                            decimals)
-
-    def _update_readout(self) -> None:
-        if self.document.state.options.scale_mode:
-            return
-        view, state = self.document.view, self.document.state
-        row, col = self._hover or (state.query, state.key)
-        query, key = view.query_names[row], view.key_names[col]
-        if state.options.heatmap_mode == "weights":
-            formula = f"softmax(q_{query}·K/√d)[{key}]"
-            value = format_percent(float(view.weights[row, col]))
-        else:
-            formula = pair_formula(SCORERS[state.scorer].formula, query, key)
-            value = self._cell_text(row, col)
-        note = "   " + tr("heatmap.masked_note") if not view.allowed[row, col] else (
-            "   " + tr("heatmap.undefined_note") if value == "—" else "")
-        self.readout.setText(tr("heatmap.readout", formula=formula, value=value) + note)
-
-    def _show_scale(self) -> None:
-        """Ask the worker for the picture at this view size; one request per real change."""
-        for item in self._outlines:  # the selection belongs to the lesson's tokens
-            item.setVisible(False)
-        self.cells.paint(np.zeros((0, 0)), (0.0, 1.0), sequential_map(), self._cell_text)
-        self.cells.spotlight(None, (0, 0))
-        state, options = self.document.state, self.document.state.options
-        self.cells.fit_scale_axes(options.scale_T)
-        T, view_px = options.scale_T, max(self.plot.vb.width(), self.plot.vb.height(), 64)
-        try:
-            target = -(-T // downsample_factor(T, int(view_px * self.devicePixelRatioF())))
-            request = ScaleRequest(T=T, d=options.scale_d, seed=options.scale_seed,
-                                   scorer=state.scorer, mode=options.heatmap_mode,
-                                   causal=options.causal, target_px=target)
-        except (TypeError, ValueError) as error:
-            self.info.setText(tr("heatmap.scale_failed", reason=str(error)))
-            return
-        if request != self._requested:
-            self._requested = request
-            self.worker.request(request)
-            shown = self.scale_result
-            self._mark_stale(shown is not None and _meaning(shown.request) != _meaning(request))
-            if shown is None or (shown.request.T, shown.request.d) != (request.T, request.d):
-                # a new seed or scorer keeps the size line, which still holds: flipping it to
-                # "computing" and back would resize the plot (and redraw its axes) twice
-                self.info.setText(tr("heatmap.computing", T=f"{request.T:,}"))
-        elif self.scale_result is not None and self.scale_result.request == request:
-            self._on_scale_finished(self.scale_result)
-
-    def _mark_stale(self, stale: bool) -> None:
-        """While the new picture is computed (up to a minute at T = 4,096) the old one stays,
-        faded, and the readout names the scorer being computed, so the old scorer's picture
-        never passes for the new one's."""
-        self.stale = stale
-        self.image.setOpacity(STALE_OPACITY if stale else 1.0)
-        if stale:
-            self.readout.setText(tr("heatmap.scale_pending",
-                                    scorer=tr(f"scorer.{self._requested.scorer}")))
-
-    def _on_scale_finished(self, result: ScaleResult) -> None:
-        self.scale_result = result
-        request = result.request
-        if not self.document.state.options.scale_mode:
-            return
-        self._mark_stale(False)
-        cmap = sequential_map() if request.mode == "weights" else (
-            diverging_map() if SCORERS[request.scorer].signed else sequential_map())
-        unit, self._values = (PERCENT if request.mode == "weights" else 1.0), result.image
-        levels = (result.levels[0] * unit, result.levels[1] * unit)
-        self.image.setImage(result.image * unit, autoLevels=False, levels=levels)
-        self.image.setVisible(True)
-        self._show_colorbar(True)
-        self._set_scale(result.image.shape, levels, cmap, result.factor)
-        path = QtGui.QPainterPath()
-        if request.causal:
-            T = request.T
-            path.addPolygon(QtGui.QPolygonF([QPointF(0.5, -0.5), QPointF(T - 0.5, -0.5),
-                                       QPointF(T - 0.5, T - 1.5), QPointF(0.5, -0.5)]))
-        self.mask_item.setPath(path)
-        self._mask = None
-        cost = result.cost
-        self.info.setText(tr("heatmap.scale_info", T=f"{cost.T:,}", d=request.d,
-                             pairs=f"{cost.pairs:,}", bytes=format_bytes(cost.score_bytes),
-                             additive=format_bytes(cost.additive_bytes),
-                             pixels=result.image.shape[0], factor=result.factor))
-        self.readout.setText(tr("heatmap.scale_readout", seed=request.seed))
-        self._fit_lines()
-
     def _on_view_resized(self) -> None:
         """Cell labels refit to the new cell size; scale mode asks for a fitting picture."""
         fit_colorbar(self.colorbar, self.plot.vb.height())
         if self.document.state.options.scale_mode:
             self._show_scale()
+        elif needs_image(self._values.shape) and self._large is not None:
+            factor = self.picture.factor
+            self.picture.of(self, self._values)
+            if self.picture.factor != factor:  # a picture sized to the new plot
+                show_image(self, self._values, *self._large)
         else:
             self.cells.fit()
-
-    def _cell_at(self, scene_pos: QPointF) -> tuple[int, int] | None:
-        if self.document.state.options.scale_mode:
-            return None
-        point = self.plot.vb.mapSceneToView(scene_pos)  # the view range is exactly the matrix
-        row, col = round(point.y()), round(point.x())
-        rows, cols = self._values.shape
-        return (row, col) if 0 <= row < rows and 0 <= col < cols else None
-
-    def _on_clicked(self, event: object) -> None:
-        cell = self._cell_at(event.scenePos())
-        if cell is not None:
-            event.accept()
-            self.document.select(query=cell[0], key=cell[1])
-
-    def _on_moved(self, scene_pos: QPointF) -> None:
-        if (cell := self._cell_at(scene_pos)) != self._hover:
-            self._hover = cell
-            self._update_readout()
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.graphics and event.type() == QEvent.Type.Leave:
-            self._hover = None
-            self._update_readout()
-        if watched is self.graphics and event.type() == QEvent.Type.KeyPress:
-            return self._on_key(event)
-        return super().eventFilter(watched, event)
-
-    def _on_key(self, event: QtGui.QKeyEvent) -> bool:
-        """Arrow keys move the selected cell: left/right change the key, up/down the query."""
-        steps = {Qt.Key.Key_Left: (0, -1), Qt.Key.Key_Right: (0, 1),
-                 Qt.Key.Key_Up: (-1, 0), Qt.Key.Key_Down: (1, 0)}
-        step = steps.get(Qt.Key(event.key()))
-        if step is None or self.document.state.options.scale_mode:
-            return False
-        state, (rows, cols) = self.document.state, self._values.shape
-        self.document.select(query=min(max(state.query + step[0], 0), rows - 1),
-                             key=min(max(state.key + step[1], 0), cols - 1))
-        return True
-

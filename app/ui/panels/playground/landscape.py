@@ -1,5 +1,6 @@
 """Owns the playground's background: the active scorer's score landscape as an image with its
-colour bar, and the labelled iso-score lines on top (all geometry comes from the view)."""
+colour bar (diverging for signed scores, one-sided for −|q−k|), and the labelled iso-score
+lines on top (all geometry comes from the model's landscape)."""
 
 from __future__ import annotations
 
@@ -7,24 +8,20 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF
 
-from app.model.view import View
+from app.model.landscape import Landscape
 from app.ui.fonts import READING, points, scaled_font
 from app.ui.format import format_score
-from app.ui.look import Look, diverging_map
+from app.ui.look import Look, landscape_map
 from app.ui.widgets.axes import reserve_room
 
 ISO_LABELS = 16
 """Label items kept for iso-score lines; nice_levels yields about eight, so this never runs out."""
-WASH = 0.4
-"""The landscape's colours are mixed this much with white, so arrows and labels stay the
-strongest marks on it in every theme (opacity would mix them with a dark background)."""
 
 
-def washed_map() -> pg.ColorMap:
-    """The diverging map of look.py, lightened towards white, for the landscape and its bar."""
-    stops = np.linspace(0.0, 1.0, 256)
-    colours = diverging_map().map(stops, mode="float")[:, :3]
-    return pg.ColorMap(stops, np.round(255 * ((1 - WASH) * colours + WASH)).astype(np.uint8))
+def washed_map(signed: bool = True) -> pg.ColorMap:
+    """A landscape's colours (look.py): diverging for scores of both signs, one-sided for
+    −|q−k|, which is ≤ 0 everywhere."""
+    return landscape_map(signed)
 
 
 class LandscapeLayer:
@@ -43,7 +40,8 @@ class LandscapeLayer:
         self.labels = []
         self._tick_font = scaled_font()
         self._title_style: dict[str, str] = {}
-        self._titled: tuple[str, float] | None = None
+        self._titled: tuple[str, tuple[str, ...]] | None = None
+        self._signed = True
         for _ in range(ISO_LABELS):
             label = pg.TextItem("", color="#222222", anchor=(0.5, 0.5),
                                 fill=pg.mkBrush(255, 255, 255, 150))
@@ -60,20 +58,28 @@ class LandscapeLayer:
         self.colorbar.axis.setTextPen(pg.mkPen(look.theme.foreground))
         self.iso.setPen(pg.mkPen("#333333", width=look.px(1)))
 
-    def paint(self, view: View, title: str = "") -> None:
-        """Fixed symmetric levels ±limit, so zero is always the middle (white) colour; the
-        colour bar carries `title` (the score's formula) when the plane has no caption."""
-        land, iso = view.landscape, view.plane.iso
-        step = 2 * land.extent / (len(land.xs) - 1)
+    def paint(self, land: Landscape, title: str = "") -> None:
+        """Fixed levels: ±limit for a signed score, so zero is always the middle (white)
+        colour; lowest to highest on a one-sided scale for −|q−k|. The image spans the whole
+        rectangle the landscape was computed for (the plot's shape), half a sample beyond
+        each edge. The colour bar carries `title` (the formula) when the plane has no caption."""
+        iso = land.iso
+        sx = 2 * land.half_width / (len(land.xs) - 1)
+        sy = 2 * land.half_height / (len(land.ys) - 1)
         self.image.setImage(land.values, autoLevels=False)
-        self.image.setRect(QRectF(-land.extent - step / 2, -land.extent - step / 2,
-                                  2 * land.extent + step, 2 * land.extent + step))
-        self.colorbar.setLevels((-land.limit, land.limit))
-        if (title, land.limit) != self._titled:  # relaying the plot on every drag step is slow
-            self._titled = (title, land.limit)
+        self.image.setRect(QRectF(-land.half_width - sx / 2, -land.half_height - sy / 2,
+                                  2 * land.half_width + sx, 2 * land.half_height + sy))
+        if land.signed != self._signed:
+            self._signed = land.signed
+            self.colorbar.setColorMap(washed_map(land.signed))
+        levels = land.levels
+        self.colorbar.setLevels(levels)
+        ends = tuple(f"{value:.0f}" for value in levels)
+        if (title, ends) != self._titled:  # relaying the plot on every drag step is slow
+            self._titled = (title, ends)
             axis = self.colorbar.axis
             axis.setLabel(title, **self._title_style)
-            reserve_room(axis, self._tick_font, [f"{-land.limit:.0f}", f"{land.limit:.0f}"])
+            reserve_room(axis, self._tick_font, list(ends))
         points = iso.segments.reshape(-1, 2)
         self.iso.setData(points[:, 0], points[:, 1], connect="pairs")
         for index, label in enumerate(self.labels):

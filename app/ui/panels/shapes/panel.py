@@ -1,5 +1,6 @@
-"""Owns the shapes panel: one head's score matrix at lesson and anchor scale, T² costs, and the
-anchor decoder layer's data flow with each stage's shapes and parameter count."""
+"""Owns the shapes panel: one head's score matrix at lesson and anchor scale, T² costs, the
+dot product's T×T square beside additive attention's T×T×dₐ cube, and the anchor decoder
+layer's data flow with each stage's shapes and parameter count."""
 
 from __future__ import annotations
 
@@ -28,12 +29,15 @@ from app.state.document import Document
 from app.ui.fonts import READING, STRONG, emphasize
 from app.ui.format import format_bytes, format_number, format_shape
 from app.ui.panels.base import Panel
+from app.ui.panels.shapes.cube import CubeDiagram, Labels
 from app.ui.panels.shapes.diagram import ShapesDiagram
 from app.ui.panels.shapes.flow import FlowList
 from app.ui.widgets.scroll import FittedScrollArea
 
 STEPS_PER_OCTAVE = 4
 """The T slider moves in quarter powers of two, so every power of two (4,096 …) is a stop."""
+MAX_D_A = 1024
+"""The widest additive hidden size offered: four times the anchor's head_dim."""
 
 
 
@@ -50,6 +54,8 @@ class ShapesPanel(Panel):
 
     name = "shapes"
     title_key = "shapes.title"
+    depends_on = ("world", "scorer", "options", "teaching_tokens", "teaching_q.shape")
+    """Sizes and settings only: a drag of a vector neither refreshes nor repaints it."""
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(document, parent)
@@ -63,6 +69,7 @@ class ShapesPanel(Panel):
         self.stages: tuple[Stage, ...] = decoder_stages(self.anchor)
         self.T = self.lesson_T
         self.d_h = self.lesson_d
+        self.d_a = self.anchor_d  # the lesson's example: dₐ = the anchor's head_dim
 
         self.diagram = ShapesDiagram()
         self.lesson_button = QRadioButton()
@@ -87,10 +94,24 @@ class ShapesPanel(Panel):
         self.spin.setKeyboardTracking(False)
         self.spin.valueChanged.connect(self.set_T)
         self.T_label = QLabel()
+        self.d_a_label = QLabel("dₐ")
+        self.d_a_spin = QSpinBox()
+        self.d_a_spin.setObjectName("shapes_d_a_spin")
+        self.d_a_spin.setRange(1, MAX_D_A)
+        self.d_a_spin.setValue(self.d_a)
+        self.d_a_spin.setKeyboardTracking(False)
+        self.d_a_spin.valueChanged.connect(self.set_d_a)
+        self.cube = CubeDiagram()
+        self.cube_caption = QLabel()
+        self.cube_caption.setObjectName("shapes_cube_caption")
+        self.cube_caption.setWordWrap(True)
         self.caption = QLabel()
         self.caption.setWordWrap(True)
         self.bytes_note = QLabel()
         self.bytes_note.setWordWrap(True)
+        self.import_note = QLabel(objectName="shapes_import_note")  # the imported world only
+        self.import_note.setWordWrap(True)
+        self.import_note.hide()
         self.bytes_note.setTextFormat(Qt.TextFormat.RichText)
         self.numbers: dict[str, tuple[QLabel, QLabel]] = {
             key: (QLabel(), QLabel()) for key in ("pairs", "scores", "additive")
@@ -123,18 +144,21 @@ class ShapesPanel(Panel):
         self.apply_look()
         self.retranslate()
         self._sync_controls()
+        self.refresh()
 
     def _emphasize(self) -> None:
         """Box titles are bold, so everything inside a box says how it differs from them:
         the numbers larger and bold, shapes and parameter counts ≥ 12 pt, the rest plain."""
-        for box in (self.head_box, self.flow_box, self.flow_title):
+        for box in (self.head_box, self.flow_box, self.flow_title, self.import_note):
             emphasize(box, bold=True)
         for widget in (self.lesson_button, self.anchor_button, self.caption, self.flow,
-                       self.bytes_note, *(name for name, _ in self.numbers.values())):
+                       self.bytes_note, self.cube_caption,
+                       *(name for name, _ in self.numbers.values())):
             emphasize(widget)
-        for widget in (self.T_label, *(value for _, value in self.numbers.values())):
+        for widget in (self.T_label, self.d_a_label,
+                       *(value for _, value in self.numbers.values())):
             emphasize(widget, STRONG, bold=True)
-        for widget in (self.detail, self.spin):
+        for widget in (self.detail, self.spin, self.d_a_spin):
             emphasize(widget, READING)
 
     def _build_layout(self) -> None:
@@ -142,21 +166,33 @@ class ShapesPanel(Panel):
         slider_row.addWidget(self.T_label)
         slider_row.addWidget(self.slider, 1)
         slider_row.addWidget(self.spin)
+        d_a_row = QHBoxLayout()
+        d_a_row.addWidget(self.d_a_label)
+        d_a_row.addWidget(self.d_a_spin)
+        d_a_row.addStretch(1)
         grid = QGridLayout()
         for row, (name, value) in enumerate(self.numbers.values()):
             grid.addWidget(name, row, 0)
             grid.addWidget(value, row, 1)
         grid.setColumnStretch(0, 1)
         controls = self.controls = QVBoxLayout()
+        controls.addWidget(self.import_note)
         controls.addWidget(self.lesson_button)
         controls.addWidget(self.anchor_button)
         controls.addLayout(slider_row)
+        controls.addLayout(d_a_row)
         controls.addLayout(grid)
         controls.addWidget(self.bytes_note)
         controls.addStretch(1)
-        picture = QVBoxLayout()
-        picture.addWidget(self.diagram)
-        picture.addWidget(self.caption)
+        self.picture = picture = QVBoxLayout()
+        for pair in ((self.diagram, self.caption), (self.cube, self.cube_caption)):
+            box = QWidget()
+            column = QVBoxLayout(box)
+            column.setContentsMargins(0, 0, 0, 0)
+            for widget in pair:
+                column.addWidget(widget)
+            picture.addWidget(box)
+        self.qk_box, self.cube_box = (picture.itemAt(i).widget() for i in range(2))
         picture.addStretch(1)
         self.head_row = QBoxLayout(QBoxLayout.Direction.LeftToRight, self.head_box)
         self.head_row.addLayout(picture, 3)
@@ -174,6 +210,33 @@ class ShapesPanel(Panel):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.scroll)
+
+    def inputs(self) -> tuple | None:
+        """Also the imported capture's size (not its values: a drag changes none of this)."""
+        capture = self.document.state.imported
+        shape = None if capture is None else (capture.queries.shape, capture.keys.shape)
+        base = super().inputs()
+        return None if base is None else (*base, shape)
+
+    def refresh(self) -> None:
+        """Lead with the picture the selected scorer is about: the cube for additive
+        attention (whose cost it shows), else one head's Q·Kᵀ. In the imported world, say
+        that these sizes are the lesson's and the anchor's, and what the capture's are."""
+        self._show_import()
+        first = self.cube_box if self.document.state.scorer == "additive" else self.qk_box
+        if self.picture.indexOf(first) != 0:
+            self.picture.removeWidget(first)
+            self.picture.insertWidget(0, first)
+
+    def _show_import(self) -> None:
+        state = self.document.state
+        capture = state.imported if state.world == "imported" else None
+        if capture is not None:
+            (tq, d), tk = capture.queries.shape, len(capture.keys)
+            self.import_note.setText(tr(
+                "shapes.import_note", tq=format_number(tq), tk=format_number(tk), d=d,
+                pairs=format_number(tq * tk)))
+        self.import_note.setVisible(capture is not None)
 
     def _schedule_arrange(self) -> None:
         """Arrange once pending layout requests have run: font changes reach the minimum
@@ -211,14 +274,32 @@ class ShapesPanel(Panel):
             self.T = T
             self._sync_controls()
 
+    def set_d_a(self, d_a: int) -> None:
+        """The additive scorer's hidden size dₐ: the cube's depth (1 … MAX_D_A)."""
+        d_a = min(MAX_D_A, max(1, int(d_a)))
+        if d_a != self.d_a:
+            self.d_a = d_a
+            self._sync_controls()
+
     def costs(self) -> dict[str, int]:
         """Pairs per head, score-matrix bytes and the naive additive tensor's bytes at T."""
         T = self.T
         return {
             "pairs": T * T,
             "scores": score_matrix_bytes(T, self.itemsize),
-            "additive": additive_intermediate_bytes(T, self.anchor_d, self.itemsize),
+            "additive": additive_intermediate_bytes(T, self.d_a, self.itemsize),
         }
+
+    def _show_cube(self, costs: dict[str, int]) -> None:
+        """Square and cube with their bytes; the ratio is computed from those bytes."""
+        ratio = format_number(costs["additive"] // costs["scores"])
+        self.cube.set_content(Labels(
+            square="T × T", square_size=format_bytes(costs["scores"]),
+            cube="T × T × dₐ", cube_size=format_bytes(costs["additive"]),
+            depth=f"dₐ = {format_number(self.d_a)}", times=f"× {ratio}"), self.d_a)
+        self.cube_caption.setText(tr("shapes.cube_caption", ratio=ratio,
+                                     additive=format_bytes(costs["additive"]),
+                                     scores=format_bytes(costs["scores"])))
 
     def _on_scale_toggled(self, lesson: bool) -> None:
         self.d_h = self.lesson_d if lesson else self.anchor_d
@@ -228,11 +309,15 @@ class ShapesPanel(Panel):
     def _sync_controls(self) -> None:
         """Slider, spin box, diagram and numbers from self.T, with the controls' signals held."""
         stop = min(range(len(self.stops)), key=lambda i: abs(math.log(self.stops[i] / self.T)))
-        with QSignalBlocker(self.slider), QSignalBlocker(self.spin):
+        with QSignalBlocker(self.slider), QSignalBlocker(self.spin), \
+                QSignalBlocker(self.d_a_spin):
             self.slider.setValue(stop)
             self.spin.setValue(self.T)
+            self.d_a_spin.setValue(self.d_a)
         self.diagram.set_sizes(self.T, self.d_h)
-        for key, count in self.costs().items():
+        costs = self.costs()
+        self._show_cube(costs)
+        for key, count in costs.items():
             text = format_number(count) if key == "pairs" else format_bytes(count)
             self.numbers[key][1].setText(text)
 
@@ -266,6 +351,7 @@ class ShapesPanel(Panel):
     def apply_look(self) -> None:
         look = self.look
         self.diagram.set_look(look.scale, look.theme)
+        self.cube.set_look(look.scale, look.theme)
         mark = round(look.px(16))
         for button in (self.lesson_button, self.anchor_button):
             button.setStyleSheet(
@@ -293,9 +379,12 @@ class ShapesPanel(Panel):
             "additive": tr("shapes.additive_bytes"),
         }
         self.bytes_note.setText(tr("shapes.bytes_note", bytes=self.itemsize, d_a=self.anchor_d))
+        self.d_a_spin.setToolTip(tr("shapes.tip.d_a", head_dim=self.anchor_d))
+        self._show_cube(self.costs())
         for key, text in labels.items():
             self.numbers[key][0].setText(text)
         self.caption.setText(tr("shapes.caption"))
+        self._show_import()
         for row, stage in enumerate(self.stages):
             arrow = "" if row == len(self.stages) - 1 else "  →"
             self.flow.items.item(row).setText(tr(f"shapes.stage.{stage.key}") + arrow)

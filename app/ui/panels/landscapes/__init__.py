@@ -1,0 +1,1 @@
+"""The landscapes dock: four scorers' landscapes side by side on the same q."""

@@ -1,0 +1,178 @@
+"""Owns the four landscapes side by side: the dot product, cosine, −distance and the additive
+scorer over the same 2-D plane and the same q, each with one line on what its contour shape
+means — the picture of why the dot product won (its contours are straight: linear in k)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontMetricsF, QResizeEvent
+from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
+
+from app.i18n import tr
+from app.model.landscape import COMPARED_SHAPES
+from app.model.scoring import SCORERS
+from app.state.document import Document
+from app.ui.fonts import READING, emphasize
+from app.ui.panels.base import Panel
+from app.ui.panels.landscapes.plot import LandscapePlot, wrapping
+from app.ui.widgets.world_hint import WorldHint, pages_with_hint
+
+MINIMUM_SIZE = (240, 150)
+MIN_PLOT = 80
+"""Pixels (at 100 %) a plot needs to show its shape; with less, the captions make room."""
+ROOMY_LINES = 22
+"""Panel heights, in text lines, from which the intro line above the plots is shown."""
+SHAPE_KEYS = {
+    "dot": "landscapes.shape.dot",
+    "cosine": "landscapes.shape.cosine",
+    "neg_euclidean": "landscapes.shape.neg_euclidean",
+    "additive": "landscapes.shape.additive",
+}
+"""One line per scorer on what its contour shape means (full keys, so a test finds them)."""
+TITLE_KEYS = {
+    "dot": "landscapes.name.dot",
+    "cosine": "landscapes.name.cosine",
+    "neg_euclidean": "landscapes.name.neg_euclidean",
+    "additive": "landscapes.name.additive",
+}
+"""Short names that fit one line over a quarter of a projector's dock."""
+
+
+CAPTION_SHARE = 0.45
+"""Share of a cell's width a caption beside its plot takes."""
+
+
+def best_plan(width: float, height: float, title_height: Callable[[float], float],
+              caption_height: Callable[[float], float], spacing: float = 6,
+              count: int = len(COMPARED_SHAPES)) -> tuple[int, bool, float]:
+    """(columns, caption beside its plot, the plot's side) that give each plot the largest
+    square in a panel of `width` × `height` pixels, where the titles and captions take the
+    height their text needs at a width (the labels' own height-for-width): 4 in a row in a
+    wide dock, 2 × 2 with captions beside in a wide and short one, one column in a tall one."""
+    best: tuple[float, int, bool] = (-1.0, 2, False)
+    for columns in (c for c in (1, 2, 4) if c <= count):
+        rows = -(-count // columns)
+        cell_w = (width - spacing * (columns - 1)) / columns
+        cell_h = height / rows - 3 * spacing - title_height(cell_w)  # rows of one cell
+        for beside in (False, True):
+            if beside:
+                text_w = cell_w * CAPTION_SHARE
+                fits = caption_height(text_w) <= cell_h
+                side = min(cell_w - text_w, cell_h) if fits else 0.0
+            else:
+                side = min(cell_w, cell_h - caption_height(cell_w))
+            if side > best[0]:
+                best = (side, columns, beside)
+    return best[1], best[2], best[0]
+
+
+class LandscapesPanel(Panel):
+    """Four small plots on one q; in the 4-D world, a page that offers the 2-D sample."""
+
+    name = "landscapes"
+    title_key = "landscapes.title"
+
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+        super().__init__(document, parent)
+        self.intro = QLabel(objectName="landscapes_intro")
+        wrapping(self.intro)
+        emphasize(self.intro, READING)
+        self.plots = {name: LandscapePlot(name) for name in COMPARED_SHAPES}
+        self._grid = QGridLayout()
+        self._grid.setSpacing(6)
+        self._columns = 0
+        self._beside = False
+        self._content = QWidget()
+        body = QVBoxLayout(self._content)
+        body.setContentsMargins(0, 0, 0, 0)
+        body.addWidget(self.intro)
+        body.addLayout(self._grid, 1)
+        self._hint_page = WorldHint("landscapes", lambda: self.document.set_world("dialogue"))
+        self.hint, self.switch_button = self._hint_page.hint, self._hint_page.switch_button
+        self.stack = pages_with_hint(self, self._content, self._hint_page, MINIMUM_SIZE)
+        self._arrange(2, beside=False)
+        self.apply_look()
+        self.retranslate()
+
+    def _arrange(self, columns: int, beside: bool = False) -> None:
+        """Put the titles, plots and captions in shared rows: per row of plots, a title row,
+        then the plots with their captions below (or beside, in a second column each)."""
+        if (columns, beside) == (self._columns, self._beside):
+            return
+        self._columns, self._beside = columns, beside
+        grid = self._grid
+        for plot in self.plots.values():
+            for widget in (plot.title, plot.graphics, plot.caption):
+                grid.removeWidget(widget)
+        for row in range(grid.rowCount()):
+            grid.setRowStretch(row, 0)
+        for column in range(grid.columnCount()):
+            grid.setColumnStretch(column, 0)
+        top = Qt.AlignmentFlag.AlignTop
+        span = 2 if beside else 1
+        rows_per_cell = 2 if beside else 3
+        for index, plot in enumerate(self.plots.values()):
+            row, column = (index // columns) * rows_per_cell, (index % columns) * span
+            grid.addWidget(plot.title, row, column, 1, span)
+            grid.addWidget(plot.graphics, row + 1, column)
+            grid.setRowStretch(row + 1, 1)
+            grid.setColumnStretch(column, 1 if not beside else 11)
+            if beside:
+                grid.addWidget(plot.caption, row + 1, column + 1, top)
+                grid.setColumnStretch(column + 1, 9)
+                plot.caption.setAlignment(Qt.AlignmentFlag.AlignLeft | top)
+            else:
+                grid.addWidget(plot.caption, row + 2, column, top)
+                plot.caption.setAlignment(Qt.AlignmentFlag.AlignHCenter | top)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """Arrange the four for the new size; the intro line only where there is room."""
+        size = event.size()
+        line = QFontMetricsF(self.intro.font()).lineSpacing()
+        roomy = size.height() > ROOMY_LINES * line
+        self.intro.setVisible(roomy)
+        height = size.height() - (self.intro.heightForWidth(size.width()) if roomy else 0)
+        plots = list(self.plots.values())
+
+        def title_height(width: float) -> float:
+            return max(p.title.heightForWidth(int(width)) for p in plots) + 8
+
+        def caption_height(width: float) -> float:
+            return max(p.caption.heightForWidth(int(width)) for p in plots) + 8
+
+        width, height = size.width() - 8, max(1, height - 8)
+        columns, beside, side = best_plan(width, height, title_height, caption_height)
+        captions = side >= self.look.px(MIN_PLOT)
+        if not captions:  # a dock too short for them: each caption waits in its plot's tip
+            columns, beside, side = best_plan(width, height, title_height, lambda _w: 0.0)
+        for plot in plots:
+            plot.caption.setVisible(captions)
+            plot.graphics.setToolTip("" if captions else plot.caption.text())
+        self._arrange(columns, beside)
+        super().resizeEvent(event)
+
+    def apply_look(self) -> None:
+        for plot in self.plots.values():
+            plot.apply_look(self.look)
+
+    def retranslate(self) -> None:
+        self.intro.setText(tr("landscapes.intro"))
+        self.setToolTip(tr("landscapes.intro"))
+        self._hint_page.set_texts(tr("landscapes.teaching_hint"), tr("playground.switch_world"))
+        for name, plot in self.plots.items():
+            plot.title.setText(tr(TITLE_KEYS[name]))
+            plot.title.setToolTip(f"{tr(f'scorer.{name}')}: {SCORERS[name].formula}")
+            plot.caption.setText(tr(SHAPE_KEYS[name]))
+        self.refresh()
+
+    def refresh(self) -> None:
+        view = self.document.view
+        if view.world != "dialogue" or view.plane is None:
+            self.stack.setCurrentWidget(self._hint_page)
+            return
+        self.stack.setCurrentWidget(self._content)
+        contours = not self.document.dragging  # back when the gesture ends (base Panel)
+        for plot in self.plots.values():
+            plot.repaint_from(view, contours)

@@ -1,0 +1,184 @@
+"""Owns one of the four small landscapes: a scorer's colours over the plane, its labelled
+contours, q as an arrow and the keys as dots, filling its plot at the plot's own shape."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtWidgets import QLabel, QSizePolicy
+
+from app.model.landscape import Landscape
+from app.model.view import View
+from app.ui.fonts import BODY_PT, READING, STRONG, emphasize, scaled_font
+from app.ui.format import format_score
+from app.ui.look import OKABE_ITO, QUERY_COLOUR, Look, landscape_map
+
+LEVEL_LABELS = 12
+"""Label items kept per plot for contour values (nice_levels gives about eight)."""
+DETAIL_PX = 190
+"""A plot smaller than this (at 100 %) shows shapes only: contour values and key names would
+bury the lines; the keys keep their dots in the playground's colours."""
+
+
+def wrapping(label: QLabel) -> None:
+    """A word-wrapped label that takes the width it is given and the height its text needs
+    (a policy set by hand drops QLabel's height-for-width, which clipped the captions)."""
+    label.setWordWrap(True)
+    policy = QSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
+    policy.setHeightForWidth(True)
+    label.setSizePolicy(policy)
+
+
+class LandscapePlot:
+    """Title, plot and one-line caption of one scorer; the panel places the three in its
+    grid, so the four titles, plots and captions line up in shared rows."""
+
+    def __init__(self, scorer: str) -> None:
+        self.scorer = scorer
+        self.title = QLabel(objectName=f"landscape_{scorer}_title")
+        self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.title.setTextFormat(Qt.TextFormat.PlainText)
+        self.caption = QLabel(objectName=f"landscape_{scorer}_caption")
+        self.caption.setTextFormat(Qt.TextFormat.PlainText)
+        for label in (self.title, self.caption):
+            wrapping(label)
+        emphasize(self.title, STRONG, True)
+        emphasize(self.caption, READING)
+        self.graphics = pg.GraphicsLayoutWidget()
+        self.graphics.setObjectName(f"landscape_{scorer}_plot")
+        self.graphics.setMinimumSize(60, 60)
+        self.plot = self.graphics.addPlot()
+        self.plot.setAspectLocked(True)
+        self.plot.setMouseEnabled(x=False, y=False)
+        self.plot.setMenuEnabled(False)
+        self.plot.hideButtons()
+        for side in ("left", "bottom"):
+            self.plot.hideAxis(side)
+        self.plot.vb.sigResized.connect(lambda _vb: self.repaint_from(self._view, self._contours))
+        self.image = pg.ImageItem(axisOrder="row-major")
+        self.image.setZValue(-20)
+        self.image.setColorMap(landscape_map(True))
+        self.plot.addItem(self.image)
+        self.iso = pg.PlotDataItem(connect="pairs")
+        self.iso.setZValue(-10)
+        self.plot.addItem(self.iso)
+        for angle in (0, 90):
+            self.plot.addItem(pg.InfiniteLine(pos=0, angle=angle, pen=pg.mkPen("#666666")))
+        self.q_shaft = pg.PlotDataItem()
+        self.q_head = pg.ArrowItem(angle=0, tipAngle=34, headLen=14, tailLen=None,
+                                   pen=None, brush=pg.mkBrush(QUERY_COLOUR))
+        self.keys = pg.ScatterPlotItem()
+        for item in (self.q_shaft, self.q_head, self.keys):
+            item.setZValue(10)
+            self.plot.addItem(item)
+        self.levels: list[pg.TextItem] = []
+        for _ in range(LEVEL_LABELS):
+            label = pg.TextItem("", color="#222222", anchor=(0.5, 0.5),
+                                fill=pg.mkBrush(255, 255, 255, 150))
+            label.setZValue(5)
+            label.hide()
+            self.plot.addItem(label)
+            self.levels.append(label)
+        self.names: list[pg.TextItem] = []
+        self._view: View | None = None
+        self._contours = True
+        self._look = Look()
+        self._signed = True
+        self._shown: tuple[float, float] = (0.0, 0.0)
+
+    def apply_look(self, look: Look) -> None:
+        self.graphics.setBackground(look.theme.background)
+        self.iso.setPen(pg.mkPen("#333333", width=look.px(1)))
+        self.q_shaft.setPen(pg.mkPen(QUERY_COLOUR, width=look.px(3)))
+        self.q_head.setStyle(headLen=look.px(14))
+        font = scaled_font(BODY_PT)
+        for label in self.levels:
+            label.setFont(font)
+        for label in self.names:
+            label.setFont(scaled_font(READING, bold=True))
+        self._look = look
+
+    def aspect(self) -> float:
+        """Width : height of the view box, the shape the landscape is computed for."""
+        box = self.plot.vb
+        return box.width() / box.height() if box.width() > 0 and box.height() > 0 else 1.0
+
+    def repaint_from(self, view: View | None, contours: bool = True) -> None:
+        """Draw this scorer's landscape of `view` at the plot's shape, with q and the keys.
+        `contours` False (during a drag): colours only, since working out four sets of
+        labelled contours at every step would cost more than the rest of the frame."""
+        self._view, self._contours = view, contours
+        land = view.landscape_at(self.aspect(), self.scorer) if view is not None else None
+        if land is None:
+            return
+        self._paint_field(land, contours)
+        self._paint_vectors(view)
+
+    def shown_landscape(self) -> Landscape | None:
+        """The landscape on screen (tests compare it with the model's scorer)."""
+        view = self._view
+        return view.landscape_at(self.aspect(), self.scorer) if view is not None else None
+
+    def detailed(self) -> bool:
+        """Room for contour values and key names (see DETAIL_PX)."""
+        box = self.plot.vb
+        look = self._look
+        return min(box.width(), box.height()) >= look.px(DETAIL_PX)
+
+    def _paint_field(self, land: Landscape, contours: bool) -> None:
+        sx = 2 * land.half_width / (len(land.xs) - 1)
+        sy = 2 * land.half_height / (len(land.ys) - 1)
+        if land.signed != self._signed:
+            self._signed = land.signed
+            self.image.setColorMap(landscape_map(land.signed))
+        self.image.setImage(land.values, autoLevels=False, levels=land.levels)
+        self.image.setRect(QRectF(-land.half_width - sx / 2, -land.half_height - sy / 2,
+                                  2 * land.half_width + sx, 2 * land.half_height + sy))
+        shown = (land.half_width, land.half_height)
+        if shown != self._shown:
+            self._shown = shown
+            self.plot.setRange(xRange=(-shown[0], shown[0]), yRange=(-shown[1], shown[1]),
+                               padding=0)
+        self.iso.setVisible(contours)
+        if not contours:
+            for label in self.levels:
+                label.hide()
+            return
+        iso = land.iso
+        ends = iso.segments.reshape(-1, 2)
+        self.iso.setData(ends[:, 0], ends[:, 1], connect="pairs")
+        detailed = self.detailed()
+        for index, label in enumerate(self.levels):
+            visible = detailed and index < len(iso.levels) and bool(
+                np.all(np.isfinite(iso.label_points[index])))
+            label.setVisible(visible)
+            if visible:
+                label.setText(format_score(float(iso.levels[index]), iso.decimals))
+                label.setPos(*iso.label_points[index])
+
+    def _paint_vectors(self, view: View) -> None:
+        q = view.q[0]
+        self.q_shaft.setData([0.0, float(q[0])], [0.0, float(q[1])])
+        self.q_head.setPos(float(q[0]), float(q[1]))
+        self.q_head.setStyle(angle=180.0 - math.degrees(math.atan2(float(q[1]), float(q[0]))))
+        self.q_head.setVisible(bool(np.any(q)))
+        look = self._look
+        colours = [OKABE_ITO[j % len(OKABE_ITO)] for j in range(len(view.k))]
+        self.keys.setData(pos=view.k, size=look.px(9), symbol="o",
+                          brush=[pg.mkBrush(c) for c in colours],
+                          pen=pg.mkPen(look.theme.foreground, width=look.px(1.5)))
+        while len(self.names) < len(view.k):
+            label = pg.TextItem("", color="#111111", anchor=(-0.15, 1.1),
+                                fill=pg.mkBrush(255, 255, 255, 170))
+            label.setFont(scaled_font(READING, bold=True))
+            label.setZValue(12)
+            self.plot.addItem(label)
+            self.names.append(label)
+        for j, label in enumerate(self.names):
+            label.setVisible(j < len(view.k) and self.detailed())
+            if j < len(view.k):
+                label.setText(view.key_names[j])
+                label.setPos(float(view.k[j, 0]), float(view.k[j, 1]))

@@ -1,0 +1,92 @@
+"""Score landscapes: the grid follows the plot's shape, values are the scorer's own, contours
+lie on their levels at any shape, and a view computes them only when asked."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from app.model.data import load_lesson_data
+from app.model.landscape import COMPARED_SHAPES, LANDSCAPE_SAMPLES, MAX_ASPECT, landscape_of
+from app.model.scoring import SCORERS, score_pair
+from app.model.view import compute_view, initial_state, scorer_params
+
+Q = np.array([2.0, 3.0])
+KEYS = np.array([[2.0, 2.0], [3.0, -1.0], [-0.5, -1.0]])
+
+
+@pytest.fixture(scope="module")
+def dialogue_view():
+    data = load_lesson_data()
+    state = initial_state(data).with_world("dialogue", (0, 0))
+    return compute_view(state, data), scorer_params(state, data)
+
+
+@pytest.mark.parametrize("aspect", [1.0, 1.8, 0.5, 3.0])
+def test_the_rectangle_has_the_plots_shape_and_holds_q_and_the_keys(aspect):
+    land = landscape_of("dot", Q, KEYS, None, aspect)
+    assert land.half_width / land.half_height == pytest.approx(aspect)
+    assert min(land.half_width, land.half_height) == land.extent
+    assert land.extent >= np.max(np.abs(np.vstack([Q, KEYS])))
+    assert land.values.shape == (len(land.ys), len(land.xs))
+    # about as many points at any shape, so a drag costs the same in a wide dock
+    assert land.values.size == pytest.approx(LANDSCAPE_SAMPLES**2, rel=0.05)
+    assert 0.0 in land.xs and 0.0 in land.ys
+
+
+def test_a_square_is_the_old_121_by_121_grid_and_extreme_shapes_are_clamped():
+    square = landscape_of("dot", Q, KEYS, None)
+    assert square.values.shape == (LANDSCAPE_SAMPLES, LANDSCAPE_SAMPLES)
+    assert np.array_equal(square.xs, square.ys)
+    thin = landscape_of("dot", Q, KEYS, None, 50.0)
+    assert thin.half_width / thin.half_height == pytest.approx(MAX_ASPECT)
+    for bad in (0.0, -1.0, float("nan"), float("inf")):
+        assert landscape_of("dot", Q, KEYS, None, bad).half_width == square.half_width
+
+
+@pytest.mark.parametrize("name", COMPARED_SHAPES)
+def test_values_are_the_scorers_own_at_sampled_points(name, dialogue_view):
+    view, params = dialogue_view
+    land = view.landscape_at(1.6, name)
+    rng = np.random.default_rng(7)
+    for _ in range(12):
+        iy, ix = int(rng.integers(len(land.ys))), int(rng.integers(len(land.xs)))
+        point = np.array([land.xs[ix], land.ys[iy]])
+        expected = score_pair(name, view.q[0], point, params)
+        assert land.values[iy, ix] == pytest.approx(expected, rel=1e-12, abs=1e-12)
+
+
+def test_only_negative_distance_is_on_a_one_sided_scale(dialogue_view):
+    view, _ = dialogue_view
+    for name in COMPARED_SHAPES:
+        land = view.landscape_at(1.0, name)
+        assert land.signed == SCORERS[name].signed
+        low, high = land.levels
+        if name == "neg_euclidean":
+            assert not land.signed
+            assert high <= 0 and (low, high) == (land.values.min(), land.values.max())
+        else:
+            assert (low, high) == (-land.limit, land.limit)
+
+
+def test_contours_of_a_wide_landscape_lie_on_their_levels():
+    land = landscape_of("dot", Q, KEYS, None, 2.0)
+    iso = land.iso
+    ends = iso.segments.reshape(-1, 2)
+    assert np.max(np.abs(ends[:, 0])) > land.extent  # the contours reach the wide part too
+    assert np.allclose(np.min(np.abs((ends @ Q)[:, None] - iso.levels[None, :]), axis=1), 0,
+                       atol=1e-9)
+    labels = iso.label_points[~np.isnan(iso.label_points[:, 0])]
+    assert np.all(np.abs(labels[:, 1]) <= land.half_height)
+
+
+def test_a_view_computes_landscapes_only_when_asked_and_keeps_them(dialogue_view):
+    data = load_lesson_data()
+    state = initial_state(data).with_world("dialogue", (0, 0))
+    view = compute_view(state, data)
+    assert "_landscapes" not in view.__dict__  # nothing computed during the drag step itself
+    first = view.landscape_at(1.5, "cosine")
+    assert view.landscape_at(1.5, "cosine") is first
+    assert view.landscape.scorer == view.scorer
+    teaching = compute_view(initial_state(data), data)
+    assert teaching.landscape is None and teaching.landscape_at(2.0, "dot") is None

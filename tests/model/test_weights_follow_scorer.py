@@ -1,0 +1,95 @@
+"""Weights follow the selected scorer, and a longer q sharpens the dot product's weights but
+never cosine's: the lesson's case for keeping length in the score."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from app.model.data import load_lesson_data
+from app.model.state import Q_SCALES, Options, option_problem
+from app.model.view import compute_view, initial_state
+
+
+@pytest.fixture(scope="module")
+def data():
+    return load_lesson_data()
+
+
+def _view(data, scorer: str, q_scale: float = 1.0, **options):
+    state = initial_state(data)
+    state = dataclasses.replace(state, scorer=scorer, options=dataclasses.replace(
+        state.options, q_scale=q_scale, **options))
+    return compute_view(state, data), state.query
+
+
+def test_scaling_q_by_four_sharpens_dot_and_leaves_cosine_alone(data):
+    dot, row = _view(data, "dot")
+    dot4, _ = _view(data, "dot", 4.0)
+    assert dot4.weights[row].max() > dot.weights[row].max() + 0.2
+    cos, _ = _view(data, "cosine")
+    cos4, _ = _view(data, "cosine", 4.0)
+    np.testing.assert_allclose(cos4.weights, cos.weights, rtol=0, atol=1e-15)
+    assert cos.weights[row].max() < dot.weights[row].max()  # capped in [−1, 1]: flat
+
+
+def test_a_longer_q_is_the_scorer_at_that_q(data):
+    base, _ = _view(data, "dot")
+    view, _ = _view(data, "dot", 2.0)
+    np.testing.assert_array_equal(view.weight_scores.data, 2.0 * base.scores["dot"].data)
+    assert view.scores["dot"] is not view.weight_scores  # the heatmap's scores stay q's own
+
+
+def test_each_scorer_gives_its_own_weights(data):
+    rows = {name: _view(data, name)[0].weights[3] for name in ("dot", "scaled_dot", "cosine")}
+    assert not np.allclose(rows["dot"], rows["scaled_dot"])
+    assert not np.allclose(rows["dot"], rows["cosine"])
+    for weights in rows.values():
+        assert weights.sum() == pytest.approx(1.0)
+
+
+def test_causal_mask_and_sink_still_apply_to_any_scorer(data):
+    view, _ = _view(data, "cosine", 2.0, causal=True, sink_logit=0.0)
+    assert (view.weights[~view.allowed] == 0).all()
+    np.testing.assert_allclose(view.weights.sum(axis=1) + view.sink_weight, 1.0, atol=1e-15)
+
+
+@pytest.mark.parametrize("bad", [0.0, 3.0, 8.0, float("nan"), True, "2"])
+def test_only_the_offered_lengths_are_accepted(bad):
+    assert option_problem(Options(q_scale=bad))[0] == "q_scale"
+    for good in Q_SCALES:
+        assert option_problem(Options(q_scale=good)) is None
+
+
+def test_embedding_cosines_rank_the_query_itself_first_and_qk_ranks_it_last(data):
+    view, row = _view(data, "dot")
+    assert view.embeddings is not None
+    assert float(view.embeddings.cos[row, row]) == pytest.approx(1.0)
+    assert view.embeddings.row_ranks[row] == 1
+    assert view.row_ranks["dot"][row] == len(view.key_names)
+
+
+def test_the_dialogue_world_has_no_embeddings(data):
+    state = initial_state(data).with_world("dialogue")
+    assert compute_view(state, data).embeddings is None
+    assert option_problem(Options(heatmap_source="E")) [0] == "heatmap_source"
+
+
+def test_q_scale_and_heatmap_source_round_trip_through_a_scenario(data):
+    import json
+
+    from app.model.errors import ScenarioError
+    from app.model.scenario import dumps, loads
+
+    template = initial_state(data)
+    state = dataclasses.replace(template, options=dataclasses.replace(
+        template.options, q_scale=0.25, heatmap_source="embeddings"))
+    assert loads(dumps(state), template) == state
+    doc = json.loads(dumps(state))
+    doc["options"]["q_scale"] = 3.0
+    with pytest.raises(ScenarioError, match="q_scale"):
+        loads(json.dumps(doc), template)
+    del doc["options"]["q_scale"], doc["options"]["heatmap_source"]  # an older file
+    assert loads(json.dumps(doc), template).options.q_scale == 1.0

@@ -1,0 +1,148 @@
+"""The four landscapes through real widgets: one image per scorer whose pixels are that
+scorer's score at the pixel's place, −distance on a one-sided scale, q and the keys marked,
+the plots filling their boxes, a page that offers the 2-D sample in the 4-D world."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPointF
+
+from app.i18n import tr
+from app.model.data import load_lesson_data
+from app.model.landscape import COMPARED_SHAPES
+from app.model.scoring import score_pair
+from app.model.view import scorer_params
+from app.startup import make_application
+from app.state.document import Document
+from app.ui.look import landscape_map
+from app.ui.panels.landscapes.panel import LandscapesPanel, best_plan
+
+
+@pytest.fixture
+def panel(open_panel):
+    make_application()
+    document = Document(load_lesson_data())
+    document.set_world("dialogue")
+    document.flush()
+    return open_panel(LandscapesPanel, (900, 420), document=document)
+
+
+def lut(cmap) -> np.ndarray:
+    return cmap.getLookupTable(nPts=16)
+
+
+def test_four_images_hold_each_scorers_own_scores_where_they_are_drawn(panel):
+    document = panel.document
+    view = document.view
+    params = scorer_params(document.state, document.data)
+    assert list(panel.plots) == list(COMPARED_SHAPES)
+    rng = np.random.default_rng(3)
+    for name, plot in panel.plots.items():
+        image = plot.image
+        values = np.asarray(image.image)
+        assert values.ndim == 2 and values.size > 1000, name
+        for _ in range(10):
+            iy, ix = int(rng.integers(values.shape[0])), int(rng.integers(values.shape[1]))
+            where = image.mapToView(QPointF(ix + 0.5, iy + 0.5))  # the pixel's centre
+            point = np.array([where.x(), where.y()])
+            expected = score_pair(name, view.q[0], point, params)
+            assert values[iy, ix] == pytest.approx(expected, rel=1e-9, abs=1e-9), (name, point)
+
+
+def test_negative_distance_uses_the_one_sided_scale_and_the_rest_diverge(panel):
+    for name, plot in panel.plots.items():
+        land = plot.shown_landscape()
+        low, high = plot.image.getLevels()
+        if name == "neg_euclidean":
+            assert np.array_equal(lut(plot.image.getColorMap()), lut(landscape_map(False)))
+            assert high <= 0 and low == pytest.approx(float(land.values.min()))
+        else:
+            assert np.array_equal(lut(plot.image.getColorMap()), lut(landscape_map(True)))
+            assert low == -high == pytest.approx(-land.limit)
+
+
+def test_q_and_the_keys_are_marked_on_every_plot_and_follow_an_edit(qtbot, panel):
+    document = panel.document
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.set_vector("q", 0, [-1.0, 2.5])
+    view = document.view
+    for plot in panel.plots.values():
+        xs, ys = plot.q_shaft.getData()
+        assert (xs[-1], ys[-1]) == (-1.0, 2.5)
+        assert plot.q_head.pos() == QPointF(-1.0, 2.5)
+        assert np.allclose([spot.pos() for spot in plot.keys.points()], view.k)
+        assert np.array_equal(plot.image.image, plot.shown_landscape().values)
+
+
+def test_each_plot_is_filled_by_its_landscape(panel):
+    for name, plot in panel.plots.items():
+        box = plot.plot.vb.viewRect()
+        covered = plot.image.mapRectToView(plot.image.boundingRect())
+        assert covered.contains(box), (name, covered, box)
+
+
+def test_each_landscape_says_what_its_contour_shape_means(qtbot, panel):
+    from app.ui.language import apply_language
+
+    captions = {name: plot.caption.text() for name, plot in panel.plots.items()}
+    assert captions == {name: tr(f"landscapes.shape.{name}") for name in COMPARED_SHAPES}
+    assert "q" in captions["dot"] and "matmul" in captions["dot"]
+    apply_language("zh")
+    qtbot.waitUntil(lambda: "矩阵乘法" in panel.plots["dot"].caption.text())
+    assert "圆" in panel.plots["neg_euclidean"].caption.text()
+
+
+def test_the_four_world_shows_a_hint_and_a_way_back(panel, world_hint_round_trip):
+    world_hint_round_trip(panel, "teaching", "dialogue")
+
+
+@pytest.mark.parametrize(("size", "columns"), [((1600, 420), 4), ((300, 1200), 1),
+                                               ((700, 700), 2)])
+def test_the_plots_are_arranged_for_the_docks_shape(size, columns):
+    def line(_width: float) -> float:
+        return 30.0
+
+    assert best_plan(*size, line, line)[0] == columns
+
+
+def test_a_short_dock_arranges_four_in_a_row(qtbot, panel):
+    panel.resize(1400, 380)
+    qtbot.waitUntil(lambda: panel._columns == 4)
+    rows = {panel._grid.getItemPosition(panel._grid.indexOf(p.graphics))[0]
+            for p in panel.plots.values()}
+    assert len(rows) == 1
+    panel.resize(300, 1100)
+    qtbot.waitUntil(lambda: panel._columns == 1)
+    columns = {panel._grid.getItemPosition(panel._grid.indexOf(p.graphics))[1]
+               for p in panel.plots.values()}
+    assert columns == {0}
+
+
+def test_a_drag_moves_the_colours_and_the_contours_come_back_on_release(qtbot, panel):
+    """Four sets of labelled contours per drag step would cost more than the frame: during
+    a drag the colours follow at once and the contour lines wait for the release."""
+    document = panel.document
+    document.begin_drag()
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.set_vector("q", 0, [1.0, -2.0])
+    for plot in panel.plots.values():
+        assert not plot.iso.isVisible()
+        assert np.array_equal(plot.image.image, plot.shown_landscape().values)
+    with qtbot.waitSignal(document.gesture_finished, timeout=2000):
+        document.end_drag()
+    for name, plot in panel.plots.items():
+        assert plot.iso.isVisible(), name
+        xs, _ys = plot.iso.getData()
+        assert xs is not None and len(xs) > 0, name
+        assert len(xs) == 2 * len(plot.shown_landscape().iso.segments)
+
+
+def test_a_dock_too_short_for_captions_keeps_the_plots_and_tips_the_captions(qtbot, panel):
+    panel.resize(460, 200)
+    qtbot.waitUntil(lambda: panel.plots["dot"].caption.isHidden())
+    plot = panel.plots["dot"]
+    assert plot.graphics.toolTip() == plot.caption.text()
+    panel.resize(900, 600)
+    qtbot.waitUntil(lambda: not panel.plots["dot"].caption.isHidden())
+    assert plot.graphics.toolTip() == ""
