@@ -31,6 +31,7 @@ from app.model.memory import (
     linear_state_bytes,
     nocache_kv_computations,
     nocache_kv_repeated,
+    reduction_pct,
     score_matrix_bytes,
 )
 from app.model.scoring import Undefined, score_matrix, score_pair
@@ -42,6 +43,7 @@ __all__ = [
     "Figure",
     "decimals_of",
     "lesson_figures",
+    "live_teaching_figures",
     "rounds_to",
 ]
 
@@ -215,8 +217,25 @@ def _dialogue(data: LessonData) -> dict[str, Value]:
 
 
 def _teaching(data: LessonData) -> dict[str, Value]:
+    return _teaching_at(data, data.teaching.Q, data.teaching.K)
+
+
+def live_teaching_figures(data: LessonData, Q: np.ndarray, K: np.ndarray) -> dict[str, Figure]:
+    """The teaching world's figures recomputed at the class's Q and K (the same computation
+    as the lesson's), so a card can show what the live bars show beside what the lesson
+    printed. Empty when Q, K no longer have the data's shape (a reshaped world has no such
+    figures)."""
     world = data.teaching
-    names, Q, K = world.tokens, world.Q, world.K
+    if np.shape(Q) != world.Q.shape or np.shape(K) != world.K.shape:
+        return {}
+    values = _teaching_at(data, np.asarray(Q, dtype=float), np.asarray(K, dtype=float))
+    published = {key: PUBLISHED[key] for key in values}
+    return {key: Figure(key, values[key], *published[key]) for key in values}
+
+
+def _teaching_at(data: LessonData, Q: np.ndarray, K: np.ndarray) -> dict[str, Value]:
+    world = data.teaching
+    names = world.tokens
     qi, obj = world.index("query"), world.index("object")
     giver, answer = world.index("giver"), world.index("answer")
     embed = np.ma.filled(score_matrix("cosine", world.E, world.E).astype(float), np.nan)[qi]
@@ -288,7 +307,7 @@ def _memory(data: LessonData) -> dict[str, Value]:
         "mla_numbers_per_layer": v2.numbers_per_layer,
         "dsv2_bytes_per_token": v2.bytes_per_token,
         "dsv3_bytes_per_token": v3.bytes_per_token,
-        "dsv2_vs_67b_reduction_pct": 100 * (1 - v2.bytes_per_token / gqa67.bytes_per_token),
+        "dsv2_vs_67b_reduction_pct": reduction_pct(v2.bytes_per_token, gqa67.bytes_per_token),
         "glm53_bytes_per_token": glm.bytes_per_token,
         "glm53_gib_native": glm.bytes_for(models["glm-5.3"].max_position_embeddings) / GIB,
         "anchor_linear_state_mib": linear_state_bytes(anchor) / MIB,

@@ -13,9 +13,11 @@ from app.model.jsonfile import JsonFile, join
 
 __all__ = [
     "CLAIM_LIMIT",
+    "CLAIM_PROVENANCES",
     "FULL_ATTENTION",
     "LINEAR_ATTENTION",
     "MAX_CONTEXT",
+    "MODEL_PROVENANCES",
     "Claim",
     "ModelConfig",
     "read_claims",
@@ -27,6 +29,12 @@ LINEAR_ATTENTION = "linear_attention"
 MAX_CONTEXT = 2**31 - 1
 """Largest context length (max_position_embeddings): the shapes panel's T box is a Qt spin
 box, which holds a signed 32-bit integer."""
+MODEL_PROVENANCES = ("config", "lesson")
+"""Where a model's numbers come from: a public config.json (named in `source`), or the lesson's
+text alone (no public config to check them against)."""
+CLAIM_PROVENANCES = ("reported", "lesson")
+"""A claim is either reported in a public paper or model card, or stated by the lesson alone."""
+MAX_KV_BITS = 32
 CLAIM_LIMIT = 1e15
 """Largest reported value: the lesson prints a claim in full at its reported precision, and a
 float below 10¹⁵ always has a plain (not exponent) shortest form that fits that printer."""
@@ -54,6 +62,8 @@ class Claim:
     value: float
     unit: str
     source: str
+    provenance: str = "reported"  # one of CLAIM_PROVENANCES
+    kv_bits: float | None = None  # the KV precision the reported figure assumes, when stated
 
 
 @dataclass(frozen=True)
@@ -96,6 +106,8 @@ class ModelConfig:
     v_head_dim: int | None = None
     recurrent_state_dtype_bytes: int | None = None
     claims: tuple[Claim, ...] = ()
+    provenance: str = "config"  # one of MODEL_PROVENANCES
+    config_of: str | None = None  # the public model whose config gives the numbers, if another
 
     @property
     def full_attention_layers(self) -> int:
@@ -186,6 +198,8 @@ def read_model(f: JsonFile, node: Any, base: str, key: str,
         key=key,
         display_name=f.text(node, base, "display_name"),
         source=f.text(node, base, "source"),
+        provenance=_choice(f, node, base, "provenance", MODEL_PROVENANCES),
+        config_of=f.text(node, base, "config_of", required=False),
         dtype_bytes=f.integer(node, base, "dtype_bytes"),
         num_hidden_layers=layers,
         layer_types=layer_types,
@@ -196,6 +210,23 @@ def read_model(f: JsonFile, node: Any, base: str, key: str,
         rms_norm_eps=f.number(node, base, "rms_norm_eps", required=False, positive=True),
         **values,
     )
+
+
+def _choice(f: JsonFile, node: dict[str, Any], base: str, key: str,
+            choices: tuple[str, ...]) -> str:
+    """A required text field that must be one of `choices` (where a number came from)."""
+    value = f.get(node, base, key)
+    if not isinstance(value, str) or value not in choices:
+        listed = ", ".join(f'"{c}"' for c in choices)
+        raise f.fail(join(base, key), f"must be one of {listed}, found {value!r}")
+    return value
+
+
+def _kv_bits(f: JsonFile, node: dict[str, Any], where: str) -> float | None:
+    bits = f.number(node, where, "kv_bits", required=False, positive=True)
+    if bits is not None and bits > MAX_KV_BITS:
+        raise f.fail(join(where, "kv_bits"), f"must be at most {MAX_KV_BITS}, found {bits:g}")
+    return bits
 
 
 def _claim_value(f: JsonFile, node: dict[str, Any], where: str) -> float:
@@ -224,6 +255,8 @@ def read_claims(f: JsonFile, root: dict[str, Any], required: bool) -> tuple[Clai
             value=_claim_value(f, node, where),
             unit=f.text(node, where, "unit"),
             source=f.text(node, where, "source"),
+            provenance=_choice(f, node, where, "provenance", CLAIM_PROVENANCES),
+            kv_bits=_kv_bits(f, node, where),
         )
         if any(c.id == claim.id for c in claims):
             raise f.fail(join(where, "id"), f"{claim.id!r} is used by an earlier claim")

@@ -36,6 +36,7 @@ def rotate(
     rotary_dims: int | None = None,
     *,
     interleaved: bool = False,
+    step: float = 1.0,
 ) -> np.ndarray:
     """Rotate each pair of the first `rotary_dims` dims of every row by position·θ_i.
 
@@ -44,6 +45,9 @@ def rotate(
     dims; the rest pass through, carrying position-free content). Pairing: by default dim i
     pairs with dim i + rotary_dims/2 (the "rotate_half" layout of Qwen/Llama checkpoints);
     `interleaved=True` pairs (0,1), (2,3), … as in Su 2021. Both give the same q·k property.
+
+    `step` scales every angle (radians per position of the fastest pair): in the 2-D demo,
+    where θ₀ = 1 for any base, it is the one frequency a class can choose.
 
     X: (d,) with a scalar position, or (..., T, d) with positions of shape (T,).
     """
@@ -69,7 +73,9 @@ def rotate(
     if isinstance(r, (int, np.integer)) and not isinstance(r, bool) and r > d:
         raise ValueError(f"rotary_dims = {r} exceeds d = {d}")
     freqs = frequencies(r, theta)  # validates r (even, ≥ 2) and theta
-    angles = P.astype(np.float64)[..., None] * freqs  # (T, r/2) or (r/2,)
+    if not (isinstance(step, (int, float, np.floating, np.integer)) and math.isfinite(step)):
+        raise ValueError(f"step must be a finite number, got {step!r}")
+    angles = P.astype(np.float64)[..., None] * (float(step) * freqs)  # (T, r/2) or (r/2,)
     cos = np.cos(angles).astype(A.dtype, copy=False)
     sin = np.sin(angles).astype(A.dtype, copy=False)
     out = A.copy()

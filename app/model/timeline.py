@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from app.model.data import LessonData
+from app.model.figures import EXAMPLE
 from app.model.memory import Scheme, kv_cache, linear_state_bytes
 from app.model.modelconfig import ModelConfig
 
@@ -23,6 +24,7 @@ __all__ = [
     "Stage",
     "Track",
     "kv_bars",
+    "kv_context",
     "stage",
     "stage_changes",
     "stages_of",
@@ -40,6 +42,8 @@ BASE_OPTIONS: MappingProxyType[str, object] = MappingProxyType({
     "heads": 1,
     "sink_logit": None,
     "rope": False,
+    "q_scale": 1.0,  # weights at q's own length, from the projected Q·Kᵀ
+    "heatmap_source": "qk",
 })
 """Every stage starts from these, so moving back and forth along the track is reproducible."""
 
@@ -60,6 +64,7 @@ class Stage:
     panel: Panel = "none"
     here: bool = False  # the stages this lesson covers: "you are here"
     split_heads: bool = False  # use the teaching world's own head count
+    kv_context: str | None = None  # the KV chart's length: "anchor", a model key or "long"
 
 
 def _options(**changes: object) -> MappingProxyType[str, object]:
@@ -102,24 +107,24 @@ STAGES: tuple[Stage, ...] = (
           ("nocache_kv_computations", "cache_kv_computations", "anchor_full_layers",
            "anchor_q_heads", "anchor_head_dim", "anchor_mha_kib_per_token",
            "anchor_mha_gib_native"),
-          panel="kv"),
+          panel="kv", kv_context="anchor"),
     Stage("mqa", "generation", 2019, "Shazeer 2019",
           ("anchor_mqa_kib_per_token", "anchor_mqa_gib_native"),
-          claims=("gqa_t5xxl_mha_avg", "gqa_t5xxl_mqa_avg"), panel="kv"),
+          claims=("gqa_t5xxl_mha_avg", "gqa_t5xxl_mqa_avg"), panel="kv", kv_context="anchor"),
     Stage("gqa", "generation", 2023, "Ainslie et al. 2023",
           ("anchor_q_heads", "anchor_kv_groups", "anchor_gqa_kib_per_token",
            "anchor_gqa_gib_native", "dsllm67b_bytes_per_token", "dsllm67b_mha_bytes_per_token",
            "dsllm67b_gib_1m"),
           claims=("gqa_t5xxl_gqa8_avg", "gqa_t5xxl_gqa8_time", "gqa_t5xxl_mha_avg",
                   "gqa_t5xxl_mha_time", "gqa_t5xxl_mqa_time"),
-          panel="kv"),
+          panel="kv", kv_context="anchor"),
     Stage("mla", "generation", 2024, "DeepSeek-AI 2024 (V2) → V3, GLM-5.3",
           ("mla_numbers_per_layer", "dsv2_bytes_per_token", "dsv3_bytes_per_token",
            "dsv2_vs_67b_reduction_pct", "glm53_bytes_per_token", "glm53_gib_native"),
-          claims=("dsv2_kv_reduction_vs_67b",), panel="kv"),
+          claims=("dsv2_kv_reduction_vs_67b",), panel="kv", kv_context="glm-5.3"),
     Stage("linear", "generation", None, "DeepSeek-V4.1",
           ("anchor_linear_layers", "anchor_full_layers", "anchor_linear_state_mib"),
-          claims=("dsv41_global_kv_per_token",), panel="kv"),
+          claims=("dsv41_global_kv_per_token",), panel="kv", kv_context="long"),
 )
 
 _BY_ID = {s.id: s for s in STAGES}
@@ -135,6 +140,18 @@ def stage(stage_id: str) -> Stage:
 
 def stages_of(track: Track) -> tuple[Stage, ...]:
     return tuple(s for s in STAGES if s.track == track)
+
+
+def kv_context(stage_id: str, data: LessonData) -> int | None:
+    """How many tokens the KV chart shows for a stage: the context its card talks about (the
+    anchor's native length, a model's native length, or the lesson's long example)."""
+    where = stage(stage_id).kv_context
+    if where is None:
+        return None
+    if where == "long":
+        return EXAMPLE["long_context"]
+    model = data.anchor if where == "anchor" else data.frontier.models[where]
+    return model.max_position_embeddings
 
 
 def stage_changes(stage_id: str, n_heads: int) -> dict[str, object]:

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
 
 from app.i18n import tr
 from app.model.data import LessonData
+from app.model.reshape import role_index
 from app.model.state import LabState
 from app.model.view import View
 from app.ui import settings as keys
@@ -49,7 +50,13 @@ class ChecklistTracker:
         self.match_key = dialogue.key_index("match")
         self.car_key = dialogue.key_index("opposite")
         self.pair = (teaching.index("query"), teaching.index("object"))
+        self._data = data
         self.done = list(done) if done is not None else [False, False, False]
+
+    def pair_in(self, state: LabState) -> tuple[int | None, int | None]:
+        """The query token and its object in `state`'s teaching world, found by name (a
+        reshaped world moves them, or has them no more: None)."""
+        return role_index(state, self._data, "query"), role_index(state, self._data, "object")
 
     def chosen(self, state: LabState, view: View) -> list[int]:
         """The student chose the pair `state` shows; returns the tasks that just got done:
@@ -58,7 +65,7 @@ class ChecklistTracker:
         ticked = []
         if state.world == "dialogue" and state.key == self.car_key:
             ticked.append(0)
-        if state.world == "teaching" and (state.query, state.key) == self.pair:
+        if state.world == "teaching" and (state.query, state.key) == self.pair_in(state):
             ticked.append(1)
         swapped = {key for swap in view.swaps for key in (swap.key_a, swap.key_b)}
         if state.key in swapped:

@@ -28,6 +28,7 @@ from app.ui.panels.guide.checklist import Checklist
 from app.ui.panels.guide.measure import MeasureBox
 from app.ui.panels.guide.sections import AFTER_MEASURE, BEFORE_MEASURE, CLOSING, section_html
 from app.ui.panels.guide.stepper import Stepper
+from app.ui.widgets.reshaped_note import ReshapedNote
 from app.ui.widgets.rich_label import rich_label
 
 __all__ = ["AskBox", "GuidePanel"]
@@ -102,6 +103,7 @@ class GuidePanel(Panel):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.stepper)
+        layout.addWidget(ReshapedNote(document, "guide_reshaped"))  # its numbers: the lesson's
         layout.addWidget(self.scroll, 1)
         layout.addStretch(0)  # a scene with no blocks keeps its notes together at the top
         document.chosen.connect(self._on_chosen)

@@ -18,11 +18,13 @@ from PySide6.QtWidgets import (
 )
 
 from app.i18n import tr
+from app.model.landscape import Landscape
 from app.model.plane import editable_values
 from app.model.scoring import SCORERS
 from app.model.view import View
 from app.state.document import Document
 from app.ui.fonts import BODY_PT, HEADING, READING, emphasize, points, scaled_font, ui_font
+from app.ui.format import token_glosses
 from app.ui.look import OKABE_ITO, QUERY_COLOUR
 from app.ui.panels.base import Panel
 from app.ui.panels.playground.arrows import VectorArrow, VectorId
@@ -34,8 +36,11 @@ from app.ui.widgets.world_hint import WorldHint, pages_with_hint
 SNAP = 0.5
 NUDGE, FINE_NUDGE = 0.5, 0.1
 QWIDGETSIZE_MAX = (1 << 24) - 1
-READOUT_SHARE = 0.45
+READOUT_SHARE = 0.52
 """Below the plane, the readouts take at most this share of the panel's height."""
+MINIMUM_PLANE = 160
+"""Pixels at 100 %: readouts go beside the plane only if it keeps at least this width, and
+under it they leave it at least this height where the panel allows."""
 MINIMUM_SIZE = (240, 220)
 CRAMPED_HEIGHT = 250
 """Pixels at 100 % of height left for the plane (the panel less any readouts below it): with
@@ -66,6 +71,7 @@ class PlaygroundPanel(Panel):
         self._cramped = False
         self._label_pt = 0.0
         self._extent = 0.0
+        self._shown: tuple[float, float] = (0.0, 0.0)  # the half-sides of the plotted range
         self._key_count = len(document.state.dialogue_keys)
         self._key_colours = [OKABE_ITO[j % len(OKABE_ITO)] for j in range(self._key_count)]
         self._active: VectorId = ("k", document.state.key)
@@ -129,6 +135,7 @@ class PlaygroundPanel(Panel):
         plane.addWidget(self.canvas, 1)
         self._body.addLayout(plane, 1)
         self.readouts = PlaneReadouts(self._key_count, self._key_colours)
+        self.readouts.glosses = token_glosses(self.document.data)  # "饭 (rice)" in English
         self.readouts.relaid.connect(self._fit_readouts)
         self._scroll = QScrollArea()
         self._scroll.setWidgetResizable(True)
@@ -137,15 +144,38 @@ class PlaygroundPanel(Panel):
         self._body.addWidget(self._scroll)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
-        """Readouts go beside the plane in a wide dock and below it in a tall one, so the
-        plane keeps most of the room at any presentation scale."""
-        size = event.size()
-        wide = size.width() > 1.25 * size.height()
-        direction = QBoxLayout.Direction.LeftToRight if wide else QBoxLayout.Direction.TopToBottom
-        if self._body.direction() != direction:
-            self._body.setDirection(direction)
         super().resizeEvent(event)
         self._fit_readouts()
+
+    def readouts_beside(self, width: int, height: int) -> bool:
+        """Whether the readouts go beside the plane in a `width` × `height` panel: where the
+        plane keeps the larger square, and only if the table's every column fits beside it.
+
+        Read from the table's own size hint, never fed back into the dock's minimum size
+        (which would collapse the plane of a narrow dock at a large scale)."""
+        table = self._beside_width(height) + self._body.spacing()
+        beside = min(height, width - table)
+        below = min(width, height - min(self.readouts.needed_height(width),
+                                        self._below_room(height)))
+        return beside >= self.look.px(MINIMUM_PLANE) and beside > below
+
+    def _below_room(self, height: int) -> int:
+        """The most height the readouts take under the plane: a share of the panel, less
+        where the plane would be left under its minimum (then the table scrolls), but never
+        under a third of the panel."""
+        room = int(READOUT_SHARE * height)
+        plane = self.look.px(MINIMUM_PLANE)
+        if height - room < plane:
+            room = max(height // 3, int(height - plane))
+        return room
+
+    def _beside_width(self, height: int) -> int:
+        """The width the readouts take beside the plane: the table's own, and a scroll bar's
+        if it is taller than the panel."""
+        table = self.readouts.full_width()
+        if self.readouts.needed_height(table) > height:
+            table += self._scroll.verticalScrollBar().sizeHint().width()
+        return table
 
     def _fit_chrome(self) -> None:
         """Axis titles and caption only while the plane has the height for them."""
@@ -158,16 +188,31 @@ class PlaygroundPanel(Panel):
             self.refresh()
 
     def _fit_readouts(self) -> None:
-        """Below the plane the readouts get the height they need (scrolling only past a share
-        of the panel); beside it they scroll within the full height."""
-        if self._body.direction() == QBoxLayout.Direction.LeftToRight:
+        """Readouts beside the plane or below it (see `readouts_beside`; decided again when
+        the panel resizes and when the table's texts or fonts change). Below the plane they
+        get the height they need (scrolling only past a share of the panel); beside it they
+        scroll within the full height."""
+        margins = self.layout().contentsMargins()
+        width = self.width() - margins.left() - margins.right()
+        height = self.height() - margins.top() - margins.bottom()
+        direction = (QBoxLayout.Direction.LeftToRight if self.readouts_beside(width, height)
+                     else QBoxLayout.Direction.TopToBottom)
+        if self._body.direction() != direction:
+            self._body.setDirection(direction)
+        if direction == QBoxLayout.Direction.LeftToRight:
+            # exactly the table's width (the plane takes the rest): chosen only where it
+            # fits, and the panel's own fixed minimum keeps it from reaching the dock
+            self.readouts.show_coordinates(True)
+            self._scroll.setFixedWidth(self._beside_width(height))
             self._scroll.setMinimumHeight(0)
             self._scroll.setMaximumHeight(QWIDGETSIZE_MAX)
         else:
-            margins = self.layout().contentsMargins()
-            needed = self.readouts.needed_height(
-                max(1, self.width() - margins.left() - margins.right()))
-            self._scroll.setFixedHeight(min(needed + 2, int(READOUT_SHARE * self.height())))
+            self._scroll.setMinimumWidth(0)
+            self._scroll.setMaximumWidth(QWIDGETSIZE_MAX)
+            room = width - self._scroll.verticalScrollBar().sizeHint().width()
+            self.readouts.show_coordinates(self.readouts.full_width() <= room)
+            self._scroll.setFixedHeight(min(self.readouts.needed_height(width) + 2,
+                                            self._below_room(height)))
         self._fit_chrome()
 
     # --- look and language ---------------------------------------------------------------
@@ -210,7 +255,7 @@ class PlaygroundPanel(Panel):
 
     def refresh(self) -> None:
         view = self.document.view
-        if view.world != "dialogue" or view.plane is None or view.landscape is None:
+        if view.world != "dialogue" or view.plane is None:
             self.stack.setCurrentWidget(self._hint_page)
             return
         self.stack.setCurrentWidget(self._content)
@@ -218,9 +263,10 @@ class PlaygroundPanel(Panel):
         if state.key != self._seen_key:  # a new selection, here or in another panel
             self._seen_key = state.key
             self._active = ("k", state.key)
-        self._fit_range(view.landscape.extent)
+        land = view.landscape_at(self.plane_aspect())  # the plot's shape: no white bands
+        self._fit_range(land)
         formula = SCORERS[view.scorer].formula
-        self.landscape.paint(view, formula if self._cramped else "")
+        self.landscape.paint(land, formula if self._cramped else "")
         self.caption.setText(tr("playground.landscape_title", formula=formula))
         self.caption.setVisible(not self._cramped)
         self._fit_labels()
@@ -241,14 +287,21 @@ class PlaygroundPanel(Panel):
             for label in self.landscape.labels:  # iso-score values, smaller still
                 label.setFont(ui_font(max(BODY_PT, size * BODY_PT / HEADING)))
 
-    def _fit_range(self, extent: float) -> None:
-        """Follow the landscape's square, but never while dragging: the plot must not slide
-        under the pointer (a growing range would chase the mouse outwards). The padding leaves
-        room for the labels of the outermost arrows."""
-        if self.document.dragging or extent == self._extent:
+    def plane_aspect(self) -> float:
+        """Width : height of the plot's view box, the shape the landscape is computed for."""
+        box = self.plot.vb
+        return box.width() / box.height() if box.width() > 0 and box.height() > 0 else 1.0
+
+    def _fit_range(self, land: Landscape) -> None:
+        """Show exactly the landscape's rectangle (its shorter half-side holds every vector
+        with a quarter to spare for their labels), but never while dragging: the plot must not
+        slide under the pointer (a growing range would chase the mouse outwards)."""
+        shown = (land.half_width, land.half_height)
+        if self.document.dragging or shown == self._shown:
             return
-        self._extent = extent
-        self.plot.setRange(xRange=(-extent, extent), yRange=(-extent, extent), padding=0.06)
+        self._shown, self._extent = shown, land.extent
+        self.plot.setRange(xRange=(-shown[0], shown[0]), yRange=(-shown[1], shown[1]),
+                           padding=0)
 
     def _paint_arrows(self, view: View, key: int, marks: list[QRectF]) -> None:
         """Labels are placed clear of `marks` (the pair's θ and projection labels) and of the

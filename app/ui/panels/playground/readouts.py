@@ -11,12 +11,28 @@ from app.i18n import tr
 from app.model.scoring import SCORERS, Undefined
 from app.model.view import View
 from app.ui.fonts import READING, STRONG, emphasize
-from app.ui.format import UNDEFINED_TEXT, format_score
+from app.ui.format import UNDEFINED_TEXT, format_score, with_gloss
 from app.ui.look import Look
 
 COLUMNS = ("key", "vector", "dot", "norm", "cos", "angle", "active")
 HEADED = ("key", "vector", "dot", "norm", "cos", "angle")
 """The columns with a header (the last one only shows which key is active)."""
+
+
+LONG_HEADER = 12
+"""A score column's formula longer than this many characters is set on two lines."""
+
+
+def header_lines(formula: str) -> str:
+    """A long formula broken after the "(" or "·" nearest its middle, so the score column
+    of a narrow table is as wide as half the formula, not all of it."""
+    if len(formula) <= LONG_HEADER:
+        return formula
+    breaks = [i + 1 for i, ch in enumerate(formula[:-1]) if ch in "(·"]
+    if not breaks:
+        return formula
+    cut = min(breaks, key=lambda i: abs(i - len(formula) / 2))
+    return f"{formula[:cut]}\n{formula[cut:]}"
 
 
 def short_number(value: float) -> str:
@@ -27,6 +43,16 @@ def short_number(value: float) -> str:
 
 def vector_text(vector: np.ndarray) -> str:
     return "(" + ", ".join(short_number(float(v)) for v in vector) + ")"
+
+
+def rope_note(view: View) -> str | None:
+    """With RoPE turning the pair, the table's q·k are the rotated ones: the note gives each
+    key's RoPE-off q·k beside them, so a turn is not read as a change of match."""
+    if view.baseline is None or view.baseline is view.scores:
+        return None
+    off = view.baseline["dot"][0]
+    return tr("playground.rope_note",
+              scores=tr("timeline.sep").join(format_score(float(v)) for v in off))
 
 
 class PlaneReadouts(QWidget):
@@ -43,15 +69,18 @@ class PlaneReadouts(QWidget):
         super().__init__(parent)
         self._colours = colours
         self._look = Look()
+        self.glosses: dict[str, str] = {}  # token → English gloss, shown beside it in English
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.query_line = QLabel(objectName="playground_query")
         layout.addWidget(self.query_line)
-        grid = QGridLayout()
-        grid.setHorizontalSpacing(14)
+        grid = self._grid = QGridLayout()
+        grid.setHorizontalSpacing(8)
         grid.setVerticalSpacing(2)
         self.headers = {name: QLabel() for name in COLUMNS}
         for column, name in enumerate(COLUMNS):
+            self.headers[name].setAlignment(Qt.AlignmentFlag.AlignLeft
+                                            | Qt.AlignmentFlag.AlignBottom)  # beside 2 lines
             grid.addWidget(self.headers[name], 0, column)
         self.cells: list[dict[str, QLabel]] = []
         for j in range(key_count):
@@ -96,6 +125,22 @@ class PlaneReadouts(QWidget):
             self.layout().invalidate()  # fonts set while hidden (start in presentation mode)
         return handled
 
+    def full_width(self) -> int:
+        """The table's width with every column shown (the coordinates too)."""
+        width = self.sizeHint().width()
+        column = [self.headers["vector"], *(row["vector"] for row in self.cells)]
+        if self.headers["vector"].isHidden():
+            width += max(label.sizeHint().width() for label in column) + (
+                self._grid.horizontalSpacing())
+        return width
+
+    def show_coordinates(self, on: bool) -> None:
+        """The coordinates column gives way first in a narrow dock: the plane draws each
+        key where it is, and every score column stays whole."""
+        for label in (self.headers["vector"], *(row["vector"] for row in self.cells)):
+            if label.isHidden() == on:
+                label.setVisible(on)
+
     def needed_height(self, width: int) -> int:
         layout = self.layout()
         if layout.hasHeightForWidth():
@@ -117,16 +162,18 @@ class PlaneReadouts(QWidget):
         """Every key's row from the view; with the spotlight on, only the selected one is
         in full colour."""
         plane, pair = view.plane, view.pair
-        self.query_line.setText(tr("playground.query_line", name=view.query_names[0],
+        self.query_line.setText(tr("playground.query_line",
+                                   name=with_gloss(view.query_names[0], self.glosses),
                                    vector=vector_text(view.q[0]),
                                    norm=format_score(plane.norm_q)))
         show_active = view.scorer != "dot"
         self.headers["active"].setVisible(show_active)
-        self.headers["active"].setText(SCORERS[view.scorer].formula)
+        self.headers["active"].setText(header_lines(SCORERS[view.scorer].formula))
         why = tr("playground.cos_undefined")
         dots, cosines, active = view.scores["dot"][0], view.scores["cosine"][0], view.active[0]
         for j, row in enumerate(self.cells):
-            name = tr("playground.k_label", number=j + 1, name=view.key_names[j])
+            name = tr("playground.k_label", number=j + 1,
+                      name=with_gloss(view.key_names[j], self.glosses))
             row["key"].setText(("▶ " if j == key else "   ") + name)
             dim = spotlight and j != key
             colour = self._look.faded(self._colours[j]) if dim else self._colours[j]
@@ -157,3 +204,4 @@ class PlaneReadouts(QWidget):
             projection=format_score(plane.projection),
         ))
         self.identity.setToolTip(why if isinstance(plane.projection, Undefined) else "")
+        self.help_line.setText(rope_note(view) or tr("playground.help"))

@@ -14,15 +14,30 @@ from app.model.timeline import STAGES, TRACKS, Stage
 from app.ui.fonts import emphasize
 from app.ui.lesson_values import bold_values
 from app.ui.look import OKABE_ITO, Look
+from app.ui.widgets.flow import FlowLayout
 
 HERE_COLOUR = OKABE_ITO[1]
 
 
-def card_html(chosen: Stage, values: dict[str, str]) -> str:
-    """The expanded card: name, source and year, what it solved, where it got stuck."""
+def card_html(chosen: Stage, values: dict[str, str],
+              live: dict[str, str | None] | None = None) -> str:
+    """The expanded card: name, source and year, what it solved, where it got stuck.
+
+    `live` holds figures recomputed from the class's vectors: where one differs from what the
+    lesson printed, the card shows the live number (the one the bars beside it show) and
+    names the other as the lesson's, so a changed bar never sits beside a stale quote; None
+    (the world was reshaped, nothing live to compare) names the number as the lesson's alone.
+    """
     name_key, solved_key, stuck_key = (f"timeline.{chosen.id}.{part}"
                                        for part in ("name", "solved", "stuck"))
     bold = bold_values(values)
+    for key, now in (live or {}).items():
+        if key not in values or now == values[key]:
+            continue
+        lesson = html.escape(values[key])
+        bold[key] = (tr("timeline.lesson_only", lesson=f"<b>{lesson}</b>") if now is None else
+                     tr("timeline.live_vs_lesson", live=f"<b>{html.escape(now)}</b>",
+                        lesson=lesson))
     here = (f" <span style='color:{HERE_COLOUR}'>★ {html.escape(tr('timeline.here'))}</span>"
             if chosen.here else "")
     return (
@@ -39,7 +54,9 @@ STRIP_KEYS = (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down,
 
 
 class StageStrip(QWidget):
-    """Two rows of stage chips; ←/→ move, ↑/↓ switch track, Enter or a click expands."""
+    """Two tracks of stage chips, each wrapping into rows at the dock's width (a projector's
+    narrow dock shows every stage, no sideways scrolling); ←/→ move, ↑/↓ switch track,
+    Enter or a click expands."""
 
     expanded = Signal(str)
     """A stage id the user asked to open (click or Enter)."""
@@ -58,12 +75,18 @@ class StageStrip(QWidget):
         grid.setContentsMargins(0, 0, 0, 0)
         grid.setHorizontalSpacing(4)
         grid.setVerticalSpacing(4)
+        grid.setColumnStretch(1, 1)
+        self.flows: dict[str, FlowLayout] = {}
+        """Each track's chips wrap into as many rows as the dock's width needs."""
         for row, track in enumerate(TRACKS):
             label = QLabel()
             emphasize(label, bold=True)  # the strip's style sheet would freeze inherited fonts
             self.track_labels[track] = label
-            grid.addWidget(label, row, 0)
-            for column, item in enumerate((s for s in STAGES if s.track == track), start=1):
+            grid.addWidget(label, row, 0, Qt.AlignmentFlag.AlignTop)
+            chips = QWidget()
+            self.flows[track] = FlowLayout(chips)
+            grid.addWidget(chips, row, 1)
+            for item in (s for s in STAGES if s.track == track):
                 chip = QToolButton()
                 chip.setObjectName(f"timeline_chip_{item.id}")
                 chip.setCheckable(True)
@@ -72,7 +95,7 @@ class StageStrip(QWidget):
                 chip.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
                 chip.clicked.connect(lambda _=False, sid=item.id: self._on_clicked(sid))
                 self.chips[item.id] = chip
-                grid.addWidget(chip, row, column)
+                self.flows[track].addWidget(chip)
 
     def _on_clicked(self, stage_id: str) -> None:
         self.current = self.order.index(stage_id)

@@ -7,16 +7,18 @@ The context length is this chart's own display choice, not lesson state.
 
 from __future__ import annotations
 
+import html
 import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QSlider, QVBoxLayout, QWidget
+from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QSlider, QVBoxLayout, QWidget
 
 from app.i18n import tr
 from app.model.data import LessonData
-from app.model.timeline import KVBar, kv_bars
+from app.model.modelconfig import ModelConfig
+from app.model.timeline import KVBar, kv_bars, kv_context
 from app.ui.fonts import SMALL, emphasize, scaled_font
 from app.ui.format import format_bytes, format_number
 from app.ui.look import OKABE_ITO, Look
@@ -63,18 +65,29 @@ class KVChart(QWidget):
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.hideButtons()
         self.plot.setMinimumHeight(60)
+        # The wrapped lines around it make the page height-for-width: without this the plot's
+        # own (tall) size hint would set the page's height and push the axis out of view.
+        self.plot.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
         self.plot.getAxis("left").setTicks(_ticks())
         self.plot.showGrid(x=False, y=True, alpha=0.25)
         self.items = {PER_TOKEN: pg.BarGraphItem(x=[], height=[], width=0.38),
                       WHOLE: pg.BarGraphItem(x=[], height=[], width=0.38)}
         for item in self.items.values():
             self.plot.addItem(item)
-        self.labels: list[pg.TextItem] = []
         self.caption = QLabel()
         self.legend = QLabel()
         self.context_label = QLabel()
-        for label in (self.caption, self.legend, self.context_label):  # 11 pt in a 12 pt page
+        self.focus = QLabel()
+        self.source = QLabel()
+        self.source.setObjectName("timeline_kv_source")
+        self.source.setWordWrap(True)
+        self.source.setTextFormat(Qt.TextFormat.PlainText)
+        self.focus.setObjectName("timeline_kv_focus")
+        self.focus.setWordWrap(True)
+        self.focus.setTextFormat(Qt.TextFormat.RichText)
+        for label in (self.caption, self.legend, self.context_label, self.focus):  # 11 pt
             emphasize(label, bold=label is self.caption)
+        emphasize(self.source, SMALL)
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setObjectName("timeline_kv_context")
         self.slider.setRange(MIN_EXPONENT, MAX_EXPONENT)
@@ -94,16 +107,30 @@ class KVChart(QWidget):
         layout.setSpacing(2)
         layout.addLayout(top)
         layout.addLayout(controls)
+        layout.addWidget(self.focus)
         layout.addWidget(self.plot, 1)
+        layout.addWidget(self.source)
 
     @property
     def tokens(self) -> int:
         return 2 ** self.slider.value()
 
     def set_stage(self, stage_id: str | None) -> None:
-        if stage_id != self.stage:
-            self.stage = stage_id
-            self.redraw()
+        """Light the stage's bars and show the context its card talks about; the slider stays
+        the class's to move until another stage is chosen."""
+        if stage_id == self.stage:
+            return
+        self.stage = stage_id
+        tokens = kv_context(stage_id, self.data) if stage_id is not None else None
+        if tokens:
+            exponent = min(MAX_EXPONENT, max(MIN_EXPONENT, round(math.log2(tokens))))
+            with QSignalBlocker(self.slider):
+                self.slider.setValue(exponent)
+        self.redraw()
+
+    def lit(self) -> tuple[str, ...]:
+        """The ids of the bars the current stage highlights."""
+        return tuple(bar.id for bar in self.bars if self.stage in bar.stages)
 
     def bar_bytes(self, series: str) -> dict[str, int]:
         """Bytes each bar of a series stands for (per token, or for the chosen context)."""
@@ -121,15 +148,13 @@ class KVChart(QWidget):
             tr(MODEL_KEYS[bar.model]) if bar.model in MODEL_KEYS
             else self.data.frontier.models[bar.model].display_name)
         scheme = tr("timeline.kv.state") if bar.scheme == "state" else bar.scheme
-        return f"{scheme}\n{model}"
+        mark = "†" if self._model(bar).provenance == "lesson" else ""
+        return f"{scheme}\n{model}{mark}"
 
     def redraw(self) -> None:
         look = self.look
         floor = math.log10(1024)
         self.context_label.setText(tr("timeline.kv.context", tokens=format_number(self.tokens)))
-        for label in self.labels:
-            self.plot.removeItem(label)
-        self.labels = []
         tops_all: list[float] = []
         for series, offset in ((PER_TOKEN, -0.2), (WHOLE, 0.2)):
             values = self.bar_bytes(series)
@@ -143,41 +168,62 @@ class KVChart(QWidget):
                                        height=[t - floor for t in tops], width=0.38,
                                        brushes=brushes, pens=pens)
             tops_all += tops
-        whole = self.bar_bytes(WHOLE)
-        lit_bars = [(i, bar) for i, bar in enumerate(self.bars) if self.stage in bar.stages]
-        for step, (i, bar) in enumerate(lit_bars):  # neighbours alternate height: no overlap
-            self._add_value(i + 0.2, math.log10(whole[bar.id]), format_bytes(whole[bar.id]),
-                            raised=step % 2 == 1)
         self.plot.getAxis("bottom").setTicks(
             [[(i, self._label(bar)) for i, bar in enumerate(self.bars)], []])
         self.plot.setXRange(-0.6, len(self.bars) - 0.1, padding=0)
-        self.plot.setYRange(floor, max(tops_all, default=floor + 1) + 1.6, padding=0)
-        self._tooltips()
+        self.plot.setYRange(floor, max(tops_all, default=floor + 1) + 0.4, padding=0)
+        self.plot.setToolTip("\n".join(self.describe(bar) for bar in self.bars))
+        self._show_focus()
 
-    def _add_value(self, x: float, top: float, text: str, raised: bool) -> None:
-        label = pg.TextItem(text, color=self.look.theme.foreground,
-                            anchor=(0.5, 2.0 if raised else 1.0))
-        label.setFont(scaled_font(SMALL, bold=True))
-        label.setPos(x, top)
-        self.plot.addItem(label)
-        self.labels.append(label)
+    def _model(self, bar: KVBar) -> ModelConfig:
+        return self.data.anchor if bar.model == "anchor" else self.data.frontier.models[bar.model]
 
-    def _tooltips(self) -> None:
-        lines = []
-        for bar in self.bars:
-            model = (self.data.anchor.display_name if bar.model == "anchor"
-                     else self.data.frontier.models[bar.model].display_name)
-            total = format_bytes(bar.bytes_for(self.tokens))
-            if bar.scheme == "state":
-                lines.append(tr("timeline.kv.tip_state", model=model, total=total))
-            else:
-                lines.append(tr("timeline.kv.tip", model=model, scheme=bar.scheme,
-                                per_token=format_bytes(bar.per_token), total=total,
-                                tokens=format_number(self.tokens)))
-        self.plot.setToolTip("\n".join(lines))
+    def hypothetical(self, bar: KVBar) -> bool:
+        """The chosen context is past what the model was built for: a what-if, not a config."""
+        native = self._model(bar).max_position_embeddings
+        return bar.scheme != "state" and bool(native) and self.tokens > native
+
+    def describe(self, bar: KVBar) -> str:
+        """One bar in words (its tooltip line): per token, the chosen context, and whether
+        that context is a hypothetical request for this model."""
+        model = self._model(bar)
+        total = format_bytes(bar.bytes_for(self.tokens))
+        if bar.scheme == "state":
+            return tr("timeline.kv.tip_state", model=model.display_name, total=total)
+        line = tr("timeline.kv.tip", model=model.display_name, scheme=bar.scheme,
+                  per_token=format_bytes(bar.per_token), total=total,
+                  tokens=format_number(self.tokens))
+        if self.hypothetical(bar):
+            line += tr("timeline.kv.hypothetical",
+                       native=format_number(model.max_position_embeddings or 0))
+        return line
+
+    def _show_focus(self) -> None:
+        """The lit bars' whole-context sizes, two to a row (they would crowd the plot as
+        labels), a mark on each hypothetical one and one line saying what the mark means."""
+        lit = [bar for bar in self.bars if self.stage in bar.stages]
+        cells = []
+        for bar in lit:
+            # the model is enough beside a lit bar (the axis names its scheme), except for the
+            # fixed state, which would otherwise read as one more of the anchor's caches
+            scheme, model = self._label(bar).split("\n")
+            name = html.escape(f"{scheme} · {model}" if bar.scheme == "state" else model)
+            mark = "*" if self.hypothetical(bar) else ""
+            total = f"<b>{format_bytes(bar.bytes_for(self.tokens))}</b>{mark}"
+            cells.append(f"<td nowrap>{tr('timeline.kv.cell', name=name, total=total)}"
+                         "&nbsp;&nbsp;&nbsp;</td>")
+        rows = "".join("<tr>" + "".join(cells[i:i + 2]) + "</tr>"
+                       for i in range(0, len(cells), 2))
+        note = (f"<br>* {html.escape(tr('timeline.kv.beyond'))}"
+                if any(self.hypothetical(bar) for bar in lit) else "")
+        self.focus.setText(f"<table cellspacing=0>{rows}</table>{note}" if lit else "")
+        self.focus.setVisible(bool(lit))
 
     def retranslate(self) -> None:
         self.caption.setText(tr("timeline.kv.caption"))
+        anchor = self.data.anchor
+        self.source.setText(tr("timeline.kv.source", anchor=anchor.display_name,
+                               config=anchor.config_of or anchor.display_name))
         square = "<span style='color:{c}'>■</span> {t}"
         self.legend.setText("&nbsp;&nbsp;".join(
             square.format(c=COLOURS[s], t=tr(k))

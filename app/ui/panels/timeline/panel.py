@@ -13,36 +13,34 @@ import numpy as np
 from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
-    QGridLayout,
     QHBoxLayout,
     QLabel,
-    QPushButton,
     QScrollArea,
     QSizePolicy,
     QSlider,
-    QSpinBox,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from app.i18n import tr
-from app.model.state import POSITION_LIMIT
+from app.model.figures import live_teaching_figures
+from app.model.reshape import role_row
 from app.model.timeline import STAGES, Stage, stage
 from app.state.document import Document
 from app.ui.fonts import READING, emphasize
-from app.ui.format import format_number, format_score, plain_tip
+from app.ui.format import format_figure, format_number, format_score
 from app.ui.lesson_values import lesson_values
 from app.ui.look import OKABE_ITO
 from app.ui.panels.base import Panel
 from app.ui.panels.timeline.cards import StageStrip, card_html
 from app.ui.panels.timeline.kv_chart import KVChart
+from app.ui.panels.timeline.rope_page import RopePage
+from app.ui.widgets.reshaped_note import ReshapedNote
 from app.ui.widgets.rich_label import rich_label
 
 SINK_RANGE = (-40, 60)
 """Sink-logit slider in tenths: −4.0 … 6.0 spans "takes nothing" to "takes almost all"."""
-POSITION_RANGE = (-POSITION_LIMIT, POSITION_LIMIT)
-"""What a position box holds: exactly what the document and a scenario accept."""
 BAR_COLOUR = OKABE_ITO[0]
 HEAD_NAMES = "ABCDEFGH"
 
@@ -91,7 +89,6 @@ class TimelinePanel(Panel):
         super().__init__(document, parent)
         self.figures = document.figures
         self.values: dict[str, str] = {}
-        self._shift_from: tuple[np.ndarray, np.ndarray] | None = None
         self.strip = StageStrip()
         self.strip.expanded.connect(self.choose_stage)
         self.card = QLabel()
@@ -100,28 +97,27 @@ class TimelinePanel(Panel):
         self.card.setTextFormat(Qt.TextFormat.RichText)
         self.card.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.card.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
-        self.strip_scroll = scrolled(self.strip)
-        self.strip_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.strip.moved.connect(lambda chip: self.strip_scroll.ensureWidgetVisible(chip, 8, 0))
         self.strip.moved.connect(lambda _chip: self._show_card())
         self.live = QStackedWidget()
         self.live_label = rich_label("timeline_live_text")
         self.kv = KVChart(document.data)
+        self.rope = RopePage(document)
         text_page = scrolled(self.live_label)
         self.pages = {"none": text_page, "weights": text_page, "heads": text_page,
-                      "rope": scrolled(self._build_rope()), "sink": scrolled(self._build_sink()),
+                      "rope": scrolled(self.rope), "sink": scrolled(self._build_sink()),
                       "kv": scrolled(self.kv)}
         for page in dict.fromkeys(self.pages.values()):
             self.live.addWidget(page)
         for widget in (self.card, self.live):  # the card and every live page read at 12 pt
             emphasize(widget, READING)
-        body = QHBoxLayout()
+        self.body = body = QHBoxLayout()
         body.addWidget(scrolled(self.card), 3)
         body.addWidget(self.live, 2)
         content = QWidget()
         column = QVBoxLayout(content)
         column.setContentsMargins(4, 4, 4, 4)
-        column.addWidget(self.strip_scroll)
+        column.addWidget(self.strip)  # its chips wrap: as tall as they need, never sideways
+        column.addWidget(ReshapedNote(document, "timeline_reshaped"))  # cards quote the lesson
         column.addLayout(body, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -129,35 +125,6 @@ class TimelinePanel(Panel):
         self.setFocusProxy(self.strip)
         self.apply_look()
         self.retranslate()
-
-    def _build_rope(self) -> QWidget:
-        page = QWidget()
-        self.rope_caption = rich_label("timeline_rope_caption")
-        self.rope_grid = QGridLayout()
-        self.position_boxes: list[QSpinBox] = []
-        self.rope_names: list[QLabel] = []
-        for index in range(len(self.document.state.positions)):
-            name, box = QLabel(), QSpinBox()
-            name.setTextFormat(Qt.TextFormat.PlainText)  # a token name, never markup
-            box.setObjectName(f"timeline_position_{index}")
-            box.setRange(*POSITION_RANGE)
-            box.setKeyboardTracking(False)
-            box.valueChanged.connect(self._on_position_edited)
-            self.rope_names.append(name)
-            self.position_boxes.append(box)
-            self.rope_grid.addWidget(name, 0, index)
-            self.rope_grid.addWidget(box, 1, index)
-        self.shift_button = QPushButton()
-        self.shift_button.setObjectName("timeline_rope_shift")
-        self.shift_button.clicked.connect(self._on_shift)
-        self.rope_scores = rich_label("timeline_rope_scores")
-        layout = QVBoxLayout(page)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.rope_caption)
-        layout.addLayout(self.rope_grid)
-        layout.addWidget(self.shift_button, 0, Qt.AlignmentFlag.AlignLeft)
-        layout.addWidget(self.rope_scores, 1)
-        return page
 
     def _build_sink(self) -> QWidget:
         page = QWidget()
@@ -194,17 +161,6 @@ class TimelinePanel(Panel):
 
     # ---- live widgets -------------------------------------------------------------------
 
-    def _on_position_edited(self, _value: int) -> None:
-        self.document.set_positions([box.value() for box in self.position_boxes])
-
-    def _on_shift(self) -> None:
-        view = self.document.view
-        if view.world != "dialogue":
-            return
-        positions = np.array(self.document.state.positions)
-        self._shift_from = (positions, np.ma.filled(view.scores["dot"][0], np.nan).copy())
-        self.document.set_positions(positions + 1)
-
     def _sink_logit(self) -> float:
         return self.sink_slider.value() / 10
 
@@ -232,10 +188,13 @@ class TimelinePanel(Panel):
         self._show_card()
         panel = chosen.panel if chosen else "none"
         self.live.setCurrentWidget(self.pages[panel])
+        wide = panel in ("kv", "rope")  # eight bar pairs, five columns: half the width
+        self.body.setStretch(0, 1 if wide else 3)
+        self.body.setStretch(1, 1 if wide else 2)
         if panel == "kv":
             self.kv.set_stage(chosen.id if chosen else None)
         elif panel == "rope":
-            self._refresh_rope()
+            self.rope.refresh()
         elif panel == "sink":
             self._refresh_sink()
         else:
@@ -253,10 +212,21 @@ class TimelinePanel(Panel):
         else:
             note = ""
         hint = f"<p>{html.escape(note)}</p>" if note else ""
-        self.card.setText(hint + card_html(shown, self.values))
+        self.card.setText(hint + card_html(shown, self.values, self._live_values(shown)))
+
+    def _live_values(self, shown: Stage) -> dict[str, str | None]:
+        """The card's teaching-world figures at the class's current vectors; None for each
+        of them once the world is reshaped (its rows are no longer the lesson's tokens)."""
+        state, data = self.document.state, self.document.data
+        if state.reshaped:
+            teaching = live_teaching_figures(data, data.teaching.Q, data.teaching.K)
+            return {key: None for key in teaching if key in shown.figures}
+        live = live_teaching_figures(data, state.teaching_q, state.teaching_k)
+        return {key: format_figure(figure) for key, figure in live.items()
+                if key in shown.figures}
 
     def _live_text(self, chosen: Stage | None) -> str:
-        view, teaching = self.document.view, self.document.data.teaching
+        view = self.document.view
         width = self.look.px(140)
         if chosen is None or chosen.panel == "none":
             if chosen is None or chosen.scorer is None:
@@ -264,7 +234,7 @@ class TimelinePanel(Panel):
             return html.escape(tr("timeline.live.scorer", scorer=tr(f"scorer.{chosen.scorer}")))
         if view.world != "teaching":
             return html.escape(tr("timeline.need_teaching"))
-        row = teaching.index("query")
+        row = role_row(self.document.state, self.document.data, "query")  # or its fallback
         names = view.key_names
         d = view.q.shape[1]
         if chosen.panel == "weights":
@@ -286,48 +256,8 @@ class TimelinePanel(Panel):
             parts.append(weights_table(names, head.weights[row], view.allowed[row], width))
         return "".join(parts)
 
-    def _refresh_rope(self) -> None:
-        state, view, dialogue = self.document.state, self.document.view, self.document.data.dialogue
-        tokens = [dialogue.query_token, *dialogue.key_tokens]
-        for index, (box, label) in enumerate(zip(self.position_boxes, self.rope_names,
-                                                 strict=True)):
-            with QSignalBlocker(box):
-                box.setValue(int(state.positions[index]))
-            label.setText(tokens[index])
-            box.setToolTip(plain_tip(  # tooltips are rich text: escape the name
-                tr("timeline.rope.position_tip", token=tokens[index])))
-        on = state.options.rope and view.world == "dialogue"
-        caption = tr("timeline.rope.caption", state=tr("timeline.on") if on else tr("timeline.off"))
-        self.rope_caption.setText(
-            f"<b>{html.escape(caption)}</b>" if view.world == "dialogue"
-            else html.escape(tr("timeline.rope.need_dialogue")))
-        self.shift_button.setEnabled(view.world == "dialogue")
-        if view.world != "dialogue":
-            self.rope_scores.setText("")
-            return
-        now = np.ma.filled(view.scores["dot"][0], np.nan)
-        before = None
-        if self._shift_from is not None and np.array_equal(self._shift_from[0] + 1,
-                                                           state.positions):
-            before = self._shift_from[1]
-        header = [tr("timeline.rope.col_key"), tr("timeline.rope.col_position")]
-        header += [tr("timeline.rope.col_before")] if before is not None else []
-        header.append(tr("timeline.rope.col_after"))
-        rows = ["<tr>" + "".join(f"<th>{html.escape(h)}&nbsp;</th>" for h in header) + "</tr>"]
-        for j, name in enumerate(view.key_names):
-            cells = [html.escape(name), format_number(state.positions[j + 1])]
-            cells += [format_score(float(before[j]))] if before is not None else []
-            cells.append(f"<b>{format_score(float(now[j]))}</b>")
-            rows.append("<tr>" + "".join(f"<td align=center>{c}</td>" for c in cells) + "</tr>")
-        verdict = ""
-        if before is not None:
-            same = np.allclose(before, now, rtol=0, atol=1e-9)
-            verdict = tr("timeline.rope.unchanged") if same else tr("timeline.rope.changed")
-            verdict = html.escape(verdict)
-        self.rope_scores.setText(f"<table cellspacing=4>{''.join(rows)}</table><p>{verdict}</p>")
-
     def _refresh_sink(self) -> None:
-        state, view, teaching = self.document.state, self.document.view, self.document.data.teaching
+        state, view = self.document.state, self.document.view
         logit = state.options.sink_logit
         with QSignalBlocker(self.sink_box):
             self.sink_box.setChecked(logit is not None)
@@ -338,7 +268,7 @@ class TimelinePanel(Panel):
         if view.world != "teaching":
             self.sink_text.setText(html.escape(tr("timeline.need_teaching")))
             return
-        row = teaching.index("object")
+        row = role_row(self.document.state, self.document.data, "object")
         allowed = view.allowed[row]
         names = tuple(n for n, ok in zip(view.key_names, allowed, strict=True) if ok)
         weights = view.weights[row][allowed]
@@ -359,20 +289,13 @@ class TimelinePanel(Panel):
     def apply_look(self) -> None:
         look = self.look
         self.strip.apply_look(look)
-        self._fit_strip()
         self.kv.apply_look(look)
-
-    def _fit_strip(self) -> None:
-        """The strip scrolls sideways only: its area is exactly as tall as the chips need."""
-        bar = self.strip_scroll.horizontalScrollBar().sizeHint().height()
-        self.strip_scroll.setFixedHeight(self.strip.sizeHint().height() + bar)
 
     def retranslate(self) -> None:
         self.values = lesson_values(self.figures, self.document.data)
         self.strip.setToolTip(tr("timeline.hint"))
         self.strip.retranslate()
-        self._fit_strip()
         self.kv.retranslate()
-        self.shift_button.setText(tr("timeline.rope.shift"))
+        self.rope.retranslate()
         self.sink_box.setText(tr("timeline.sink.enable"))
         self.refresh()
