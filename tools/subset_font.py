@@ -78,6 +78,7 @@ SYNTHETIC: dict[str, tuple[str, str]] = {
     **{chr(0x2080 + d): (str(d), "sub") for d in range(10)},
     "ᵀ": ("T", "sup"),
     "ₐ": ("a", "sub"),
+    "ᵢ": ("i", "sub"),
     "⊤": ("⊥", "flip"),
     "✗": ("×", "box✓"),
 }

@@ -40,6 +40,65 @@ STRINGS: dict[str, str] = {
     "notice.unknown_world": "There is no world called “{name}”.",
     "notice.unknown_scorer": "There is no scoring function called “{name}”.",
     "notice.no_pair": "No such pair: query {query}, key {key}.",
+    # --- reshaping the 4-D world (issue 17) ---
+    "reshape.new_stem": "token",
+    "editor.reshape.token": "Token:",
+    "editor.reshape.token_tip": "The token that Rename and Remove act on",
+    "editor.reshape.name": "new name",
+    "editor.reshape.name_tip": (
+        "Type a name (up to {limit} characters), then press Rename or Add token"
+    ),
+    "editor.reshape.rename": "Rename",
+    "editor.reshape.rename_tip": "Give the chosen token the name typed in the box",
+    "editor.reshape.add": "Add token",
+    "editor.reshape.add_tip": (
+        "Add a token at the end, named as typed (or “token” and a number); its q and k "
+        "start at zero"
+    ),
+    "editor.reshape.remove": "Remove",
+    "editor.reshape.remove_tip": "Remove the chosen token together with its q and k",
+    "editor.reshape.dim": "Width d:",
+    "editor.reshape.dim_tip": (
+        "How many numbers each q and k has ({low} to {high}): new dimensions start at zero, "
+        "dropped ones go with their values. Ctrl+Z undoes it."
+    ),
+    "scorer.unavailable_reshaped": (
+        "Not available: its learned weights are for the lesson's d = {d}, and this world "
+        "now has d = {now}."
+    ),
+    "notice.token_name.empty": "A token needs a name; nothing changed.",
+    "notice.token_name.spaces": "“{name}” starts or ends with a space; nothing changed.",
+    "notice.token_name.too_long": "“{name}” is longer than {limit} characters; nothing changed.",
+    "notice.token_name.control": (
+        "A token's name cannot hold control characters (a tab, a line break …); "
+        "nothing changed."
+    ),
+    "notice.token_name.taken": "There is already a token “{name}”; nothing changed.",
+    "notice.tokens.too_few": "The world needs at least {low} tokens; nothing was removed.",
+    "notice.tokens.too_many": "At most {high} tokens fit on screen; nothing was added.",
+    "notice.no_token": "There is no token number {index}.",
+    "notice.dimension.range": (
+        "The width d must be a whole number from {low} to {high}, not {d}; nothing changed."
+    ),
+    "notice.dimension.scorer": (
+        "{scorer} needs weights learned for d = {d}, so the scores are the dot product's now."
+    ),
+    "notice.heads_odd_d": (
+        "{heads} heads need a width d they divide evenly, and this 4-D world has "
+        "d = {d}; nothing changed."
+    ),
+    "notice.dimension.heads": (
+        "d = {d} does not split into two equal heads, so attention has one head again."
+    ),
+    "notice.scorer_reshaped": (
+        "{scorer} is not available: its learned weights are for d = {d}, and this world's d "
+        "has been changed."
+    ),
+    "lesson.reshaped_note": (
+        "These are the lesson's numbers for its own {count} tokens; your 4-D world has been "
+        "reshaped."
+    ),
+    # --- end of reshaping ---
     "notice.not_a_number": "“{text}” is not a number; nothing changed.",
     "notice.no_vector": "No such vector: {role}[{index}].",
     "notice.wrong_length": "{role}[{index}] needs exactly {count} numbers; nothing changed.",
@@ -62,6 +121,8 @@ STRINGS: dict[str, str] = {
         "click an arrow to select it · Tab or a number key picks a vector (0 is q) · "
         "arrow keys move it by 0.5 (with Shift by 0.1)"
     ),
+    # --- E: the playground's RoPE-off baseline ---
+    "playground.rope_note": "RoPE is on: the table shows q·k after the turn; with RoPE off the keys score {scores}. Lengths do not change.",
     "playground.teaching_hint": (
         "This plane draws the 2-D dialogue sample. The 4-D teaching world is open: "
         "four-number vectors do not fit on a plane, so edit them in the 4-D vector editor."
@@ -102,6 +163,31 @@ STRINGS: dict[str, str] = {
     ),
     "editor.switch_world": "Switch to the 4-D teaching world",
     "editor.rejected": "“{text}” is not a number from −{limit} to {limit}; nothing changed.",
+    # --- H: the editor in the imported world ---
+    "editor.imported.pair": (
+        "Query “{query}” ({qi} of {tq}) · key “{key}” ({ki} of {tk}). "
+        "Click a heatmap cell to edit another pair."
+    ),
+    "editor.imported.largest": (
+        "The {count} of {d} dimensions with the largest |qᵢ·kᵢ| in this pair, largest first. "
+        "Drag a bar to change it:"
+    ),
+    "editor.imported.all": "All {count} dimensions. Drag a bar to change it:",
+    "editor.imported.q_of": "q of “{name}”",
+    "editor.imported.k_of": "k of “{name}”",
+    "editor.imported.chart_tip": (
+        "{role} of “{name}”: the number under a bar is its dimension; drag the bar up or down"
+    ),
+    "editor.imported.dim": "Dimension:",
+    "editor.imported.dim_tip": "Any of the {d} dimensions: its exact q and k appear beside it",
+    "editor.imported.fixed": (
+        "The tokens and the width d come from the model: adding, removing and renaming "
+        "tokens belong to the 4-D world."
+    ),
+    "editor.imported.fixed_tip": (
+        "A capture is what a trained model computed for its own tokens; another token or "
+        "another width would need the model to run again, so only the values can be edited."
+    ),
     # --- heatmap ---
     "heatmap.title": "Score matrix",
     "heatmap.mode_scores": "Scores",
@@ -126,6 +212,16 @@ STRINGS: dict[str, str] = {
     "heatmap.scale_readout": "Random Q, K (seed {seed}); a pixel shows its block's largest |value|",
     "heatmap.scale_pending": "Computing the picture for {scorer}… (the faded one is the last picture)",
     "heatmap.scale_failed": "Scale mode could not compute this: {reason}",
+    # --- D: weights follow the scorer, E·Eᵀ against Q·Kᵀ (issue 15) ---
+    "heatmap.source_e": "cos of E",
+    "heatmap.source_tip": "Pressed: no projection, the embeddings E compared pairwise by cosine. Released: projected with W_Q and W_K into Q and K first, then scored with the chosen scorer",
+    "heatmap.source_reshaped": "This world's tokens or width were changed; the embeddings E in the data file no longer fit it.",
+    "heatmap.q_length": "Length of q",
+    "heatmap.q_length_tip": "Stretch or shrink q before the weights are taken ({low} to {high}): the dot product's weights sharpen or flatten, cosine's do not move.",
+    "heatmap.weights_note": "How scores become weights is lesson {lesson}'s subject; this is a first look.",
+    "heatmap.shows_e": "Embeddings E compared pairwise by cosine; E from the data file, not projected",
+    "heatmap.shows_qk": "Projected Q, K scored by {scorer}",
+    "heatmap.self_rank": "{shows}. On the row of {token}, the token itself ranks {rank} of {count}.",
     # --- expansion ---
     "expansion.title": "Term by term",
     "expansion.heading": "q_{q_name} · k_{k_name}, one dimension at a time",
@@ -136,6 +232,39 @@ STRINGS: dict[str, str] = {
     "expansion.polar": "|q| × |k| × cos θ = {nq} × {nk} × {cos} = {total}   (θ = {angle}°)",
     "expansion.polar_undefined": "|q| or |k| is 0, so θ has no value; q·k = {total}",
     "expansion.active_scorer": "Current scoring function: {formula} = {value}",
+    # --- expansion: the additive scorer's own steps (engineer C) ---
+    "expansion.additive_heading": "q_{q_name} and k_{k_name} through the additive scorer, "
+                                  "step by step",
+    "expansion.additive_count": (
+        "W₁q and W₂k factor: one matrix product each (Q·W₁ᵀ, K·W₂ᵀ) covers every token. The "
+        "add and the tanh do not: every pair needs its own, Tq·Tk·dₐ = {tq} × {tk} × {d_a} = "
+        "{here} tanh here, and {lesson} at T = {t}, dₐ = {lesson_d_a}."
+    ),
+    "expansion.additive_untrained": (
+        "W₁, W₂ and v here are made up, not trained: on this row they rank {top} first, which "
+        "says nothing about language."
+    ),
+    "expansion.additive_untrained_plain": (
+        "W₁, W₂ and v here are made up, not trained: their ranking says nothing about language."
+    ),
+    # --- landscapes (engineer C) ---
+    "landscapes.title": "Four landscapes",
+    "landscapes.intro": (
+        "One q (the black arrow), four ways to score every point k of the plane; the dots are "
+        "the keys."
+    ),
+    "landscapes.name.dot": "Dot product",
+    "landscapes.name.cosine": "Cosine",
+    "landscapes.name.neg_euclidean": "−Distance",
+    "landscapes.name.additive": "Additive",
+    "landscapes.shape.dot": "Lines across q: linear, so one matmul does all pairs",
+    "landscapes.shape.cosine": "Rays: only the direction counts",
+    "landscapes.shape.neg_euclidean": "Circles around q: only nearness counts",
+    "landscapes.shape.additive": "Bent, levelling off: a small network per pair",
+    "landscapes.teaching_hint": (
+        "The landscapes are drawn in the plane of the 2-D sample: the 4-D world has no plane "
+        "to draw them in."
+    ),
     # --- match ---
     "match.title": "Three kinds of match",
     "match.caption": (
@@ -203,8 +332,14 @@ STRINGS: dict[str, str] = {
     ),
     # --- shapes ---
     "shapes.title": "Shapes and scale",
-    "shapes.head_title": "One head's scores S = Q·Kᵀ",
+    "shapes.head_title": "One head's scores, and the memory they take",
     "shapes.flow_title": "Decoder layer data flow · {model} (pick a stage)",
+    # --- H: the shapes panel in the imported world ---
+    "shapes.import_note": (
+        "Your import: {tq} queries × {tk} keys, d = {d}, so {pairs} scores per head (the "
+        "score matrix shows them). The sizes here are the lesson's example and the anchor "
+        "model's."
+    ),
     "shapes.lesson_scale": "Lesson: T = {T}, {d} dims per head",
     "shapes.anchor_scale": "Anchor model: {d} dims per head",
     "shapes.tip.slider": (
@@ -215,8 +350,11 @@ STRINGS: dict[str, str] = {
     "shapes.score_bytes": "Score matrix T × T",
     "shapes.additive_bytes": "Naive additive tensor T × T × d<sub>a</sub>",
     "shapes.bytes_note": (
-        "{bytes} bytes per number; d<sub>a</sub> = {d_a}, the anchor model's head_dim."
+        "{bytes} bytes per number; d<sub>a</sub> starts at {d_a}, the anchor model's head_dim."
     ),
+    # --- D: the square beside the cube (issue 15) ---
+    "shapes.cube_caption": "Additive scoring first lays down dₐ sheets of T × T stacked into a cube: {additive} against {scores}, exactly {ratio} times as much. The square and the cube's front face share one scale; the depth is only suggested.",
+    "shapes.tip.d_a": "The additive scorer's hidden size dₐ: how many sheets the cube has (the lesson takes the anchor model's head_dim, {head_dim})",
     "shapes.caption": (
         "Sides on a log scale, real sizes on the edges; one symbol, one length everywhere."
     ),
@@ -279,6 +417,9 @@ STRINGS: dict[str, str] = {
     "timeline.here": "you are here",
     "timeline.solved": "What it solved:",
     "timeline.stuck": "Where it got stuck:",
+    # --- E: live figures beside the lesson's ---
+    "timeline.live_vs_lesson": "{live} (the lesson: {lesson})",
+    "timeline.lesson_only": "the lesson: {lesson}",
     "timeline.sep": ", ",
     "timeline.on": "on",
     "timeline.off": "off",
@@ -351,8 +492,8 @@ STRINGS: dict[str, str] = {
     ),
     "timeline.causal.stuck": (
         "The weights of one softmax row must add up to one. “{query}” needs both who gave and what "
-        "was given, so it splits between “{object}” ({masked_weight_apple}) and “{giver}” "
-        "({masked_weight_xiaoming}) and fetches a blend of two V vectors."
+        "was given, so it gives {masked_weight_apple} to “{object}” and "
+        "{masked_weight_xiaoming} to “{giver}” and fetches a blend of two V vectors."
     ),
     "timeline.rope.chip": "RoPE",
     "timeline.rope.name": "Rotary position embedding (RoPE) turns Q and K only",
@@ -400,8 +541,9 @@ STRINGS: dict[str, str] = {
     ),
     "timeline.sink.stuck": (
         "How well these exits work is known only from experiments: the Gated Attention "
-        "paper says the gate eases the sink rather than removing it, and DeepSeek-V4 "
-        "reports no separate ablation of its sink logit."
+        "paper says the gate eases the sink rather than removing it, and, by the lesson's "
+        "account, DeepSeek-V4 reports no separate ablation of its sink logit (the lesson's "
+        "statement: there is no public source to check it against)."
     ),
     "timeline.kv_cache.chip": "KV cache",
     "timeline.kv_cache.name": "The KV cache",
@@ -444,8 +586,9 @@ STRINGS: dict[str, str] = {
     "timeline.gqa.stuck": (
         "Fewer KV heads than that is MQA again. {ds67b_name} already uses "
         "{ds67b_kv_heads} KV heads and still needs {dsllm67b_bytes_per_token} per token "
-        "(one KV head per query head would be {dsllm67b_mha_bytes_per_token}); one request "
-        "of {long_context} tokens takes {dsllm67b_gib_1m}."
+        "(one KV head per query head would be {dsllm67b_mha_bytes_per_token}); a hypothetical "
+        "request of {long_context} tokens (its native context is {ds67b_context}) would take "
+        "{dsllm67b_gib_1m}."
     ),
     "timeline.mla.chip": "MLA",
     "timeline.mla.name": "Multi-head latent attention (MLA): store one low-rank latent",
@@ -454,11 +597,12 @@ STRINGS: dict[str, str] = {
         "plus {qk_rope_head_dim} RoPE numbers, {mla_numbers_per_layer} in all, and expands "
         "it when needed: {dsv2_name} ({dsv2_layers} layers) {dsv2_bytes_per_token} per "
         "token, {dsv3_name} ({dsv3_layers} layers) {dsv3_bytes_per_token}. That is "
-        "{dsv2_vs_67b_reduction_pct} less than {ds67b_name} in BF16; the official "
-        "{dsv2_kv_reduction_vs_67b} also counts KV quantization."
+        "{dsv2_vs_67b_reduction_pct} less than {ds67b_name} in BF16; with the KV quantized "
+        "to about {dsv2_kv_bits} bits it is {dsv2_quantized_reduction_pct} less, which matches "
+        "the {dsv2_kv_reduction_vs_67b} less that the DeepSeek-V2 report gives."
     ),
     "timeline.mla.stuck": (
-        "Still linear in the length, and scoring is still T × T: {glm53_name} stores the "
+        "Still linear in the length, and scoring is still T × T: {glm53_name} ({glm53_from}) stores the "
         "same {mla_numbers_per_layer} numbers in {glm53_layers} layers, "
         "{glm53_bytes_per_token} per token, so one request at its native {glm53_context} "
         "tokens needs {glm53_gib_native} for the latents alone."
@@ -471,7 +615,8 @@ STRINGS: dict[str, str] = {
         "a state of fixed size ({anchor_linear_state_mib} in FP32 altogether) "
         "however long the context; chapter C11 takes these layers apart. "
         "DeepSeek-V4.1 stacks compression, sparsity and low precision, "
-        "and its model card reports {dsv41_global_kv_per_token} of global KV per token."
+        "and, as the lesson quotes its model card, keeps {dsv41_global_kv_per_token} of global "
+        "KV per token ({dsv41_global_kv_per_token_from})."
     ),
     "timeline.linear.stuck": (
         "A state of fixed size cannot remember any number of key–value "
@@ -492,12 +637,24 @@ STRINGS: dict[str, str] = {
     "timeline.rope.position_tip": "Position of “{token}”",
     "timeline.rope.shift": "Shift every position by +1",
     "timeline.rope.col_key": "key",
-    "timeline.rope.col_position": "position",
-    "timeline.rope.col_before": "q·k before",
-    "timeline.rope.col_after": "q·k now",
+    "timeline.rope.col_before": "before +1",
+    "timeline.rope.col_after": "RoPE on",
     "timeline.rope.unchanged": "Every score is unchanged: position enters only through the offsets.",
     "timeline.rope.changed": "Some scores changed: the offsets between positions changed.",
     "timeline.rope.need_dialogue": "RoPE is shown in the 2-D dialogue sample.",
+    # --- E: RoPE demo (frequency, RoPE-off baseline, what the rotation keeps) ---
+    "timeline.rope.step": "Turn per position:",
+    "timeline.rope.degrees": "rad ≈ {degrees}°",
+    "timeline.rope.step_tip": "How fast the rotation goes: one step in position turns a vector by this many radians.",
+    "timeline.rope.col_offset": "offset j − i",
+    "timeline.rope.col_off": "RoPE off",
+    "timeline.rope.table": "q·k for each key (|k| is the key's length):",
+    "timeline.rope.keeps": (
+        "The rotation keeps every length: |q| is still {q_len}, and each |k| is what it was "
+        "without RoPE. A score changes only because k is turned (j − i) × {step} rad further "
+        "than q: it depends on the content of q and k and on the signed offset, not on where "
+        "the pair sits in the text."
+    ),
     "timeline.sink.caption": "Row of “{query}”, causal mask",
     "timeline.sink.enable": "Add a sink logit",
     "timeline.sink.value": "sink logit = {value}",
@@ -516,6 +673,15 @@ STRINGS: dict[str, str] = {
     "timeline.kv.model.glm53": "GLM-5.3",
     "timeline.kv.tip": "{model} · {scheme}: {per_token} per token, {total} at {tokens} tokens",
     "timeline.kv.tip_state": "{model} · fixed state: {total} at any length",
+    # --- E: the KV chart names the stage's bars, and a request past a model's native length ---
+    "timeline.kv.hypothetical": " (a hypothetical request: its native context is {native} tokens)",
+    "timeline.kv.beyond": "past the model's native context: a hypothetical request",
+    "timeline.kv.cell": "{name}: {total}",
+    # --- E: where a number comes from ---
+    "provenance.config": "numbers from a public config file",
+    "provenance.reported": "numbers from a public paper or model card",
+    "provenance.lesson": "the lesson's numbers, with no public source to check",
+    "timeline.kv.source": "The anchor {anchor} takes its numbers from the public config of {config}; † marks numbers from the lesson alone.",
     # --- guide ---
     "guide.title": "Lesson guide",
     "guide.question": (
@@ -557,8 +723,8 @@ STRINGS: dict[str, str] = {
     ),
     "guide.measure.title": "Measure it here",
     "guide.measure.intro": (
-        "Run both scorers on this computer for one random sequence ({dtype}, d = "
-        "d<sub>a</sub>) and compare time and peak memory."
+        "Run both scorers {runs} times on this computer for one random sequence ({dtype}, "
+        "d = d<sub>a</sub>) and compare time and peak memory."
     ),
     "guide.measure.t": "T (tokens)",
     "guide.measure.d_a": "d_a",
@@ -577,6 +743,9 @@ STRINGS: dict[str, str] = {
         "The additive scorer here works in blocks of at most {chunk}; holding every pair "
         "at once would take {naive}."
     ),
+    # --- D: the measurement repeated (issue 15) ---
+    "guide.measure.runs_done": "{done} of {runs} runs done",
+    "guide.measure.spread": "The table shows the median of {runs} runs; the time ratio ranged from {low} to {high}. One computer varies from run to run, so read the median.",
     "guide.myth.title": "⚠ A common misconception",
     "guide.myth.claim": "“The dot product is the only correct choice.”",
     "guide.myth.body": (
@@ -793,4 +962,20 @@ STRINGS: dict[str, str] = {
     "reliability.no_user_folder": (
         "Autosave is off: {problem}. Keep your work with File → Save scenario as…."
     ),
+    # ---- imported vectors (issue 17: a model's own q and k) ----
+    "world.imported": "Imported vectors",
+    "world.no_import_tip": "Nothing imported yet: open a .npz or .safetensors file with File → Import vectors….",
+    "notice.no_import": "No vectors imported yet; open a file with File → Import vectors… first.",
+    "notice.import_lacks_weights": "The imported file has no learned weights for {scorer}, so it cannot score this world.",
+    "scorer.unavailable_import": "Not available: the imported file has no learned weights for it ({names}).",
+    "classroom.action.import_vectors": "Import vectors…",
+    "import.dialog": "Import the q and k a model computed",
+    "import.filter": "Captured vectors (*.npz *.safetensors)",
+    "import.head_title": "Choose a head",
+    "import.head_prompt": "This file has {heads} heads. Which one?",
+    "import.failed": "This file cannot be imported; nothing on screen changed.",
+    "import.done": "Imported {file}: {queries} queries, {keys} keys, d = {d}.",
+    "import.not_kept_title": "This import will not be kept.",
+    "expansion.more_terms": "{count} smaller terms",
+    "import.not_kept": "{file} holds {numbers} numbers; scenario files and the autosave keep at most {limit} (about 0.7 MB of text). When the app closes the import is gone; import the file again to see it.",
 }

@@ -40,6 +40,39 @@ STRINGS: dict[str, str] = {
     "notice.unknown_world": "没有叫「{name}」的世界。",
     "notice.unknown_scorer": "没有叫「{name}」的打分函数。",
     "notice.no_pair": "没有这一对：查询 {query}、键 {key}。",
+    # --- reshaping the 4-D world (issue 17) ---
+    "reshape.new_stem": "新词",
+    "editor.reshape.token": "词：",
+    "editor.reshape.token_tip": "「改名」和「删除」作用于这个词",
+    "editor.reshape.name": "新名字",
+    "editor.reshape.name_tip": "先写名字（最多 {limit} 个字符），再按「改名」或「添加词」",
+    "editor.reshape.rename": "改名",
+    "editor.reshape.rename_tip": "把选中的词改成框里写的名字",
+    "editor.reshape.add": "添加词",
+    "editor.reshape.add_tip": "在句末加一个词，名字用框里写的（不写就叫「新词」加编号）；它的 q 和 k 从零开始",
+    "editor.reshape.remove": "删除",
+    "editor.reshape.remove_tip": "把选中的词连同它的 q、k 一起删掉",
+    "editor.reshape.dim": "维度 d：",
+    "editor.reshape.dim_tip": (
+        "每个 q 和 k 有几个数（{low} 到 {high}）：新加的维度从零开始，去掉的维度连同数值一起去掉；"
+        "按 Ctrl+Z 可以撤销。"
+    ),
+    "scorer.unavailable_reshaped": "现在用不了：它学好的权重对应课程的 d = {d}，而这个世界现在是 d = {now}。",
+    "notice.token_name.empty": "词要有名字；没有改动。",
+    "notice.token_name.spaces": "「{name}」的开头或结尾有空格；没有改动。",
+    "notice.token_name.too_long": "「{name}」超过 {limit} 个字符；没有改动。",
+    "notice.token_name.control": "词的名字里不能有控制字符（制表符、换行等）；没有改动。",
+    "notice.token_name.taken": "已经有一个叫「{name}」的词了；没有改动。",
+    "notice.tokens.too_few": "这个世界至少要有 {low} 个词；没有删除。",
+    "notice.tokens.too_many": "屏幕上最多放得下 {high} 个词；没有添加。",
+    "notice.no_token": "没有第 {index} 个词。",
+    "notice.dimension.range": "维度 d 必须是 {low} 到 {high} 的整数，不能是 {d}；没有改动。",
+    "notice.dimension.scorer": "{scorer}要用按 d = {d} 学好的权重，所以现在改用点积打分。",
+    "notice.heads_odd_d": "要分成 {heads} 个头，维度 d 得能被 {heads} 整除，而这个四维世界是 d = {d}；没有改动。",
+    "notice.dimension.heads": "d = {d} 不能平分成两个头，所以注意力又回到一个头。",
+    "notice.scorer_reshaped": "{scorer}现在用不了：它学好的权重对应 d = {d}，而这个世界的 d 已经改了。",
+    "lesson.reshaped_note": "这里引用的是课程原来那 {count} 个词的数值；你的四维世界已经改动过（增删、改名或改了维度）。",
+    # --- end of reshaping ---
     "notice.not_a_number": "「{text}」不是数字，没有改动。",
     "notice.no_vector": "没有这个向量：{role}[{index}]。",
     "notice.wrong_length": "{role}[{index}] 需要正好 {count} 个数，没有改动。",
@@ -61,6 +94,8 @@ STRINGS: dict[str, str] = {
         "拖动箭头尖端来改变向量（落在 0.5 的格点上，按住 Shift 可自由拖动）· 点击箭头选中它 · "
         "Tab 或数字键切换向量（0 是 q）· 方向键每次移动 0.5（按住 Shift 移动 0.1）"
     ),
+    # --- E: the playground's RoPE-off baseline ---
+    "playground.rope_note": "旋转位置编码已打开：表中是旋转后的 q·k；不旋转时依次是 {scores}。旋转不改变长度。",
     "playground.teaching_hint": (
         "这块平面画的是二维对话样本。现在打开的是四维教学世界："
         "四维向量画不到平面上，请到「四维向量编辑器」里修改它们。"
@@ -95,6 +130,25 @@ STRINGS: dict[str, str] = {
     ),
     "editor.switch_world": "切换到四维教学世界",
     "editor.rejected": "「{text}」不是 −{limit} 到 {limit} 之间的数，数值没有改变。",
+    # --- H: the editor in the imported world ---
+    "editor.imported.pair": (
+        "查询「{query}」（第 {qi} 个，共 {tq} 个）· 键「{key}」（第 {ki} 个，共 {tk} 个）。"
+        "在热力图上点另一个格子，就能改另一对。"
+    ),
+    "editor.imported.largest": (
+        "这一对在 {d} 个维度里 |qᵢ·kᵢ| 最大的 {count} 个，从大到小排列；拖动柱子即可修改："
+    ),
+    "editor.imported.all": "全部 {count} 个维度；拖动柱子即可修改：",
+    "editor.imported.q_of": "「{name}」的 q",
+    "editor.imported.k_of": "「{name}」的 k",
+    "editor.imported.chart_tip": "「{name}」的 {role}：柱子下面的数字是维度编号，上下拖动柱子来修改",
+    "editor.imported.dim": "维度：",
+    "editor.imported.dim_tip": "{d} 个维度里的任意一个：旁边显示它的 q 和 k 的精确值",
+    "editor.imported.fixed": "词元和宽度 d 由模型决定：增删、改名词元只在四维世界里可用。",
+    "editor.imported.fixed_tip": (
+        "导入的向量是训练好的模型为它自己的词元算出来的；换一个词元或换一个宽度，"
+        "都得让模型重新算一遍，所以这里只能改数值。"
+    ),
     # --- heatmap ---
     "heatmap.title": "分数矩阵",
     "heatmap.mode_scores": "分数",
@@ -116,6 +170,16 @@ STRINGS: dict[str, str] = {
     "heatmap.scale_readout": "随机 Q、K（种子 {seed}）；每个像素显示它那一块里绝对值最大的值。",
     "heatmap.scale_pending": "正在计算{scorer}的图……（变淡的是上一张）",
     "heatmap.scale_failed": "规模模式算不了这一组：{reason}",
+    # --- D: weights follow the scorer, E·Eᵀ against Q·Kᵀ (issue 15) ---
+    "heatmap.source_e": "E 的余弦",
+    "heatmap.source_tip": "按下：不投影，直接比嵌入 E 两两的余弦；松开：先用 W_Q、W_K 投影成 Q、K，再用选中的打分方式打分",
+    "heatmap.source_reshaped": "这个世界的词或维度改过了，数据文件里的嵌入 E 已经对不上。",
+    "heatmap.q_length": "q 的长度",
+    "heatmap.q_length_tip": "把 q 拉长或缩短再算权重（{low} 到 {high}）：点积的权重跟着变尖或变平，余弦的纹丝不动。",
+    "heatmap.weights_note": "分数怎样变成权重，第 {lesson} 课细讲；这里先看一眼。",
+    "heatmap.shows_e": "嵌入 E 直接两两比余弦，E 取自数据文件，没有投影",
+    "heatmap.shows_qk": "投影后的 Q、K，打分方式：{scorer}",
+    "heatmap.self_rank": "{shows}。「{token}」这一行里，它自己排第 {rank}（共 {count} 个）。",
     # --- expansion ---
     "expansion.title": "逐项展开",
     "expansion.heading": "q_{q_name} · k_{k_name}：逐维相乘再相加",
@@ -124,6 +188,32 @@ STRINGS: dict[str, str] = {
     "expansion.polar": "|q| × |k| × cos θ = {nq} × {nk} × {cos} = {total}  (θ = {angle}°)",
     "expansion.polar_undefined": "|q| 或 |k| 为 0，θ 没有定义；q·k = {total}",
     "expansion.active_scorer": "当前打分函数：{formula} = {value}",
+    # --- expansion: the additive scorer's own steps (engineer C) ---
+    "expansion.additive_heading": "q_{q_name} 和 k_{k_name}：一步步走一遍加性打分",
+    "expansion.additive_count": (
+        "W₁q 和 W₂k 可以合成矩阵乘法：Q·W₁ᵀ、K·W₂ᵀ 各做一次，所有词一起算完。合不起来的是"
+        "每一对自己的相加和 tanh：这里 Tq·Tk·dₐ = {tq} × {tk} × {d_a}，要算 {here} 次 tanh；"
+        "到了 T = {t}、dₐ = {lesson_d_a}，就是 {lesson} 次。"
+    ),
+    "expansion.additive_untrained": (
+        "这里的 W₁、W₂、v 是随手定的，没有训练过：在这一行它们把「{top}」排在第一，"
+        "这个排名说明不了语言里的任何规律。"
+    ),
+    "expansion.additive_untrained_plain": (
+        "这里的 W₁、W₂、v 是随手定的，没有训练过：它们给出的排名说明不了语言里的任何规律。"
+    ),
+    # --- landscapes (engineer C) ---
+    "landscapes.title": "四种打分地形",
+    "landscapes.intro": "同一个 q（黑色箭头），四种办法给平面上每个点 k 打分；圆点是各个 key。",
+    "landscapes.name.dot": "点积",
+    "landscapes.name.cosine": "余弦",
+    "landscapes.name.neg_euclidean": "负距离",
+    "landscapes.name.additive": "加性",
+    "landscapes.shape.dot": "垂直于 q 的直线：线性，能合成矩阵乘法",
+    "landscapes.shape.cosine": "射线：只看方向",
+    "landscapes.shape.neg_euclidean": "围着 q 的圆：只看远近",
+    "landscapes.shape.additive": "弯曲、饱和：每一对都要过一个小网络",
+    "landscapes.teaching_hint": "打分地形画在二维示例的平面上；四维世界没有能画它的平面。",
     # --- match ---
     "match.title": "三种匹配度",
     "match.caption": "查询「{query}」对每个键的打分与名次 · 点表头排序，点一行选中那个键",
@@ -176,15 +266,23 @@ STRINGS: dict[str, str] = {
     ),
     # --- shapes ---
     "shapes.title": "形状与规模",
-    "shapes.head_title": "一个头的打分 S = Q·Kᵀ",
+    "shapes.head_title": "一个头的打分，和它占的内存",
     "shapes.flow_title": "解码层数据流 · {model}（点一个环节）",
+    # --- H: the shapes panel in the imported world ---
+    "shapes.import_note": (
+        "你导入的是 {tq} 个查询 × {tk} 个键，d = {d}，每个头 {pairs} 个分数（见分数矩阵）。"
+        "这里的尺寸是课上的例子和锚点模型的。"
+    ),
     "shapes.lesson_scale": "课上：T = {T}，每头 {d} 维",
     "shapes.anchor_scale": "锚点模型：每头 {d} 维",
     "shapes.tip.slider": "序列长度 T（对数刻度）：方向键走一档，PgUp / PgDn 翻倍或减半",
     "shapes.pairs": "每个头的配对数 T²",
     "shapes.score_bytes": "分数矩阵 T × T",
     "shapes.additive_bytes": "朴素加性的中间张量 T × T × d<sub>a</sub>",
-    "shapes.bytes_note": "每个数 {bytes} 字节；d<sub>a</sub> = {d_a}，即锚点模型的 head_dim。",
+    "shapes.bytes_note": "每个数 {bytes} 字节；d<sub>a</sub> 起初取 {d_a}，即锚点模型的 head_dim。",
+    # --- D: the square beside the cube (issue 15) ---
+    "shapes.cube_caption": "加性打分先要落下 dₐ 张 T × T 叠成的立方体：{additive} 对 {scores}，正好 {ratio} 倍。正方形和立方体的正面按同一比例画，厚度只是示意。",
+    "shapes.tip.d_a": "加性打分的隐藏维度 dₐ，也就是立方体有几层（课上取锚点模型的 head_dim，{head_dim}）",
     "shapes.caption": "边长取对数比例，边上标真实大小；同一个符号，边长处处相同。",
     "shapes.detail.in": "输入：{tensors}",
     "shapes.detail.out": "输出：{tensors}",
@@ -225,6 +323,9 @@ STRINGS: dict[str, str] = {
     "timeline.here": "你在这里",
     "timeline.solved": "解决了什么：",
     "timeline.stuck": "卡在哪里：",
+    # --- E: live figures beside the lesson's ---
+    "timeline.live_vs_lesson": "{live}（课文是 {lesson}）",
+    "timeline.lesson_only": "课文中的 {lesson}",
     "timeline.sep": "、",
     "timeline.on": "打开",
     "timeline.off": "关闭",
@@ -251,7 +352,7 @@ STRINGS: dict[str, str] = {
     "timeline.self_attention.chip": "自注意力",
     "timeline.self_attention.name": "自注意力：Q、K、V 三个投影 + 点积",
     "timeline.self_attention.solved": (
-        "直接比较 embedding，「{query}」最像的是它自己（余弦 {embed_cos_self}）"
+        "直接比较词嵌入向量，「{query}」最像的是它自己（余弦 {embed_cos_self}）"
         "，{embed_rank_last3} 垫底。先投影成 Q 和 K 再点积，「{query}」把自己排到最后，"
         "前三名成了 {qk_rank_top3}；所有配对由一次矩阵乘 QKᵀ 得出。取回的内容另用 V："
         "两个人名的 K 余弦高达 {names_k_cos}，只靠 K 分不清谁是谁。"
@@ -281,8 +382,8 @@ STRINGS: dict[str, str] = {
     ),
     "timeline.causal.stuck": (
         "一行 softmax 的权重加起来只能是 1。「{query}」既要找「谁给的」又要找「给了什么」，"
-        "只好在「{object}」（{masked_weight_apple}）和「{giver}」（{masked_weight_xiaoming}）"
-        "之间分摊，取回的是两个 V 的混合。"
+        "只好把 {masked_weight_apple} 分给「{object}」、{masked_weight_xiaoming} 分给「{giver}」，"
+        "取回的是两个 V 的混合。"
     ),
     "timeline.rope.chip": "RoPE",
     "timeline.rope.name": "旋转位置编码（RoPE）只转 Q 和 K",
@@ -311,13 +412,13 @@ STRINGS: dict[str, str] = {
     "timeline.sink.name": "旁支：注意力汇聚和它的出口",
     "timeline.sink.solved": (
         "注意力汇聚，指的是许多头把大量权重堆在某个几乎不提供信息的位置上（常常是第一个 token）"
-        "，好给这份非分不可的权重找个去处。标准 softmax 逼每一行把权重全部分出去：「{object}」这一行的分数只差零点几（{apple_row_scaled}）"
+        "，好给这份非分不可的权重找个去处。标准 softmax 逼每一行把权重全部分出去：「{object}」这一行的分数 {apple_row_scaled} 只差零点几"
         "，照样被分成 {apple_row_weights}。在分母里加一个可学习的 sink logit，"
         "或者在输出上乘一个门，这个头就可以「这次什么都不取」；锚点模型的输出门：{gate}。"
     ),
     "timeline.sink.stuck": (
         "这些出口管不管用，目前只有实验证据：Gated Attention 论文说门控「缓解」汇聚而不是消除它，"
-        "DeepSeek-V4 也没有单独给出 sink logit 的消融实验。"
+        "据课文所说，DeepSeek-V4 也没有单独给出 sink logit 的消融实验（这一条是课文的说法，没有公开出处可查）。"
     ),
     "timeline.kv_cache.chip": "KV 缓存",
     "timeline.kv_cache.name": "KV 缓存",
@@ -354,7 +455,7 @@ STRINGS: dict[str, str] = {
     "timeline.gqa.stuck": (
         "KV 头再少就又回到 MQA。{ds67b_name} 已经只用 {ds67b_kv_heads} 个 KV 头，每 token 仍要 "
         "{dsllm67b_bytes_per_token}（每个查询头一份的话是 {dsllm67b_mha_bytes_per_token}）；"
-        "一条 {long_context} token 的请求就是 {dsllm67b_gib_1m}。"
+        "假设给它一条 {long_context} token 的请求（它原生只支持 {ds67b_context} token），就要 {dsllm67b_gib_1m}。"
     ),
     "timeline.mla.chip": "MLA",
     "timeline.mla.name": "多头潜在注意力（MLA）：只存一个低秩潜向量",
@@ -362,11 +463,11 @@ STRINGS: dict[str, str] = {
         "不再存 K、V：每层每个 token 只存 {kv_lora_rank} 维潜向量加 {qk_rope_head_dim} 维 "
         "RoPE，共 {mla_numbers_per_layer} 个数，用到时再展开。{dsv2_name}（{dsv2_layers} 层）"
         "每 token {dsv2_bytes_per_token}，{dsv3_name}（{dsv3_layers} 层）{dsv3_bytes_per_token}。"
-        "同按 BF16 比 {ds67b_name} 少 {dsv2_vs_67b_reduction_pct}；官方说的 "
-        "{dsv2_kv_reduction_vs_67b} 还算上了 KV 量化。"
+        "同按 BF16，比 {ds67b_name} 少 {dsv2_vs_67b_reduction_pct}；KV 再量化到约 {dsv2_kv_bits} bit，"
+        "就少 {dsv2_quantized_reduction_pct}，和 DeepSeek-V2 报告的「少 {dsv2_kv_reduction_vs_67b}」对得上。"
     ),
     "timeline.mla.stuck": (
-        "仍然随长度线性增长，打分也仍是 T × T：{glm53_name} 同样每层存 {mla_numbers_per_layer} "
+        "仍然随长度线性增长，打分也仍是 T × T：{glm53_name}（{glm53_from}）同样每层存 {mla_numbers_per_layer} "
         "个数、共 {glm53_layers} 层，每 token {glm53_bytes_per_token}；原生 {glm53_context} "
         "上下文的一条请求，光潜向量就要 {glm53_gib_native}。"
     ),
@@ -376,7 +477,7 @@ STRINGS: dict[str, str] = {
         "不再让缓存跟着长度涨：锚点模型 {anchor_layers} 层中有 {anchor_linear_layers} 层完全不存 "
         "KV，只保留一个固定大小的状态（FP32 合计 {anchor_linear_state_mib}）"
         "，上下文再长也不变；这些层的细节留到 C11 章。DeepSeek-V4.1 把压缩、稀疏和低精度一起用上，"
-        "它的模型卡自报全局 KV 每 token {dsv41_global_kv_per_token}。"
+        "课文引述它的模型卡：全局 KV 每 token {dsv41_global_kv_per_token}（{dsv41_global_kv_per_token_from}）。"
     ),
     "timeline.linear.stuck": (
         "一个固定大小的状态记不住任意多的键值对，所以锚点模型还留着 {anchor_full_layers} 层全注意力。稀疏注意力每一步只读一部分位置，可决定读哪些同样要花计算。"
@@ -394,12 +495,22 @@ STRINGS: dict[str, str] = {
     "timeline.rope.position_tip": "「{token}」的位置",
     "timeline.rope.shift": "所有位置一起 +1",
     "timeline.rope.col_key": "键",
-    "timeline.rope.col_position": "位置",
-    "timeline.rope.col_before": "之前的 q·k",
-    "timeline.rope.col_after": "现在的 q·k",
+    "timeline.rope.col_before": "平移前",
+    "timeline.rope.col_after": "旋转后",
     "timeline.rope.unchanged": "每个分数都没变：位置只通过彼此之间的偏移起作用。",
     "timeline.rope.changed": "有分数变了：位置之间的偏移变了。",
     "timeline.rope.need_dialogue": "旋转位置编码在二维对话样本里演示。",
+    # --- E: RoPE demo (frequency, RoPE-off baseline, what the rotation keeps) ---
+    "timeline.rope.step": "位置每加 1，转",
+    "timeline.rope.degrees": "弧度 ≈ {degrees}°",
+    "timeline.rope.step_tip": "旋转的快慢：位置每前进 1，向量就多转这么多弧度。",
+    "timeline.rope.col_offset": "偏移 j − i",
+    "timeline.rope.col_off": "不旋转",
+    "timeline.rope.table": "每个键的 q·k（|k| 是键的长度）：",
+    "timeline.rope.keeps": (
+        "旋转不改变长度：|q| 仍是 {q_len}，每个 |k| 也和不旋转时一样。分数会变，只是因为 k 相对 q "
+        "多转了（j − i）× {step} 弧度：它取决于 q、k 的内容和带符号的偏移，与这对词落在第几个位置无关。"
+    ),
     "timeline.sink.caption": "「{query}」这一行，加因果掩码",
     "timeline.sink.enable": "加一个 sink logit",
     "timeline.sink.value": "sink logit = {value}",
@@ -418,6 +529,15 @@ STRINGS: dict[str, str] = {
     "timeline.kv.model.glm53": "GLM-5.3",
     "timeline.kv.tip": "{model} · {scheme}：每 token {per_token}，{tokens} token 时 {total}",
     "timeline.kv.tip_state": "{model} · 固定状态：任意长度都是 {total}",
+    # --- E: the KV chart names the stage's bars, and a request past a model's native length ---
+    "timeline.kv.hypothetical": "（假设的请求：它原生只支持 {native} token）",
+    "timeline.kv.beyond": "超出该模型原生的上下文：假设的请求",
+    "timeline.kv.cell": "{name}：{total}",
+    # --- E: where a number comes from ---
+    "provenance.config": "数字来自公开的配置文件",
+    "provenance.reported": "数字来自公开的论文或模型卡",
+    "provenance.lesson": "数字只来自课文，没有公开出处可查",
+    "timeline.kv.source": "锚点 {anchor} 的数字取自公开的 {config} 配置；标 † 的模型，数字只来自课文。",
     # --- guide ---
     "guide.title": "本课导读",
     "guide.question": "怎样给一对 q、k 打分，量出它们有多匹配？为什么偏偏选了点积？",
@@ -449,7 +569,7 @@ STRINGS: dict[str, str] = {
     ),
     "guide.measure.title": "在这台电脑上量一量",
     "guide.measure.intro": (
-        "用一段随机序列（{dtype}，d = d<sub>a</sub>）在本机分别跑两种打分，比较耗时和内存峰值。"
+        "用一段随机序列（{dtype}，d = d<sub>a</sub>）在本机把两种打分各跑 {runs} 遍，比较耗时和内存峰值。"
     ),
     "guide.measure.t": "T（token 数）",
     "guide.measure.d_a": "d_a",
@@ -465,6 +585,9 @@ STRINGS: dict[str, str] = {
     "guide.measure.dot": "点积",
     "guide.measure.ratio": "加性 ÷ 点积",
     "guide.measure.note": "这里的加性打分按块计算，每块最多 {chunk}；如果一次性存下所有配对，需要 {naive}。",
+    # --- D: the measurement repeated (issue 15) ---
+    "guide.measure.runs_done": "已跑完 {done} / {runs} 遍",
+    "guide.measure.spread": "表里是 {runs} 遍的中位数；各遍的耗时比从 {low} 到 {high} 不等。同一台电脑每次都有出入，所以看中位数。",
     "guide.myth.title": "⚠ 常见误解",
     "guide.myth.claim": "「点积是唯一正确的选择。」",
     "guide.myth.body": (
@@ -617,4 +740,20 @@ STRINGS: dict[str, str] = {
     "reliability.log": "你可以继续使用。技术细节已写入 {log}，报告问题时请附上这个文件。",
     "reliability.no_log": "你可以继续使用，只是技术细节没能写入日志文件。",
     "reliability.no_user_folder": "自动保存已关闭：{problem}。请用“文件 → 场景另存为…”把工作存到别处。",
+    # ---- imported vectors (issue 17: a model's own q and k) ----
+    "world.imported": "导入的向量",
+    "world.no_import_tip": "还没有导入向量：用“文件 → 导入向量…”打开一个 .npz 或 .safetensors 文件。",
+    "notice.no_import": "还没有导入向量；先用“文件 → 导入向量…”打开一个文件。",
+    "notice.import_lacks_weights": "导入的文件里没有{scorer}学到的权重，所以这个打分函数在这里用不了。",
+    "scorer.unavailable_import": "用不了：导入的文件里没有它学到的权重（{names}）。",
+    "classroom.action.import_vectors": "导入向量…",
+    "import.dialog": "导入模型算出的 q 和 k",
+    "import.filter": "捕获的向量（*.npz *.safetensors）",
+    "import.head_title": "选择注意力头",
+    "import.head_prompt": "这个文件有 {heads} 个头，要看哪一个？",
+    "import.failed": "这个文件导入不了，屏幕上什么都没变。",
+    "import.done": "已导入 {file}：{queries} 个查询、{keys} 个键，d = {d}。",
+    "import.not_kept_title": "这次导入不会被保存。",
+    "expansion.more_terms": "其余 {count} 项（每一项都更小）",
+    "import.not_kept": "{file} 有 {numbers} 个数，而场景文件和自动保存最多只存 {limit} 个数（大约 0.7 MB 的文本）。程序关掉以后，这次导入就不在了；要再看，请重新导入这个文件。",
 }

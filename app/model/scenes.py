@@ -23,12 +23,13 @@ from app.model.state import WORLDS, LabState, Options, World, option_problem
 from app.model.timeline import STAGES
 from app.model.view import initial_state
 
-__all__ = ["BLOCKS", "LANGS", "PANELS", "SCENES_FILE", "Lesson", "Scene", "Text",
-           "load_scenes", "scene_state"]
+__all__ = ["BLOCKS", "LANGS", "PANELS", "SCENES_FILE", "Lesson", "Scene", "SceneLayout",
+           "Text", "load_scenes", "scene_state"]
 
 SCENES_FILE = "lesson-scenes.json"
 LANGS = ("zh", "en")
-PANELS = ("playground", "editor", "heatmap", "expansion", "match", "shapes", "timeline")
+PANELS = ("playground", "editor", "heatmap", "expansion", "match", "shapes", "timeline",
+          "landscapes")
 """The data panels a scene may show (the guide, which is the stepper, is always shown)."""
 BLOCKS = ("intro", "step1", "step2", "measure", "step3", "checklist", "myth", "evidence",
           "summary", "next", "faq", "ask")
@@ -52,6 +53,27 @@ class Text:
         return self.zh if lang == "zh" else self.en
 
 
+GUIDE_SHARE = 0.34
+"""The guide's column's share of the window's width unless a scene asks for another."""
+GUIDE_SHARES = (0.2, 0.5)
+TOP_SHARE = 0.55
+"""The first panel's share of the left column's height when another panel sits under it."""
+TOP_SHARES = (0.25, 0.75)
+
+
+@dataclass(frozen=True)
+class SceneLayout:
+    """How a scene shares the screen: the guide's column's width; the first panel's share
+    of the left column's height (`top`), the next panel taking the rest; and a panel that
+    sits in the guide's column under its notes (the `aside`, while another panel is shown
+    to take the left) so the panel on the left keeps the full height. A teacher's projector
+    can be as small as 1024×768, so a table and a plane cannot always share one column."""
+
+    guide: float = GUIDE_SHARE
+    aside: str | None = None
+    top: float = TOP_SHARE
+
+
 @dataclass(frozen=True)
 class Scene:
     """One step of the lesson: its setup, its panels and its words."""
@@ -69,6 +91,7 @@ class Scene:
     prompt: Text | None = None
     answer: Text | None = None
     answer_panels: tuple[str, ...] = ()
+    layout: SceneLayout = SceneLayout()
 
     @property
     def hides_answer(self) -> bool:
@@ -151,6 +174,31 @@ def _options(f: JsonFile, node: dict[str, Any], base: str) -> MappingProxyType[s
     return MappingProxyType(dict(obj))
 
 
+def _layout(f: JsonFile, node: dict[str, Any], where: str,
+            panels: tuple[str, ...]) -> SceneLayout:
+    obj = f.obj(node, where, "layout", required=False)
+    if obj is None:
+        return SceneLayout()
+    base = join(where, "layout")
+    extra = sorted(set(obj) - {"guide", "aside", "top"})
+    if extra:
+        raise f.fail(join(base, extra[0]), "is not a layout choice; use guide, aside or top")
+    aside = f.get(obj, base, "aside", required=False)
+    if aside is not None and (aside not in panels or len(panels) < 2):
+        raise f.fail(join(base, "aside"), f"must be one of the scene's panels "
+                                          f"({', '.join(panels)}) when it has two or more, "
+                                          f"found {describe(aside)}")
+    shares = {}
+    for key, default, bounds in (("guide", GUIDE_SHARE, GUIDE_SHARES),
+                                 ("top", TOP_SHARE, TOP_SHARES)):
+        value = f.number(obj, base, key, required=False)
+        if value is not None and not bounds[0] <= value <= bounds[1]:
+            raise f.fail(join(base, key), f"must be between {bounds[0]:g} and "
+                                          f"{bounds[1]:g}, found {describe(value)}")
+        shares[key] = default if value is None else value
+    return SceneLayout(aside=aside, **shares)
+
+
 def _scene(f: JsonFile, node: Any, where: str, data: LessonData | None) -> Scene:
     if not isinstance(node, dict):
         raise f.fail(where, f"must be an object, found {describe(node)}")
@@ -174,18 +222,22 @@ def _scene(f: JsonFile, node: Any, where: str, data: LessonData | None) -> Scene
                                                f"({', '.join(roles)}), found {describe(role)}")
     answer = f.obj(node, where, "answer", required=False)
     answer_base = join(where, "answer")
+    panels = _names(f, node, where, "panels", PANELS, most=MAX_PANELS)
+    answer_panels = (_names(f, answer, answer_base, "panels", PANELS, required=False,
+                            most=MAX_PANELS) if answer is not None else ())
     return Scene(
         id=f.text(node, where, "id"),
         title=_text(f, node, where, "title"),  # type: ignore[arg-type]
         look=_text(f, node, where, "look"),  # type: ignore[arg-type]
         world=world, scorer=scorer, query_role=query_role, key_role=key_role,
         options=_options(f, node, where),
-        panels=_names(f, node, where, "panels", PANELS, most=MAX_PANELS),
+        panels=panels,
         blocks=_names(f, node, where, "blocks", BLOCKS, required=False),
         prompt=_text(f, answer, answer_base, "prompt") if answer is not None else None,
         answer=_text(f, answer, answer_base, "text") if answer is not None else None,
-        answer_panels=(_names(f, answer, answer_base, "panels", PANELS, required=False,
-                              most=MAX_PANELS) if answer is not None else ()),
+        answer_panels=answer_panels,
+        layout=_layout(f, node, where, (*panels, *(n for n in answer_panels
+                                                   if n not in panels))),
     )
 
 

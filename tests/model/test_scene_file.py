@@ -42,8 +42,8 @@ def _edit(edit_data, change) -> None:
     (lambda d: d["scenes"][0]["selection"].__setitem__("key", "nobody"),
      "scenes[0].selection.key", "must be a role"),
     (lambda d: d["scenes"][0]["title"].pop("zh"), "scenes[0].title.zh", "required"),
-    (lambda d: d["scenes"][3]["answer"]["text"].__setitem__("zh", "{broken"),
-     "scenes[3].answer.text.zh", "placeholder"),
+    (lambda d: d["scenes"][4]["answer"]["text"].__setitem__("zh", "{broken"),
+     "scenes[4].answer.text.zh", "placeholder"),
     (lambda d: d["scenes"][1].__setitem__("id", d["scenes"][0]["id"]), "scenes[1].id",
      "used twice"),
 ])

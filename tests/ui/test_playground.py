@@ -201,9 +201,9 @@ def test_the_landscape_follows_the_scoring_function(qtbot, panel):
     for scorer in ("cosine", "neg_euclidean", "additive", "dot"):
         with qtbot.waitSignal(document.changed, timeout=2000):
             document.set_scorer(scorer)
-        land = document.view.landscape
+        land = document.view.landscape_at(panel.plane_aspect())
         assert np.array_equal(panel.landscape.image.image, land.values)
-        assert panel.landscape.colorbar.levels() == (-land.limit, land.limit)
+        assert panel.landscape.colorbar.levels() == land.levels
         labels = [item.toPlainText() for item in panel.landscape.labels if item.isVisible()]
         assert labels, scorer
         shown[scorer] = labels
@@ -263,3 +263,40 @@ def test_with_rope_on_the_drawn_arrow_lands_under_the_pointer(qtbot, panel):
     assert np.allclose(document.view.k[1], [-1.0, 2.0])
     assert not np.allclose(document.state.dialogue_keys[1], [-1.0, 2.0])
     assert panel.arrows[("k", 1)].tip == pytest.approx((-1.0, 2.0))
+
+
+def test_a_wide_dock_is_filled_by_the_landscape(qtbot, panel):
+    """The landscape is computed for the plot's own shape: in a wide dock its image covers
+    the whole view box (a square one left white bands at both sides)."""
+    panel.resize(1100, 420)
+    qtbot.waitUntil(lambda: panel.plot.vb.width() > 1.5 * panel.plot.vb.height())
+    panel.refresh()
+    box = panel.plot.vb
+    shown = box.viewRect()
+    image = panel.landscape.image
+    covered = image.mapRectToView(image.boundingRect())
+    assert covered.contains(shown), (covered, shown)
+    land = panel.document.view.landscape_at(panel.plane_aspect())
+    assert land.half_width > 1.4 * land.half_height  # not a square stretched by the lock
+    assert image.image.shape == land.values.shape
+
+
+def test_negative_distance_is_drawn_on_a_one_sided_scale(qtbot, panel):
+    """−|q−k| is never positive: its colours run from white (far) to dark (at q), not from
+    blue through white, as if zero were the middle of its values."""
+    from app.ui.panels.playground.landscape import washed_map
+
+    document = panel.document
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.set_scorer("neg_euclidean")
+    bar = panel.landscape.colorbar
+    land = document.view.landscape_at(panel.plane_aspect())
+    low, high = bar.levels()
+    assert (low, high) == land.levels and high <= 0 < -low
+    one_sided = washed_map(signed=False).getLookupTable(nPts=8)
+    assert np.array_equal(bar.colorMap().getLookupTable(nPts=8), one_sided)
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.set_scorer("dot")
+    assert np.array_equal(bar.colorMap().getLookupTable(nPts=8),
+                          washed_map(signed=True).getLookupTable(nPts=8))
+    assert bar.levels()[0] == -bar.levels()[1]

@@ -1,13 +1,15 @@
-"""On a 1024×768 projector (presentation mode, Chinese and English) the lesson's scenes show
-what they are about without scrolling sideways or down: every score column of the "three kinds
-of match" table once scene 7's answer is revealed, and the selected pair's rows in the 4-D
-editor of scene 6."""
+"""On a 1024×768 or 1280×720 projector (presentation mode, Chinese and English) the lesson's
+scenes show what they are about without scrolling sideways or down: every score column of the
+"three kinds of match" table once scene 7's answer is revealed, the selected pair's rows in
+the 4-D editor of scene 6, and in every scene every label, readout row and column of the
+playground, the timeline (each stage chip) and the shapes panel; no scene spends a panel on
+"this is the other world"."""
 
 from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QPoint, QRect, Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QAbstractButton, QAbstractScrollArea, QApplication, QLabel, QWidget
 
 from app.startup import build_window, make_application
 from app.ui.panels.match.model import ADDITIVE_COLUMNS, COLUMNS
@@ -71,7 +73,7 @@ def columns_in_view(panel) -> bool:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_score_column_of_the_match_table_is_in_view(qtbot, scene, language,
                                                           additive) -> None:
-    window = scene(language, 7, reveal=True)
+    window = scene(language, 8, reveal=True)
     panel = window.panels["match"]
     assert not window.docks["match"].isHidden()
     if additive:
@@ -85,7 +87,7 @@ def test_every_score_column_of_the_match_table_is_in_view(qtbot, scene, language
 
 
 def test_a_wide_dock_keeps_the_full_headers(qtbot, scene) -> None:
-    window = scene("en", 7, reveal=True)
+    window = scene("en", 8, reveal=True)
     panel = window.panels["match"]
     window.docks["match"].setFloating(True)
     window.docks["match"].resize(1600, 500)
@@ -98,7 +100,7 @@ def test_a_wide_dock_keeps_the_full_headers(qtbot, scene) -> None:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_editor_shows_the_selected_pair_without_scrolling(qtbot, scene, language) -> None:
-    window = scene(language, 6)
+    window = scene(language, 7)
     panel = window.panels["editor"]
     state = window.document.state
     assert {state.query, state.key} != {0, 1}  # the lesson's pair is not the first two
@@ -114,3 +116,99 @@ def test_the_editor_shows_the_selected_pair_without_scrolling(qtbot, scene, lang
         0, panel._scroll.verticalScrollBar().value())
     picked = panel.pair_rect(other)
     assert view.contains(picked) or (picked.height() > view.height() and view.intersects(picked))
+
+
+# ---- every scene, both projector sizes, both languages: nothing of its panels cut off ------
+
+SIZES = [(1024, 768), (1280, 720)]
+CHECKED = ("playground", "timeline", "shapes")
+"""The panels whose every label, readout and column this file checks in every scene (the
+heatmap, the match table and the editor have their own tests above and in
+test_projector_fit.py)."""
+
+
+def viewports(widget: QWidget) -> list[QWidget]:
+    """The viewports of every scroll area `widget` sits in, innermost first."""
+    found, parent = [], widget.parentWidget()
+    while parent is not None:
+        if isinstance(parent, QAbstractScrollArea) and parent.viewport().isAncestorOf(widget):
+            found.append(parent.viewport())
+        parent = parent.parentWidget()
+    return found
+
+
+def seen(widget: QWidget, through: QWidget) -> QRect:
+    return QRect(widget.mapTo(through, QPoint(0, 0)), widget.size())
+
+
+def cut_sideways(widget: QWidget) -> bool:
+    """Part of `widget` lies left or right of a scroll area it is in, or of the window."""
+    for port in [*viewports(widget), widget.window()]:
+        where = seen(widget, port)
+        if where.left() < 0 or where.right() > port.rect().right():
+            return True
+    return False
+
+
+def cut_at_all(widget: QWidget) -> bool:
+    """Part of `widget` lies outside a scroll area it is in (as scrolled now) or the window."""
+    return any(not port.rect().contains(seen(widget, port))
+               for port in [*viewports(widget), widget.window()])
+
+
+def text_cut(label: QLabel) -> bool:
+    """The label is narrower (one line) or shorter (wrapped) than its text needs."""
+    if label.wordWrap():
+        return label.height() < label.heightForWidth(label.width())
+    return label.width() < label.sizeHint().width() - 1
+
+
+def words(panel: QWidget) -> list[QWidget]:
+    """The texts and buttons a student reads in a panel (shown ones)."""
+    return [w for w in panel.findChildren(QWidget)
+            if isinstance(w, QLabel | QAbstractButton) and w.isVisible()
+            and (not isinstance(w, QLabel) or w.text())]
+
+
+def problems(window, name: str) -> list[str]:
+    """Everything of a checked panel that a projector would cut off."""
+    panel, found = window.panels[name], []
+    for widget in words(panel):
+        if cut_sideways(widget) or (isinstance(widget, QLabel) and text_cut(widget)):
+            found.append(f"{widget.objectName() or type(widget).__name__}: "
+                         f"{getattr(widget, 'text', lambda: '')()!r}")
+    if name == "playground":  # the readout table: every row and column in view, unscrolled
+        table = panel.readouts
+        for row in table.cells:
+            for column, label in row.items():
+                if label.isVisible() and cut_at_all(label):
+                    found.append(f"readout {column} {label.text()!r}")
+    if name == "timeline":  # every stage chip, without scrolling the panel
+        found += [f"chip {sid}" for sid, chip in panel.strip.chips.items() if cut_at_all(chip)]
+    return found
+
+
+@pytest.mark.parametrize(("language", "size", "scale"), [
+    *((language, size, 1.5) for language in LANGUAGES for size in SIZES),
+    ("en", (1024, 768), 1.0), ("zh", (1280, 720), 1.0)])
+def test_no_scene_cuts_off_a_label_readout_or_column(qtbot, scene, language, size,
+                                                     scale) -> None:
+    """Presentation mode's own zoom (150 %) and 100 %; at 200 % a 1024×768 screen has no
+    room for the plane's seven-column table beside or under it (it scrolls)."""
+    window = scene(language, 1)
+    window.presentation.set_scale(scale)
+    window.resize(*size)
+    report = []
+    for index, lesson_scene in enumerate(window.scenes.run.lesson.scenes):
+        window.scenes.open_scene(index, set_up=True)
+        if lesson_scene.hides_answer:
+            window.scenes.run.reveal()
+        settle(window)
+        for name in window.scenes.shown_panels():
+            assert not window.docks[name].isHidden()
+            if name in CHECKED:
+                report += [f"scene {index + 1} {name}: {p}" for p in problems(window, name)]
+        for name in ("playground", "editor"):  # never a panel spent on "the other world"
+            panel = window.panels[name]
+            assert not (panel.isVisible() and panel.stack.currentWidget() is panel._hint_page)
+    assert not report, "\n".join(report)

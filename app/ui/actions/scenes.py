@@ -6,8 +6,8 @@ dock layout back exactly as it was.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, QObject, Qt, Signal
-from PySide6.QtGui import QAction, QKeyEvent
+from PySide6.QtCore import QByteArray, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QFontMetrics, QKeyEvent
 from PySide6.QtWidgets import (
     QMainWindow,
 )
@@ -17,8 +17,8 @@ from app.state.lesson import LessonRun
 from app.ui.actions.common import make_action
 
 GUIDE = "guide"
-GUIDE_SHARE = 0.34
-"""The guide's share of the width in a scene: the data panels get the rest."""
+GUIDE_TEXT_LINES = 2
+"""Lines of the guide's own text (it scrolls) kept in view above a panel set under it."""
 SCENE_ACTIONS = ("lesson", "scene_next", "scene_previous", "scene_first", "scene_last")
 
 
@@ -35,6 +35,8 @@ class SceneActions(QObject):
         self.layout_version = layout_version
         self.active = False
         self.free_layout: QByteArray | None = None
+        self._aside: str | None = None
+        """The panel the current scene sets under the guide, if any."""
         self.actions: dict[str, QAction] = {}
         make_action(window, self.actions, "lesson", ["F7"], self.set_active, checkable=True)
         make_action(window, self.actions, "scene_next", ["PgDown"], run.next)
@@ -92,36 +94,70 @@ class SceneActions(QObject):
         return names
 
     def arrange(self) -> None:
-        """Data panels left (the first large), the guide right; every other dock hidden."""
+        """Data panels left (the first large), the guide right, and the scene's `aside`
+        panel, if it has one, under the guide; every other dock hidden. The shares come
+        from the scene's layout (`data/lesson-scenes.json`)."""
         if not self.active:
             return
         window = self.window
         docks = window.docks  # type: ignore[attr-defined]
+        layout = self.run.scene.layout
         names = self.shown_panels()
+        aside = layout.aside if layout.aside in names and len(names) > 1 else None
+        left_names = [name for name in names if name != aside]
         for name, dock in docks.items():
             dock.setFloating(False)
             if name not in names and name != GUIDE:
                 dock.hide()
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
-        first = docks[names[0]]
+        first, guide = docks[left_names[0]], docks[GUIDE]
         window.addDockWidget(left, first)
-        window.addDockWidget(right, docks[GUIDE])
-        if len(names) > 1:
-            window.splitDockWidget(first, docks[names[1]], Qt.Orientation.Vertical)
-        if len(names) > 2:
-            window.splitDockWidget(docks[names[1]], docks[names[2]], Qt.Orientation.Horizontal)
+        window.addDockWidget(right, guide)
+        if aside is not None:
+            window.splitDockWidget(guide, docks[aside], Qt.Orientation.Vertical)
+        if len(left_names) > 1:
+            window.splitDockWidget(first, docks[left_names[1]], Qt.Orientation.Vertical)
+        if len(left_names) > 2:
+            window.splitDockWidget(docks[left_names[1]], docks[left_names[2]],
+                                   Qt.Orientation.Horizontal)
         for name in (*names, GUIDE):
             docks[name].show()
-        width = window.width()
-        window.resizeDocks([first, docks[GUIDE]],
-                           [int(width * (1 - GUIDE_SHARE)), int(width * GUIDE_SHARE)],
+        width, height = window.width(), window.height()
+        window.resizeDocks([first, guide], [int(width * (1 - layout.guide)),
+                                            int(width * layout.guide)],
                            Qt.Orientation.Horizontal)
-        if len(names) > 1:
-            height = window.height()
-            window.resizeDocks([first, docks[names[1]]], [int(height * 0.55),
-                                                          int(height * 0.45)],
+        self._aside = aside
+        self.fit_aside(int(width * layout.guide))
+        QTimer.singleShot(0, self.fit_aside)  # again once the docks have their new sizes
+        if len(left_names) > 1:
+            window.resizeDocks([first, docks[left_names[1]]],
+                               [int(height * layout.top), int(height * (1 - layout.top))],
                                Qt.Orientation.Vertical)
         window.panels[GUIDE].catch_up()  # type: ignore[attr-defined]
+
+    def fit_aside(self, width: int | None = None) -> None:
+        """Under the guide, the aside panel gets the height the guide's notes leave: the
+        scene's title, what to look at and its question whole, and a few lines of the
+        guide's own text (which scrolls)."""
+        if not self.active or self._aside is None:
+            return
+        docks = self.window.docks  # type: ignore[attr-defined]
+        guide, aside = docks[GUIDE], docks[self._aside]
+        if aside.isHidden() or guide.isHidden():
+            return
+        panel = self.window.panels[GUIDE]  # type: ignore[attr-defined]
+        stepper = panel.stepper
+        line = QFontMetrics(panel.font()).lineSpacing()
+        text = (max(panel.scroll.minimumSizeHint().height(), GUIDE_TEXT_LINES * line)
+                if self.run.scene.blocks else 0)
+        needed = (stepper.heightForWidth(width or stepper.width()) + text
+                  + 2 * panel.layout().spacing()
+                  + (guide.height() - panel.height() if guide.height() > panel.height()
+                     else 2 * line))
+        column = (guide.height() + aside.height() if guide.isVisible()
+                  else self.window.height() - 4 * line)
+        self.window.resizeDocks([guide, aside], [needed, max(1, column - needed)],
+                                Qt.Orientation.Vertical)
 
     # ---- Space: what a clicker sends, unless the focused widget wants it ------------------
 
