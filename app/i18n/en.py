@@ -146,6 +146,8 @@ STRINGS: dict[str, str] = {
     ),
     # --- editor ---
     "editor.title": "4-D vector editor",
+    "editor.title_imported": "Vector editor (imported model, d = {d})",
+    "editor.title_width": "{d}-D vector editor",
     "editor.col_q": "query vector q",
     "editor.col_k": "key vector k",
     "editor.pick_query_tip": "Use “{name}” as the query q",

@@ -114,6 +114,8 @@ STRINGS: dict[str, str] = {
     ),
     # --- editor ---
     "editor.title": "四维向量编辑器",
+    "editor.title_imported": "向量编辑器（导入的模型，{d} 维）",
+    "editor.title_width": "{d} 维向量编辑器",
     "editor.col_q": "查询向量 q",
     "editor.col_k": "键向量 k",
     "editor.pick_query_tip": "把「{name}」选为查询 q",

@@ -34,8 +34,6 @@ __all__ = [
     "Capture",
     "CaptureError",
     "capture_from_arrays",
-    "capture_from_dict",
-    "capture_to_dict",
     "load_capture",
 ]
 
@@ -398,77 +396,4 @@ def _weight(value: np.ndarray, name: str, shape: tuple[int, ...], fail: Any) -> 
     array = array.astype(np.float64)
     if not np.isfinite(array).all() or (array.size and np.max(np.abs(array)) > VALUE_LIMIT):
         raise fail(name, f"has non-finite values or values beyond ±{VALUE_LIMIT:g}")
-    return array
-
-
-# ---- scenarios ------------------------------------------------------------------------------
-
-IMPORTED_FIELDS = ("source", "head", "heads", "dtype", "tokens", "Q", "K", "weights")
-
-
-def capture_to_dict(capture: Capture) -> dict[str, Any]:
-    """The imported world as a scenario stores it (only when `savable`)."""
-    return {
-        "source": capture.source,
-        "head": capture.head,
-        "heads": capture.heads,
-        "dtype": str(capture.queries.dtype),
-        "tokens": list(capture.key_names),
-        "Q": capture.queries.tolist(),
-        "K": capture.keys.tolist(),
-        "weights": {name: value.tolist() for name, value in capture.weights.items()},
-    }
-
-
-def capture_from_dict(value: Mapping[str, Any], fail: Any) -> Capture:
-    """Read a scenario's imported world with the import's own checks; `fail(field, problem)`
-    makes the caller's error (field names are relative to the imported object)."""
-    for name in IMPORTED_FIELDS:
-        if name not in value:
-            raise fail(name, "is required but missing")
-    source, head, heads, dtype = (value[n] for n in ("source", "head", "heads", "dtype"))
-    if not isinstance(source, str) or len(source) > MAX_TOKEN_CHARS:
-        raise fail("source", "must be a file name (short text)")
-    for name, number in (("head", head), ("heads", heads)):
-        if type(number) is not int or not 0 <= number <= MAX_HEADS:
-            raise fail(name, f"must be a whole number from 0 to {MAX_HEADS}")
-    if head >= max(heads, 1):
-        raise fail("head", f"must be below heads ({heads})")
-    if dtype not in ("float32", "float64"):
-        raise fail("dtype", "must be \"float32\" or \"float64\"")
-    weights = value["weights"]
-    if not isinstance(weights, dict) or any(n not in WEIGHT_NAMES for n in weights):
-        raise fail("weights", f"must be an object with fields among {', '.join(WEIGHT_NAMES)}")
-    lists = {"q": value["Q"], "k": value["K"], **weights}
-    count = 0
-    arrays: dict[str, np.ndarray] = {}
-    for name, rows in lists.items():
-        where = {"q": "Q", "k": "K"}.get(name, f"weights.{name}")
-        array = _number_array(rows, where, fail)
-        count += array.size
-        if count > MAX_SAVED_NUMBERS:
-            raise fail(where, f"the import holds more than {MAX_SAVED_NUMBERS:,} numbers, more "
-                       "than a scenario keeps")
-        arrays[name] = array.astype(dtype)
-
-    def relabel(where: str, problem: str) -> Any:
-        return fail({"q": "Q", "k": "K"}.get(where, where), problem)
-
-    tokens = value["tokens"]
-    if not isinstance(tokens, list):
-        raise fail("tokens", "must be a list of token names")
-    capture = capture_from_arrays(arrays, tokens, 0, source, fail=relabel)
-    return Capture(capture.queries, capture.keys, capture.query_names, capture.key_names,
-                   source, head, heads, capture.weights)
-
-
-def _number_array(rows: Any, where: str, fail: Any) -> np.ndarray:
-    if not isinstance(rows, list):
-        raise fail(where, "must be a list of numbers or of rows of numbers")
-    try:
-        array = np.array(rows, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise fail(where, "must hold only numbers, in rows of equal length") from None
-    if array.ndim not in (1, 2):
-        raise fail(where, "must be a list of numbers or of rows of numbers")
     return array

@@ -279,8 +279,9 @@ class Document(QObject, ReshapeIntents):
 
     def import_capture(self, capture: Capture) -> None:
         """Open a captured q, k as the imported world, as one undoable step (a second import
-        replaces the first); the last query against the first key is selected."""
-        state = replace(self._state, imported=capture)
+        replaces the first); the last query against the first key is selected, scored as the
+        model scored it (q·k/√d), so its weights are the ones the model computed."""
+        state = replace(self._state, imported=capture, scorer="scaled_dot")
         moved = usable_scorer(state.with_world("imported", (len(capture.queries) - 1, 0)),
                               self.data)
         self.push(moved, "import")

@@ -15,11 +15,9 @@ from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
     QDockWidget,
-    QLabel,
     QMainWindow,
     QMessageBox,
     QSizePolicy,
-    QToolBar,
     QWidget,
 )
 
@@ -37,6 +35,7 @@ from app.ui.actions.presenting import PresentationActions
 from app.ui.actions.scenes import SceneActions
 from app.ui.format import format_score
 from app.ui.language import choose_language
+from app.ui.menus import build_menus, build_toolbar
 from app.ui.panels.base import Panel
 from app.ui.panels.registry import panel_specs
 from app.ui.presentation import Presentation, stored_presentation
@@ -100,8 +99,8 @@ class MainWindow(QMainWindow):
             self.actions.update(group.actions)
         self.scenes.left.connect(
             lambda: self.world_docks.show_world(self.document.state.world, force=True))
-        self._build_menus()
-        self._build_toolbar()
+        build_menus(self)
+        build_toolbar(self)
         self._status = LiveLabel("status_pair", wrap=False)  # new text at every drag step
         self._status.setTextFormat(Qt.TextFormat.PlainText)  # names tokens: never markup
         self._status.holder.setSizePolicy(QSizePolicy.Policy.Ignored,
@@ -221,75 +220,6 @@ class MainWindow(QMainWindow):
         self.actions["lang_en"].setShortcut(QKeySequence("Ctrl+Shift+E"))
         self.actions["lang_zh"].setShortcut(QKeySequence("Ctrl+Shift+C"))
 
-    def _build_menus(self) -> None:
-        bar = self.menuBar()
-        self.file_menu = bar.addMenu("")
-        for name in ("open", "import_vectors", "save", "save_as"):
-            self.file_menu.addAction(self.actions[name])
-        self.file_menu.addMenu(self.files.recent_menu)
-        self.file_menu.addSeparator()
-        self.file_menu.addMenu(self.exports.menu)
-        self.file_menu.addSeparator()
-        self.file_menu.addAction(self.actions["quit"])
-        self.edit_menu = bar.addMenu("")
-        for name in ("undo", "redo", "reset_lesson"):
-            self.edit_menu.addAction(self.actions[name])
-        self.view_menu = bar.addMenu("")
-        for number, (name, dock) in enumerate(self.docks.items(), start=1):
-            toggle = dock.toggleViewAction()
-            toggle.setObjectName(f"action_show_{name}")
-            if number <= 10:  # Alt+1 … Alt+9, then Alt+0
-                toggle.setShortcut(QKeySequence(f"Alt+{number % 10}"))
-            self.actions[f"show_{name}"] = toggle
-            self.view_menu.addAction(toggle)
-        self.view_menu.addSeparator()
-        self.view_menu.addAction(self.actions["lesson"])
-        self.view_menu.addAction(self.actions["reset_layout"])
-        self.language_menu = self.view_menu.addMenu("")
-        for lang in i18n.LANGUAGES:
-            self.language_menu.addAction(self.actions[f"lang_{lang}"])
-        self.view_menu.addSeparator()
-        for name in ("presentation", "zoom_in", "zoom_out", "zoom_reset"):
-            self.view_menu.addAction(self.actions[name])
-        self.view_menu.addMenu(self.presenting.theme_menu)
-        for name in ("full_screen", "spotlight"):
-            self.view_menu.addAction(self.actions[name])
-        self.world_menu = bar.addMenu("")
-        for world in WORLDS:
-            self.world_menu.addAction(self.actions[f"world_{world}"])
-        self.help_menu = bar.addMenu("")
-        self.help_menu.addAction(self.actions["shortcuts"])
-        self.help_menu.addAction(self.actions["about"])
-
-    def _build_toolbar(self) -> None:
-        self.toolbar = QToolBar(self)
-        self.toolbar.setObjectName("toolbar_main")
-        self.toolbar.setMovable(False)
-        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.toolbar)
-        self._world_label = QLabel()
-        self.world_combo = QComboBox()
-        self.world_combo.setObjectName("world_combo")
-        self.world_combo.currentIndexChanged.connect(
-            lambda index: index >= 0 and self.document.set_world(WORLDS[index])
-        )
-        self._scorer_label = QLabel()
-        self.scorer_combo = QComboBox()
-        self.scorer_combo.setObjectName("scorer_combo")
-        self.scorer_combo.currentIndexChanged.connect(
-            lambda index: index >= 0 and self.document.set_scorer(list(SCORERS)[index])
-        )
-        for combo in (self.world_combo, self.scorer_combo):
-            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-            combo.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
-        self.toolbar.addAction(self.actions["presentation"])  # first: never folded away at 250 %
-        self.toolbar.addSeparator()
-        for widget in (self._world_label, self.world_combo, self._scorer_label, self.scorer_combo):
-            self.toolbar.addWidget(widget)
-        self.toolbar.addSeparator()
-        self.toolbar.addAction(self.actions["undo"])
-        self.toolbar.addAction(self.actions["redo"])
-        self.toolbar.addAction(self.actions["reset_lesson"])
-
     def retranslate(self) -> None:
         """Every string the window itself shows (panels retranslate themselves)."""
         for name in WINDOW_ACTIONS:
@@ -306,12 +236,11 @@ class MainWindow(QMainWindow):
         self.world_menu.setTitle(tr("menu.world"))
         self.help_menu.setTitle(tr("menu.help"))
         self.toolbar.setWindowTitle(tr("toolbar.main"))
-        self._world_label.setText(tr("toolbar.world"))
-        self._scorer_label.setText(tr("toolbar.scorer"))
+        self.world_label.setText(tr("toolbar.world"))
+        self.scorer_label.setText(tr("toolbar.scorer"))
         self._fill_combo(self.world_combo, [tr(f"world.{w}") for w in WORLDS])
         self._fill_combo(self.scorer_combo, [tr(f"scorer.{name}") for name in SCORERS])
-        for name, spec in self._specs.items():
-            self.docks[name].setWindowTitle(tr(spec.factory.title_key))  # type: ignore[attr-defined]
+        self._title_docks()
         for group in (self.files, self.exports, self.presenting, self.scenes):
             group.retranslate()
         self._update_title()
@@ -325,6 +254,14 @@ class MainWindow(QMainWindow):
         combo.addItems(items)
         combo.setCurrentIndex(max(index, 0))
         combo.blockSignals(False)
+
+    def _title_docks(self) -> None:
+        """Each dock's title for the current state (the editor names the world's width)."""
+        state = self.document.state
+        for name, spec in self._specs.items():
+            title = spec.factory.title(state)  # type: ignore[attr-defined]
+            if self.docks[name].windowTitle() != title:
+                self.docks[name].setWindowTitle(title)
 
     def _update_title(self, clean: bool | None = None) -> None:
         """Title with " *" while unsaved; `clean` comes with the signal (the stack may be dying)."""
@@ -344,6 +281,7 @@ class MainWindow(QMainWindow):
             combo.setCurrentIndex(index)
             combo.blockSignals(False)
         mark_usable(self.scorer_combo, self.document)  # a reshaped d: no learned weights
+        self._title_docks()
         self.actions[f"world_{state.world}"].setChecked(True)
         self.actions["world_imported"].setEnabled(state.imported is not None)
         mark_worlds(self.world_combo, state)

@@ -123,8 +123,9 @@ def test_scorers_without_weights_are_greyed_with_a_reason(window, monkeypatch, t
     assert combo.model().item(0).isEnabled()
     notices: list[str] = []
     window.document.notice.connect(notices.append)
+    assert window.document.state.scorer == "scaled_dot"  # as the model scored its pairs
     window.document.set_scorer("qk_norm")
-    assert window.document.state.scorer == "dot" and len(notices) == 1
+    assert window.document.state.scorer == "scaled_dot" and len(notices) == 1
 
 
 def test_imported_world_is_offered_only_after_an_import(window, monkeypatch, tmp_path) -> None:
@@ -168,7 +169,7 @@ def test_match_table_scores_every_scorer_of_a_large_import(window, monkeypatch,
     arrays = _capture(tmp_path / "long.safetensors", T, T, weights=False)
     _import_through_menu(window, monkeypatch, tmp_path / "long.safetensors")
     view = window.document.view
-    assert set(view.scores) == {"dot"}
+    assert set(view.scores) == {"dot", "scaled_dot"}  # dot and the active scorer only
     row = window.document.state.query
     np.testing.assert_allclose(view.row_scores["cosine"], _reference("cosine", arrays)[row],
                                rtol=1e-5, atol=1e-5)
@@ -214,7 +215,7 @@ def test_a_captured_vector_drags_as_one_undo_step(window, monkeypatch, tmp_path)
     document.end_drag()
     assert document.undo_stack.count() == steps + 1
     assert np.array_equal(document.state.imported.keys[2], np.full(D, 1.5, np.float32))
-    np.testing.assert_allclose(document.view.active[:, 2],
+    np.testing.assert_allclose(document.view.scores["dot"][:, 2],
                                arrays["q"][0].astype(np.float64) @ np.full(D, 1.5), rtol=1e-5)
     document.undo_stack.undo()
     document.flush()

@@ -83,8 +83,9 @@ def test_typing_an_entry_is_one_undo_step_the_heatmap_follows(window, monkeypatc
     heatmap = window.panels["heatmap"]
     window.docks["heatmap"].show()
     heatmap.refresh()
-    np.testing.assert_allclose(heatmap._values[2, 3], arrays["q"][2].astype(np.float64) @ key,
-                               rtol=1e-5)
+    d = len(key)  # the import is scored as the model scored it: q·k/√d
+    np.testing.assert_allclose(heatmap._values[2, 3],
+                               arrays["q"][2].astype(np.float64) @ key / np.sqrt(d), rtol=1e-5)
     document.undo_stack.undo()
     document.flush()
     assert np.array_equal(document.state.imported.keys, arrays["k"])
@@ -139,3 +140,18 @@ def test_a_wide_capture_shows_its_largest_dims_and_reaches_the_last(window, monk
     page.boxes["q"].setValue(-1.25)
     document.flush()
     assert document.state.imported.queries[0][299] == -1.25
+
+
+def test_the_editor_dock_names_the_world_it_edits(window, monkeypatch, tmp_path) -> None:
+    dock = window.docks["editor"]
+    assert dock.windowTitle() == "4-D vector editor"
+    window.document.set_dimension(6)
+    window.document.flush()
+    assert dock.windowTitle() == "6-D vector editor"
+    _capture(tmp_path / "c.safetensors", 6, 20)
+    _import(window, monkeypatch, tmp_path / "c.safetensors")
+    assert dock.windowTitle() == "Vector editor (imported model, d = 20)"
+    window.document.undo_stack.undo()
+    window.document.undo_stack.undo()
+    window.document.flush()
+    assert dock.windowTitle() == "4-D vector editor"

@@ -9,6 +9,8 @@ from PySide6.QtCore import QEvent, QPoint, QRect, QTimer
 from PySide6.QtGui import QPaintEvent, QShowEvent
 from PySide6.QtWidgets import QWidget
 
+from app.i18n import tr
+from app.model.state import LabState
 from app.state.document import Document
 from app.ui.look import Look
 
@@ -30,6 +32,11 @@ class Panel(QWidget):
     """The `LabState` fields `refresh` reads (e.g. ("options", "teaching_q.shape")); None: all
     of them. A change that touches none of them skips `refresh`, and with it every repaint:
     a drag in the editor costs nothing in a panel that never shows the vectors."""
+
+    @classmethod
+    def title(cls, state: LabState) -> str:
+        """The dock's title for this state (a class method: the dock may not be built yet)."""
+        return tr(cls.title_key)
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)

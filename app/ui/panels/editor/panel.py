@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from app.i18n import language, tr
 from app.model.reshape import tokens_of
-from app.model.state import EDIT_LIMIT
+from app.model.state import EDIT_LIMIT, LabState
 from app.state.document import Document
 from app.ui.fonts import DISPLAY, READING, SMALL, emphasize
 from app.ui.format import plain_tip, token_glosses
@@ -49,6 +49,13 @@ class EditorPanel(Panel):
 
     name = "editor"
     title_key = "editor.title"
+
+    @classmethod
+    def title(cls, state: LabState) -> str:
+        if state.world == "imported" and state.imported is not None:
+            return tr("editor.title_imported", d=state.imported.queries.shape[1])
+        d = state.teaching_q.shape[1]
+        return tr(cls.title_key) if d == LESSON_D else tr("editor.title_width", d=d)
     world = "teaching"
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:

@@ -32,7 +32,8 @@ def needs_image(shape: tuple[int, ...]) -> bool:
 
 
 def _step(count: int, ticks: int) -> int:
-    """A round step (1, 2 or 5 times a power of ten) that leaves at most `ticks` ticks over `count` names."""
+    """A round step (1, 2 or 5 times a power of ten) leaving at most `ticks` ticks over
+    `count` names."""
     scale = 1
     while True:
         for mult in (1, 2, 5):
