@@ -223,7 +223,7 @@ STRINGS: dict[str, str] = {
     "heatmap.weights_note": "How scores become weights is lesson {lesson}'s subject; this is a first look.",
     "heatmap.shows_e": "Embeddings E compared pairwise by cosine; E from the data file, not projected",
     "heatmap.shows_qk": "Projected Q, K scored by {scorer}",
-    "heatmap.self_rank": "{shows}. On the row of {token}, the token itself ranks {rank} of {count}.",
+    "heatmap.self_rank": "{shows}. On the row of {token}, its score for {token} itself ranks {rank} of {count}.",
     # --- expansion ---
     "expansion.title": "Term by term",
     "expansion.heading": "q_{q_name} · k_{k_name}, one dimension at a time",
@@ -342,8 +342,8 @@ STRINGS: dict[str, str] = {
         "score matrix shows them). The sizes here are the lesson's example and the anchor "
         "model's."
     ),
-    "shapes.lesson_scale": "Lesson: T = {T}, {d} dims per head",
-    "shapes.anchor_scale": "Anchor model: {d} dims per head",
+    "shapes.lesson_scale": "The lesson's head: {d} dims",
+    "shapes.anchor_scale": "The anchor model's head: {d} dims",
     "shapes.tip.slider": (
         "Sequence length T (log scale): arrow keys move one step, Page Up / Page Down double or"
         " halve"
@@ -729,7 +729,7 @@ STRINGS: dict[str, str] = {
         "d = d<sub>a</sub>) and compare time and peak memory."
     ),
     "guide.measure.t": "T (tokens)",
-    "guide.measure.d_a": "d_a",
+    "guide.measure.d_a": "dₐ",
     "guide.measure.run": "Run",
     "guide.measure.cancel": "Cancel",
     "guide.measure.running": "Measuring…",
@@ -797,6 +797,7 @@ STRINGS: dict[str, str] = {
     "guide.scene.previous": "Previous scene (PageUp)",
     "guide.scene.next": "Next scene, or reveal the answer first (PageDown, Space)",
     "guide.scene.strip": "The lesson's scenes: click one to go there",
+    "guide.scene.strip_tip": "Scene {number} of {count}: {title}",
     "guide.scene.reveal": "Reveal",
     "guide.scene.offer": "This is how the class left this scene.",
     "guide.scene.set_up": "Set it up again",

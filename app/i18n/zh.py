@@ -181,7 +181,7 @@ STRINGS: dict[str, str] = {
     "heatmap.weights_note": "分数怎样变成权重，第 {lesson} 课细讲；这里先看一眼。",
     "heatmap.shows_e": "嵌入 E 直接两两比余弦，E 取自数据文件，没有投影",
     "heatmap.shows_qk": "投影后的 Q、K，打分方式：{scorer}",
-    "heatmap.self_rank": "{shows}。「{token}」这一行里，它自己排第 {rank}（共 {count} 个）。",
+    "heatmap.self_rank": "{shows}。「{token}」这一行里，「{token}」对自己的分数排第 {rank}（共 {count} 个）。",
     # --- expansion ---
     "expansion.title": "逐项展开",
     "expansion.heading": "q_{q_name} · k_{k_name}：逐维相乘再相加",
@@ -275,8 +275,8 @@ STRINGS: dict[str, str] = {
         "你导入的是 {tq} 个查询 × {tk} 个键，d = {d}，每个头 {pairs} 个分数（见分数矩阵）。"
         "这里的尺寸是课上的例子和锚点模型的。"
     ),
-    "shapes.lesson_scale": "课上：T = {T}，每头 {d} 维",
-    "shapes.anchor_scale": "锚点模型：每头 {d} 维",
+    "shapes.lesson_scale": "课上的头：每头 {d} 维",
+    "shapes.anchor_scale": "锚点模型的头：每头 {d} 维",
     "shapes.tip.slider": "序列长度 T（对数刻度）：方向键走一档，PgUp / PgDn 翻倍或减半",
     "shapes.pairs": "每个头的配对数 T²",
     "shapes.score_bytes": "分数矩阵 T × T",
@@ -574,7 +574,7 @@ STRINGS: dict[str, str] = {
         "用一段随机序列（{dtype}，d = d<sub>a</sub>）在本机把两种打分各跑 {runs} 遍，比较耗时和内存峰值。"
     ),
     "guide.measure.t": "T（token 数）",
-    "guide.measure.d_a": "d_a",
+    "guide.measure.d_a": "dₐ",
     "guide.measure.run": "开始",
     "guide.measure.cancel": "取消",
     "guide.measure.running": "正在测量…",
@@ -620,6 +620,7 @@ STRINGS: dict[str, str] = {
     "guide.scene.previous": "上一幕（PageUp）",
     "guide.scene.next": "下一幕；有待揭晓的答案时先揭晓（PageDown、空格）",
     "guide.scene.strip": "本课的各幕：点一下就跳过去",
+    "guide.scene.strip_tip": "第 {number} / {count} 幕：{title}",
     "guide.scene.reveal": "揭晓",
     "guide.scene.offer": "这是全班上次离开这一幕时的样子。",
     "guide.scene.set_up": "恢复这一幕",

@@ -161,3 +161,43 @@ def test_a_point_on_the_strip_goes_to_its_scene(qtbot, lesson):
     qtbot.mouseClick(strip, Qt.MouseButton.LeftButton, pos=QPoint(int(centre.x()),
                                                                   int(centre.y())))
     assert lesson.scenes.run.index == 3
+
+
+def test_space_steps_on_when_the_focused_panel_left_with_its_scene(qtbot, lesson):
+    """An entry box of the 4-D editor had the focus; the next scene hides the editor and Qt
+    would hand the focus to the toolbar's world list, where Space opens it."""
+    run = lesson.scenes.run
+    editing = next(i for i, s in enumerate(run.lesson.scenes) if s.panels == ("editor",))
+    run.go(editing)
+    lesson.document.flush()
+    QApplication.processEvents()
+    box = lesson.findChild(QWidget, "editor_q_3_0")
+    box.setFocus()
+    QApplication.processEvents()
+    assert box.hasFocus()
+    qtbot.keyClick(box, Qt.Key.Key_PageDown)  # reveals the answer, the box keeps the focus
+    qtbot.keyClick(box, Qt.Key.Key_PageDown)
+    assert run.index == editing + 1 and "editor" not in run.scene.panels
+    focus = QApplication.focusWidget()
+    assert focus in (None, lesson) or any(
+        dock.isVisible() and dock.isAncestorOf(focus) for dock in lesson.docks.values()), focus
+    revealed_or_next = (run.index, run.is_revealed())
+    qtbot.keyClick(focus or lesson, Qt.Key.Key_Space)
+    assert (run.index, run.is_revealed()) != revealed_or_next
+    assert not lesson.world_combo.view().isVisible()
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support raise")
+def test_hovering_the_strip_names_each_scene_in_the_interface_language(qtbot, lesson):
+    from PySide6.QtCore import QEvent
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QToolTip
+
+    strip = lesson.panels["guide"].stepper.strip
+    scenes = lesson.scenes.run.lesson.scenes
+    assert strip.tip(2) == f"Scene 3 of {len(scenes)}: {scenes[2].title.en}"
+    centre = strip.segment(4).center().toPoint()
+    QApplication.sendEvent(strip, QHelpEvent(QEvent.Type.ToolTip, centre,
+                                             strip.mapToGlobal(centre)))
+    assert scenes[4].title.en in QToolTip.text()
+    QToolTip.hideText()

@@ -120,3 +120,24 @@ def test_language_and_presentation_scale(qtbot, panel, present):
     present(panel, Look(scale=2.0))
     assert panel.numbers["scores"][1].font().pointSizeF() == pytest.approx(2 * base)
     assert panel.detail.font().pointSizeF() >= 22
+
+
+def test_the_wheel_over_the_unfocused_t_slider_scrolls_the_panel_instead(qtbot, panel):
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    def wheel(widget) -> None:
+        QApplication.sendEvent(widget, QWheelEvent(
+            QPointF(5, 5), QPointF(widget.mapToGlobal(QPoint(5, 5))), QPoint(0, 0),
+            QPoint(0, 120), Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
+            Qt.ScrollPhase.NoScrollPhase, False))
+
+    before = panel.T
+    for control in (panel.slider, panel.spin, panel.d_a_spin):
+        wheel(control)
+    assert before == panel.T and panel.d_a_spin.value() == panel.d_a
+    panel.slider.setFocus()
+    qtbot.waitUntil(panel.slider.hasFocus, timeout=2000)
+    wheel(panel.slider)
+    assert before != panel.T  # a slider the student clicked still takes the wheel

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QByteArray, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QFontMetrics, QKeyEvent
-from PySide6.QtWidgets import (
-    QMainWindow,
-)
+from PySide6.QtWidgets import QApplication, QMainWindow
 
 from app.i18n import tr
 from app.state.lesson import LessonRun
@@ -46,6 +44,7 @@ class SceneActions(QObject):
         for action in self.actions.values():
             action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         run.moved.connect(lambda _index: self.arrange())
+        run.moved.connect(lambda _index: self._keep_keys_for_the_clicker())
         run.revealed.connect(lambda _index: self.arrange())
         self._sync()
 
@@ -175,6 +174,18 @@ class SceneActions(QObject):
         else:
             return False
         return True
+
+    def _keep_keys_for_the_clicker(self) -> None:
+        """A new scene hides the panel that had the focus and Qt hands it on, often to the
+        toolbar's world list, where the next Space would open it. Focus stays only inside a
+        panel the scene shows; otherwise the window takes it, so Space steps the lesson."""
+        window = self.window
+        focus = QApplication.focusWidget()
+        docks = window.docks.values()  # type: ignore[attr-defined]
+        if focus is not None and any(dock.isVisible() and dock.isAncestorOf(focus)
+                                     for dock in docks):
+            return
+        window.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def retranslate(self) -> None:
         texts = {"lesson": tr("lesson.action.lesson"), "scene_next": tr("lesson.action.next"),

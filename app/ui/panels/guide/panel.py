@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtWidgets import QAbstractSpinBox, QLabel, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from app.i18n import tr
 from app.model.questions import LOG_NAME
@@ -30,23 +30,12 @@ from app.ui.panels.guide.sections import AFTER_MEASURE, BEFORE_MEASURE, CLOSING,
 from app.ui.panels.guide.stepper import Stepper
 from app.ui.widgets.reshaped_note import ReshapedNote
 from app.ui.widgets.rich_label import rich_label
+from app.ui.widgets.wheel_guard import WheelOnlyWhenFocused
 
 __all__ = ["AskBox", "GuidePanel"]
 
 TITLED_BY_SCENE = frozenset({"guide_step1", "guide_step2", "guide_step3", "guide_myth"})
 """Blocks whose heading is the title of the scene that shows them: not printed twice."""
-
-
-class _WheelOnlyWhenFocused(QObject):
-    """A spin box under a scrolling wheel keeps its value: the wheel scrolls the page unless
-    the student clicked into the box first."""
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if (event.type() == QEvent.Type.Wheel and isinstance(watched, QAbstractSpinBox)
-                and not watched.hasFocus()):
-            event.ignore()
-            return True
-        return False
 
 
 class GuidePanel(Panel):
@@ -66,10 +55,10 @@ class GuidePanel(Panel):
         self.question = rich_label("guide_question", selectable=True)
         self.labels: dict[str, QLabel] = {}
         self.measure = MeasureBox()
-        self._wheel_guard = _WheelOnlyWhenFocused(self)
+        self._wheel_guard = WheelOnlyWhenFocused(self)
         for box in (self.measure.t_box, self.measure.d_box):
             box.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # not by the wheel
-            box.installEventFilter(self._wheel_guard)
+        self._wheel_guard.guard(self.measure.t_box, self.measure.d_box)
         self.checklist_title = QLabel()
         self.checklist = Checklist(document.data)
         self.ask = AskBox(user_data_dir() / LOG_NAME)
@@ -79,7 +68,9 @@ class GuidePanel(Panel):
         emphasize(self.question, HEADING, bold=True)
         emphasize(self.checklist_title, TITLE, bold=True)
         column = QVBoxLayout(page)
-        column.setContentsMargins(10, 8, 10, 8)
+        column.setContentsMargins(10, 6, 10, 8)
+        column.addWidget(self.stepper)  # the scene's notes scroll with the page: never clipped
+        column.addWidget(ReshapedNote(document, "guide_reshaped"))  # its numbers: the lesson's
         column.addWidget(self.question)
         self._add_sections(column, BEFORE_MEASURE)
         column.addWidget(self.measure)
@@ -102,12 +93,11 @@ class GuidePanel(Panel):
         self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.stepper)
-        layout.addWidget(ReshapedNote(document, "guide_reshaped"))  # its numbers: the lesson's
         layout.addWidget(self.scroll, 1)
-        layout.addStretch(0)  # a scene with no blocks keeps its notes together at the top
         document.chosen.connect(self._on_chosen)
         self.run.moved.connect(lambda _index: self._show_blocks())
+        self.run.revealed.connect(lambda _index: QTimer.singleShot(
+            0, self, lambda: self.scroll.ensureWidgetVisible(self.stepper.answer)))
         self.checklist.show_progress()
         self.retranslate()
 
@@ -123,7 +113,6 @@ class GuidePanel(Panel):
         for name, widgets in self.blocks.items():
             for widget in widgets:
                 widget.setVisible(name in wanted)
-        self.scroll.setVisible(bool(wanted))
         self.scroll.verticalScrollBar().setValue(0)
 
     def _on_chosen(self, _query: int, _key: int) -> None:

@@ -5,14 +5,15 @@ scene up again. It reads and drives a `LessonRun`; the texts' numbers come from 
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPalette
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QHelpEvent, QMouseEvent, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
     QPushButton,
     QSizePolicy,
+    QToolTip,
     QVBoxLayout,
     QWidget,
 )
@@ -40,6 +41,7 @@ class SceneStrip(QWidget):
         self.count = count
         self.current = 0
         self.seen: set[int] = {0}
+        self.titles: list[str] = []
         self.setMinimumHeight(14)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
@@ -59,6 +61,19 @@ class SceneStrip(QWidget):
 
     def index_at(self, point: QPointF) -> int:
         return min(max(int(point.x() / max(self.width() / self.count, 1)), 0), self.count - 1)
+
+    def tip(self, index: int) -> str:
+        """What hovering a segment says: the scene's number and title, so a teacher can find
+        a scene by name before clicking."""
+        title = self.titles[index] if index < len(self.titles) else ""
+        return tr("guide.scene.strip_tip", number=index + 1, count=self.count, title=title)
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            QToolTip.showText(event.globalPos(), self.tip(self.index_at(QPointF(event.pos()))),
+                              self)
+            return True
+        return super().event(event)
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
@@ -136,7 +151,7 @@ class Stepper(QWidget):
         answer_row.addWidget(self.prompt, 1)
         answer_row.addWidget(self.reveal_button, 0, Qt.AlignmentFlag.AlignTop)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(10, 6, 10, 4)
+        layout.setContentsMargins(0, 0, 0, 4)
         layout.addLayout(top)
         layout.addWidget(self.title)
         layout.addWidget(self.look)
@@ -175,6 +190,8 @@ class Stepper(QWidget):
         self.previous_button.setToolTip(tr("guide.scene.previous"))
         self.next_button.setToolTip(tr("guide.scene.next"))
         self.strip.setToolTip(tr("guide.scene.strip"))
+        self.strip.titles = [scene.title.get(i18n.language()).format(**plain)
+                             for scene in self.run.lesson.scenes]
         self.reveal_button.setText(tr("guide.scene.reveal"))
         self.offer_text.setText(tr("guide.scene.offer"))
         self.set_up_button.setText(tr("guide.scene.set_up"))

@@ -33,6 +33,7 @@ from app.ui.panels.shapes.cube import CubeDiagram, Labels
 from app.ui.panels.shapes.diagram import ShapesDiagram
 from app.ui.panels.shapes.flow import FlowList
 from app.ui.widgets.scroll import FittedScrollArea
+from app.ui.widgets.wheel_guard import WheelOnlyWhenFocused
 
 STEPS_PER_OCTAVE = 4
 """The T slider moves in quarter powers of two, so every power of two (4,096 …) is a stop."""
@@ -97,6 +98,8 @@ class ShapesPanel(Panel):
         self.d_a_label = QLabel("dₐ")
         self.d_a_spin = QSpinBox()
         self.d_a_spin.setObjectName("shapes_d_a_spin")
+        self._wheel_guard = WheelOnlyWhenFocused(self)  # scrolling the panel keeps T and dₐ
+        self._wheel_guard.guard(self.slider, self.spin, self.d_a_spin)
         self.d_a_spin.setRange(1, MAX_D_A)
         self.d_a_spin.setValue(self.d_a)
         self.d_a_spin.setKeyboardTracking(False)
@@ -368,7 +371,7 @@ class ShapesPanel(Panel):
     def retranslate(self) -> None:
         self.head_box.setTitle(tr("shapes.head_title"))
         self.flow_title.setText(tr("shapes.flow_title", model=self.anchor.display_name))
-        self.lesson_button.setText(tr("shapes.lesson_scale", T=self.lesson_T, d=self.lesson_d))
+        self.lesson_button.setText(tr("shapes.lesson_scale", d=self.lesson_d))
         self.anchor_button.setText(tr("shapes.anchor_scale", d=self.anchor_d))
         self.slider.setToolTip(tr("shapes.tip.slider"))
         self.spin.setToolTip(tr("shapes.tip.slider"))
