@@ -342,8 +342,8 @@ STRINGS: dict[str, str] = {
         "score matrix shows them). The sizes here are the lesson's example and the anchor "
         "model's."
     ),
-    "shapes.lesson_scale": "The lesson's head: {d} dims",
-    "shapes.anchor_scale": "The anchor model's head: {d} dims",
+    "shapes.lesson_scale": "Lesson: {d} dims per head",
+    "shapes.anchor_scale": "Anchor model: {d} dims per head",
     "shapes.tip.slider": (
         "Sequence length T (log scale): arrow keys move one step, Page Up / Page Down double or"
         " halve"

@@ -275,8 +275,8 @@ STRINGS: dict[str, str] = {
         "你导入的是 {tq} 个查询 × {tk} 个键，d = {d}，每个头 {pairs} 个分数（见分数矩阵）。"
         "这里的尺寸是课上的例子和锚点模型的。"
     ),
-    "shapes.lesson_scale": "课上的头：每头 {d} 维",
-    "shapes.anchor_scale": "锚点模型的头：每头 {d} 维",
+    "shapes.lesson_scale": "课上：每头 {d} 维",
+    "shapes.anchor_scale": "锚点模型：每头 {d} 维",
     "shapes.tip.slider": "序列长度 T（对数刻度）：方向键走一档，PgUp / PgDn 翻倍或减半",
     "shapes.pairs": "每个头的配对数 T²",
     "shapes.score_bytes": "分数矩阵 T × T",
