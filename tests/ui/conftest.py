@@ -45,6 +45,20 @@ def open_panel(qtbot) -> Iterator[Callable[..., Panel]]:
 
 
 @pytest.fixture
+def open_2d_panel(open_panel) -> Callable[[type[Panel], tuple[int, int]], Panel]:
+    """Builds one panel like `open_panel`, on a document already in the 2-D world."""
+
+    def open_(panel_class: type[Panel], size: tuple[int, int]) -> Panel:
+        make_application()
+        document = Document(load_lesson_data())
+        document.set_world("dialogue")
+        document.flush()
+        return open_panel(panel_class, size, document=document)
+
+    return open_
+
+
+@pytest.fixture
 def present() -> Iterator[Callable[[Panel, Look], None]]:
     """Gives one panel a look as presentation mode gives the window one: the application font
     at the look's scale first (widgets inherit it), then the panel's pens, colours and painted

@@ -9,23 +9,16 @@ import pytest
 from PySide6.QtCore import QPointF
 
 from app.i18n import tr
-from app.model.data import load_lesson_data
 from app.model.landscape import COMPARED_SHAPES
 from app.model.scoring import score_pair
 from app.model.view import scorer_params
-from app.startup import make_application
-from app.state.document import Document
 from app.ui.look import landscape_map
 from app.ui.panels.landscapes.panel import LandscapesPanel, best_plan
 
 
 @pytest.fixture
-def panel(open_panel):
-    make_application()
-    document = Document(load_lesson_data())
-    document.set_world("dialogue")
-    document.flush()
-    return open_panel(LandscapesPanel, (900, 420), document=document)
+def panel(open_2d_panel):
+    return open_2d_panel(LandscapesPanel, (900, 420))
 
 
 def lut(cmap) -> np.ndarray:

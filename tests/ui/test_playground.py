@@ -9,10 +9,7 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication
 
-from app.model.data import load_lesson_data
 from app.model.state import LabState
-from app.startup import make_application
-from app.state.document import Document
 from app.ui.format import UNDEFINED_TEXT, format_score
 from app.ui.language import apply_language
 from app.ui.look import Look
@@ -28,12 +25,8 @@ pytestmark = pytest.mark.usefixtures("every_move_counts")
 
 
 @pytest.fixture
-def panel(open_panel):
-    make_application()
-    document = Document(load_lesson_data())
-    document.set_world("dialogue")
-    document.flush()
-    return open_panel(PlaygroundPanel, (640, 760), document=document)
+def panel(open_2d_panel):
+    return open_2d_panel(PlaygroundPanel, (640, 760))
 
 
 def to_viewport(panel: PlaygroundPanel, x: float, y: float) -> QPoint:

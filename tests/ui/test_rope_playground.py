@@ -6,20 +6,13 @@ from __future__ import annotations
 import pytest
 
 from app.i18n import tr
-from app.model.data import load_lesson_data
-from app.startup import make_application
-from app.state.document import Document
 from app.ui.format import format_score
 from app.ui.panels.playground.panel import PlaygroundPanel
 
 
 @pytest.fixture
-def panel(open_panel):
-    make_application()
-    document = Document(load_lesson_data())
-    document.set_world("dialogue")
-    document.flush()
-    return open_panel(PlaygroundPanel, (640, 760), document=document)
+def panel(open_2d_panel):
+    return open_2d_panel(PlaygroundPanel, (640, 760))
 
 
 def test_rope_on_shows_the_rope_off_scores_beside_the_rotated_ones(qtbot, panel):
