@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -16,11 +16,10 @@ from PySide6.QtGui import (
     QPen,
     QPolygonF,
 )
-from PySide6.QtWidgets import QSizePolicy, QWidget
+from PySide6.QtWidgets import QWidget
 
 from app.ui.fonts import HEADING, READING, scaled_font
-from app.ui.look import LIGHT, Theme
-from app.ui.panels.shapes.diagram import SCORE_STOPS
+from app.ui.panels.shapes.diagram import SCORE_STOPS, ScaledPicture
 
 CUBE_FILL = "#D55E00"
 """Okabe–Ito vermillion: the additive tensor, apart from the scores' blue–orange gradient."""
@@ -42,18 +41,17 @@ class Labels:
     times: str  # "× 256"
 
 
-class CubeDiagram(QWidget):
+class CubeDiagram(ScaledPicture):
     """Square and cube with the same T × T face; the cube's depth stands for dₐ sheets and is
     not to scale (a caption beside it says so and gives the computed ratio)."""
 
+    MINIMUM = (280, 170)
+    PREFERRED = (560, 230)
+
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("shapes_cube")
+        super().__init__("shapes_cube", parent)
         self.labels = Labels("", "", "", "", "", "")
         self.sheets = 1
-        self.scale = 1.0
-        self.theme: Theme = LIGHT
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
 
     def set_content(self, labels: Labels, d_a: int) -> None:
         sheets = max(1, min(d_a, MAX_SHEETS))
@@ -63,17 +61,6 @@ class CubeDiagram(QWidget):
             if wider:
                 self.updateGeometry()  # the depth label's room sets the height for a width
             self.update()
-
-    def set_look(self, scale: float, theme: Theme) -> None:
-        self.scale, self.theme = scale, theme
-        self.updateGeometry()
-        self.update()
-
-    def minimumSizeHint(self) -> QSize:
-        return QSize(int(280 * self.scale), int(170 * self.scale))
-
-    def sizeHint(self) -> QSize:
-        return QSize(int(560 * self.scale), int(230 * self.scale))
 
     def _fonts(self) -> tuple[QFont, QFont]:
         return scaled_font(READING, bold=True), scaled_font(HEADING, bold=True)

@@ -43,22 +43,20 @@ def rich_text(html: str, font: QFont) -> QStaticText:
     return text
 
 
-class ShapesDiagram(QWidget):
-    """Q_h (T×d_h) · K_hᵀ (d_h×T) = S (T×T): every T edge one length, every d_h edge another."""
+class ScaledPicture(QWidget):
+    """A painted picture of the shapes panel: it takes the presentation scale and theme, and
+    its sizes (at 100 %) grow with the scale."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    MINIMUM = (280, 150)
+    """The narrowest that reads, at 100 %."""
+    PREFERRED = (560, 240)
+
+    def __init__(self, name: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setObjectName("shapes_diagram")
-        self.T = 5
-        self.d_h = 4
+        self.setObjectName(name)
         self.scale = 1.0
         self.theme: Theme = LIGHT
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-
-    def set_sizes(self, T: int, d_h: int) -> None:
-        if (T, d_h) != (self.T, self.d_h):
-            self.T, self.d_h = T, d_h
-            self.update()
 
     def set_look(self, scale: float, theme: Theme) -> None:
         self.scale, self.theme = scale, theme
@@ -66,10 +64,24 @@ class ShapesDiagram(QWidget):
         self.update()
 
     def minimumSizeHint(self) -> QSize:
-        return QSize(int(280 * self.scale), int(150 * self.scale))  # the narrowest that reads
+        return QSize(int(self.MINIMUM[0] * self.scale), int(self.MINIMUM[1] * self.scale))
 
     def sizeHint(self) -> QSize:
-        return QSize(int(560 * self.scale), int(240 * self.scale))
+        return QSize(int(self.PREFERRED[0] * self.scale), int(self.PREFERRED[1] * self.scale))
+
+
+class ShapesDiagram(ScaledPicture):
+    """Q_h (T×d_h) · K_hᵀ (d_h×T) = S (T×T): every T edge one length, every d_h edge another."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("shapes_diagram", parent)
+        self.T = 5
+        self.d_h = 4
+
+    def set_sizes(self, T: int, d_h: int) -> None:
+        if (T, d_h) != (self.T, self.d_h):
+            self.T, self.d_h = T, d_h
+            self.update()
 
     def edge_labels(self) -> tuple[str, str]:
         """The two edge texts (rich text), real sizes with the dimension symbols."""
