@@ -156,12 +156,12 @@ class Document(QObject, ReshapeIntents):
         if name not in SCORERS:
             self.notice.emit(tr("notice.unknown_scorer", name=name))
             return
-        if self._state.world == "imported" and not scorer_usable(self._state, self.data, name):
-            self.notice.emit(tr("notice.import_lacks_weights", scorer=tr(f"scorer.{name}")))
-            return
-        if not scorer_usable(self._state, self.data, name):
-            self.notice.emit(tr("notice.scorer_reshaped", scorer=tr(f"scorer.{name}"),
-                                d=self.data.teaching.W_Q.shape[1]))
+        if not scorer_usable(self._state, self.data, name):  # no learned weights that fit
+            if self._state.world == "imported":
+                self.notice.emit(tr("notice.import_lacks_weights", scorer=tr(f"scorer.{name}")))
+            else:
+                self.notice.emit(tr("notice.scorer_reshaped", scorer=tr(f"scorer.{name}"),
+                                    d=self.data.teaching.W_Q.shape[1]))
             return
         self.push(replace(self._state, scorer=name), "scorer")
 
@@ -281,10 +281,8 @@ class Document(QObject, ReshapeIntents):
         """Open a captured q, k as the imported world, as one undoable step (a second import
         replaces the first); the last query against the first key is selected, scored as the
         model scored it (q·k/√d), so its weights are the ones the model computed."""
-        state = replace(self._state, imported=capture, scorer="scaled_dot")
-        moved = usable_scorer(state.with_world("imported", (len(capture.queries) - 1, 0)),
-                              self.data)
-        self.push(moved, "import")
+        state = replace(self._state, imported=capture, scorer="scaled_dot")  # needs no weights
+        self.push(state.with_world("imported", (len(capture.queries) - 1, 0)), "import")
 
     def load_state(self, state: LabState, text: str = "open") -> None:
         """Replace everything (open a scenario, reset) as one undoable step."""
