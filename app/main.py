@@ -8,8 +8,13 @@ import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from app import i18n
 from app.paths import HOME_VARIABLE, output_problem, user_folder_problem
+
+if TYPE_CHECKING:
+    from app.ui.main_window import MainWindow
 
 USAGE_ERROR = 2
 CANNOT_START = 1
@@ -112,7 +117,7 @@ def _head(text: str) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="attention-lab", description="Attention Lab (注意力打分实验台)")
-    parser.add_argument("--lang", choices=("zh", "en"), help="interface language")
+    parser.add_argument("--lang", choices=i18n.languages(), help="interface language")
     parser.add_argument("--present", action="store_true",
                         help="start in presentation mode (large, high-contrast)")
     parser.add_argument("--scenario", type=Path, metavar="FILE",
@@ -228,7 +233,9 @@ def window_system_problem(environ: Mapping[str, str] | None = None,
             f"{', '.join(missing)}; install them with: sudo apt-get install -y {packages}")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None,
+         on_window: Callable[[MainWindow], None] | None = None) -> int:
+    """The command line; `on_window`, for a benchmark, sees the window before it is shown."""
     parser = build_parser()
     args = parser.parse_args(argv)
     _check_combinations(parser, args)
@@ -258,7 +265,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return CANNOT_START
     from app.startup import run
 
-    return run(args)
+    return run(args, on_window)
 
 
 if __name__ == "__main__":

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pyqtgraph as pg
@@ -26,11 +26,13 @@ from app.model.scenes import load_scenes
 from app.model.view import initial_state
 from app.paths import user_folder_problem
 from app.state.document import Document
+from app.ui.app import build_main_window
 from app.ui.errors import install as install_error_hook
 from app.ui.export import save_image
 from app.ui.fonts import apply_body_floor, apply_cjk_fallback, register_bundled_fonts
 from app.ui.language import apply_language, stored_language
 from app.ui.main_window import MainWindow
+from app.ui.panels.registry import scene_panels
 
 USAGE_ERROR = 2
 PLATFORM_NOISE = ("This plugin does not support propagateSizeHints()",)
@@ -80,8 +82,7 @@ def make_application() -> QApplication:
 def build_window(lang: str | None = None, data: LessonData | None = None) -> MainWindow:
     """The document and its window, with the language chosen or taken from the system."""
     apply_language(lang or stored_language())
-    document = Document(load_lesson_data() if data is None else data)
-    return MainWindow(document)
+    return build_main_window(Document(load_lesson_data() if data is None else data))
 
 
 def render(target: QWidget, path: Path) -> None:
@@ -124,7 +125,7 @@ def check_inputs(args: argparse.Namespace) -> LessonData:
     """Read the lesson data and the --scenario file before any window exists, so a bad file
     costs one line on the terminal, not a window built for nothing. Raises AttentionLabError."""
     data = load_lesson_data()
-    scenes = load_scenes(data=data)
+    scenes = load_scenes(data=data, panels=scene_panels())
     scene = getattr(args, "scene", None)
     if scene is not None and scene > len(scenes):
         raise AttentionLabError(f"--scene {scene}: this lesson has scenes 1 to {len(scenes)}")
@@ -167,7 +168,10 @@ def open_session(window: MainWindow, args: argparse.Namespace,
         show_no_folder_note(window, folder_problem)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace,
+        on_window: Callable[[MainWindow], None] | None = None) -> int:
+    """Start the app as `args` ask; `on_window` sees the window just before it is shown
+    (a benchmark watches for its first paint)."""
     folder_problem = user_folder_problem()
     try:
         data = check_inputs(args)
@@ -188,7 +192,7 @@ def run(args: argparse.Namespace) -> int:
                 window.presentation.set_presenting(True)
             if args.scene is not None:
                 window.resize(*args.size)
-                window.scenes.open_scene(args.scene - 1, set_up=args.scenario is None)
+                window.arrangement.open_scene(args.scene - 1, set_up=args.scenario is None)
             import_capture(window, args)
             return _screenshot(window, args)
         except AttentionLabError as error:  # the file changed since check_inputs read it
@@ -202,16 +206,14 @@ def run(args: argparse.Namespace) -> int:
         window.dispose()
         sys.stderr.write(f"attention-lab: error: {error}\n")
         return USAGE_ERROR
-    window.restore_layout()
+    window.arrangement.restore()
     if args.scene is not None:
-        window.open_lesson(args.scene - 1, asked=True)
+        window.arrangement.open_lesson(args.scene - 1, asked=True)
     import_capture(window, args)
     if args.present:
         window.presentation.set_presenting(True)
-    if os.environ.get("ATTENTION_LAB_EXIT_AFTER_FIRST_PAINT"):
-        from app.bench.startup_time import exit_after_first_paint
-
-        exit_after_first_paint(window)
+    if on_window is not None:
+        on_window(window)
     window.show()
     code = app.exec()
     window.dispose()

@@ -1,12 +1,12 @@
 """Owns the start-up timing: process start to the first painted main window, in a subprocess.
 
-The child is the real `python main.py` with `ATTENTION_LAB_EXIT_AFTER_FIRST_PAINT=1`:
-`app.startup.run` then calls `exit_after_first_paint(window)`, which prints a CLOCK_MONOTONIC
-timestamp (shared by all processes on the machine) once the window's first paint pass has
-finished and quits. The parent reads the clock just before it spawns the child, so the
-figure includes interpreter start, imports, data loading, building every panel and painting.
-PYTHONDONTWRITEBYTECODE is dropped for the child, so after the unrecorded first launch the
-app's modules load from cached bytecode, as they do for a user.
+The child is `python -m app.bench.first_paint`: the real command line and start-up
+(`app.main.main`), handed `exit_after_first_paint`, which prints a CLOCK_MONOTONIC timestamp
+(shared by all processes on the machine) once the window's first paint pass has finished and
+quits. The app itself knows nothing of the benchmark. The parent reads the clock just
+before it spawns the child, so the figure includes interpreter start, imports, data loading,
+building the panels and painting. PYTHONDONTWRITEBYTECODE is dropped for the child, so after
+the unrecorded first launch the app's modules load from cached bytecode, as for a user.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from PySide6.QtWidgets import QApplication, QWidget
 from app.bench import Result
 from app.paths import REPO_ROOT
 
-ENV_HOOK = "ATTENTION_LAB_EXIT_AFTER_FIRST_PAINT"
 MARK = "attention-lab-first-paint"
 CHILD_TIMEOUT_S = 60.0
 
@@ -61,18 +60,17 @@ def _parse(stdout: str) -> float:
 
 
 def launch_once(command: Sequence[str] | None = None) -> float:
-    """Milliseconds from spawning `python main.py` (or `command`) to its first painted window.
+    """Milliseconds from spawning the app (or `command`) to its first painted window.
 
     The child never outlives this call: on a timeout, Ctrl+C or SIGTERM (which `run_bench`
     turns into SystemExit) it is killed and reaped before the exception goes on.
     """
     with tempfile.TemporaryDirectory(prefix="attention-lab-bench-") as home:
         env = dict(os.environ, QT_QPA_PLATFORM="offscreen", ATTENTION_LAB_HOME=home)
-        env[ENV_HOOK] = "1"
         # As on a user's machine, the app's bytecode is cached after the first launch.
         env.pop("PYTHONDONTWRITEBYTECODE", None)
-        argv = list(command) if command is not None else [sys.executable,
-                                                          str(REPO_ROOT / "main.py")]
+        argv = list(command) if command is not None else [sys.executable, "-m",
+                                                          "app.bench.first_paint"]
         start = time.monotonic()
         child = subprocess.Popen(argv, env=env, cwd=REPO_ROOT, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True)
@@ -83,7 +81,7 @@ def launch_once(command: Sequence[str] | None = None) -> float:
                 child.kill()
                 child.communicate()
         if child.returncode != 0:
-            raise RuntimeError(f"main.py exited with {child.returncode}:\n{stderr}")
+            raise RuntimeError(f"the app exited with {child.returncode}:\n{stderr}")
         return (_parse(stdout) - start) * 1000.0
 
 
@@ -92,4 +90,4 @@ def measure_startup(runs: int, warmup: bool = True) -> Result:
     if warmup:
         launch_once()
     samples = [launch_once() for _ in range(runs)]
-    return Result("startup", "process start → first painted window", "python main.py", samples)
+    return Result("startup", "process start → first painted window", "the app", samples)

@@ -9,7 +9,9 @@ filled by the UI from computed values, so the loader refuses any digit outside b
 
 from __future__ import annotations
 
+import re
 import string
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from dataclasses import replace as replace_fields
 from pathlib import Path
@@ -23,14 +25,14 @@ from app.model.state import WORLDS, LabState, Options, World, option_problem
 from app.model.timeline import STAGES
 from app.model.view import initial_state
 
-__all__ = ["BLOCKS", "LANGS", "PANELS", "SCENES_FILE", "Lesson", "Scene", "SceneLayout",
+__all__ = ["BLOCKS", "SCENES_FILE", "Lesson", "Scene", "SceneLayout",
            "Text", "load_scenes", "scene_state"]
 
 SCENES_FILE = "lesson-scenes.json"
-LANGS = ("zh", "en")
-PANELS = ("playground", "editor", "heatmap", "expansion", "match", "shapes", "timeline",
-          "landscapes")
-"""The data panels a scene may show (the guide, which is the stepper, is always shown)."""
+LANGUAGE_CODE = re.compile(r"^[a-z]{2,3}(_[A-Z]{2})?$")
+"""How the file names a language in its `languages` list: `zh`, `en`, `pt_BR`."""
+PANEL_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+"""How a scene names a panel; which panels there are is the interface's to say."""
 BLOCKS = ("intro", "step1", "step2", "measure", "step3", "checklist", "myth", "evidence",
           "summary", "next", "faq", "ask")
 """The guide's own blocks a scene may show under its notes (measure it here, the checklist…)."""
@@ -44,13 +46,18 @@ _SETTABLE = tuple(f.name for f in fields(Options))
 
 @dataclass(frozen=True)
 class Text:
-    """One text in both languages; may hold {placeholders} for computed values."""
+    """One text in every language the scene file is written in; may hold {placeholders}
+    for computed values."""
 
-    zh: str
-    en: str
+    texts: MappingProxyType[str, str]
 
-    def get(self, lang: str) -> str:
-        return self.zh if lang == "zh" else self.en
+    def get(self, languages: Sequence[str]) -> str:
+        """The text in the first of `languages` it has (a language and its fallbacks), else
+        in the file's first language."""
+        for code in languages:
+            if code in self.texts:
+                return self.texts[code]
+        return next(iter(self.texts.values()))
 
 
 GUIDE_SHARE = 0.34
@@ -105,6 +112,8 @@ class Lesson:
     scenes: tuple[Scene, ...]
     lesson_numbers: MappingProxyType[str, int]
     path: Path
+    languages: tuple[str, ...] = ()
+    """The languages every text of the file is written in."""
 
     def __len__(self) -> int:
         return len(self.scenes)
@@ -123,27 +132,41 @@ def _placeholders_only(f: JsonFile, text: str, where: str) -> None:
             raise f.fail(where, f"placeholder {{{name}}} must be a plain name")
 
 
-def _text(f: JsonFile, node: dict[str, Any], base: str, key: str,
+def _text(f: JsonFile, node: dict[str, Any], base: str, key: str, langs: tuple[str, ...],
           required: bool = True) -> Text | None:
     obj = f.obj(node, base, key, required)
     if obj is None:
         return None
     where = join(base, key)
-    extra = sorted(set(obj) - set(LANGS))
+    extra = sorted(set(obj) - set(langs))
     if extra:
-        raise f.fail(join(where, extra[0]), f"is not a language; use {' and '.join(LANGS)}")
+        raise f.fail(join(where, extra[0]), f"is not one of the file's languages "
+                                            f"({', '.join(langs)})")
     texts = {}
-    for lang in LANGS:
+    for lang in langs:
         value = f.text(obj, where, lang)
         if len(value) > MAX_TEXT:
             raise f.fail(join(where, lang), f"is longer than {MAX_TEXT} characters")
         _placeholders_only(f, value, join(where, lang))
         texts[lang] = value
-    return Text(**texts)
+    return Text(MappingProxyType(texts))
 
 
-def _names(f: JsonFile, node: dict[str, Any], base: str, key: str, allowed: tuple[str, ...],
-           required: bool = True, most: int | None = None) -> tuple[str, ...]:
+def _languages(f: JsonFile) -> tuple[str, ...]:
+    codes = f.items(f.root, "", "languages")
+    for i, code in enumerate(codes):
+        if not isinstance(code, str) or not LANGUAGE_CODE.match(code):
+            raise f.fail(join("languages", i), f"must be a language code such as zh or en, "
+                                               f"found {describe(code)}")
+        if code in codes[:i]:
+            raise f.fail(join("languages", i), f"{code} is named twice")
+    return tuple(codes)
+
+
+def _names(f: JsonFile, node: dict[str, Any], base: str, key: str,
+           allowed: tuple[str, ...] | None, required: bool = True,
+           most: int | None = None) -> tuple[str, ...]:
+    """A list of distinct names, each one of `allowed` (None: any plain lower-case name)."""
     if not required and key not in node:
         return ()
     values = f.items(node, base, key)
@@ -151,7 +174,9 @@ def _names(f: JsonFile, node: dict[str, Any], base: str, key: str, allowed: tupl
     if most is not None and len(values) > most:
         raise f.fail(where, f"must name at most {most}, found {len(values)}")
     for i, value in enumerate(values):
-        if value not in allowed:
+        if allowed is None and not (isinstance(value, str) and PANEL_NAME.match(value)):
+            raise f.fail(join(where, i), f"must be a panel's name, found {describe(value)}")
+        if allowed is not None and value not in allowed:
             raise f.fail(join(where, i), f"must be one of {', '.join(allowed)}, "
                                          f"found {describe(value)}")
         if value in values[:i]:
@@ -199,7 +224,8 @@ def _layout(f: JsonFile, node: dict[str, Any], where: str,
     return SceneLayout(aside=aside, **shares)
 
 
-def _scene(f: JsonFile, node: Any, where: str, data: LessonData | None) -> Scene:
+def _scene(f: JsonFile, node: Any, where: str, data: LessonData | None,
+           langs: tuple[str, ...], known: tuple[str, ...] | None) -> Scene:
     if not isinstance(node, dict):
         raise f.fail(where, f"must be an object, found {describe(node)}")
     world = f.get(node, where, "world")
@@ -222,41 +248,45 @@ def _scene(f: JsonFile, node: Any, where: str, data: LessonData | None) -> Scene
                                                f"({', '.join(roles)}), found {describe(role)}")
     answer = f.obj(node, where, "answer", required=False)
     answer_base = join(where, "answer")
-    panels = _names(f, node, where, "panels", PANELS, most=MAX_PANELS)
-    answer_panels = (_names(f, answer, answer_base, "panels", PANELS, required=False,
+    panels = _names(f, node, where, "panels", known, most=MAX_PANELS)
+    answer_panels = (_names(f, answer, answer_base, "panels", known, required=False,
                             most=MAX_PANELS) if answer is not None else ())
     return Scene(
         id=f.text(node, where, "id"),
-        title=_text(f, node, where, "title"),  # type: ignore[arg-type]
-        look=_text(f, node, where, "look"),  # type: ignore[arg-type]
+        title=_text(f, node, where, "title", langs),  # type: ignore[arg-type]
+        look=_text(f, node, where, "look", langs),  # type: ignore[arg-type]
         world=world, scorer=scorer, query_role=query_role, key_role=key_role,
         options=_options(f, node, where),
         panels=panels,
         blocks=_names(f, node, where, "blocks", BLOCKS, required=False),
-        prompt=_text(f, answer, answer_base, "prompt") if answer is not None else None,
-        answer=_text(f, answer, answer_base, "text") if answer is not None else None,
+        prompt=_text(f, answer, answer_base, "prompt", langs) if answer is not None else None,
+        answer=_text(f, answer, answer_base, "text", langs) if answer is not None else None,
         answer_panels=answer_panels,
         layout=_layout(f, node, where, (*panels, *(n for n in answer_panels
                                                    if n not in panels))),
     )
 
 
-def load_scenes(data_dir: Path | str | None = None, data: LessonData | None = None) -> Lesson:
+def load_scenes(data_dir: Path | str | None = None, data: LessonData | None = None,
+                panels: tuple[str, ...] | None = None) -> Lesson:
     """The lesson's scenes from `data_dir` (default: the repo's data/); `data`, when given,
-    lets the roles of each selection be checked too. Raises DataError with a field path."""
+    lets the roles of each selection be checked too, `panels` (the interface's docks) the
+    panels each scene shows. Raises DataError with a field path."""
     folder = Path(data_dir) if data_dir is not None else (
         data.data_dir if data is not None else DEFAULT_DATA_DIR)
     f = JsonFile(folder / SCENES_FILE)
     numbers_node = f.obj(f.root, "", "lessons")
     numbers = {name: f.integer(numbers_node, "lessons", name) for name in LESSON_NUMBERS}
-    scenes = tuple(_scene(f, node, join("scenes", i), data)
+    langs = _languages(f)
+    scenes = tuple(_scene(f, node, join("scenes", i), data, langs, panels)
                    for i, node in enumerate(f.items(f.root, "", "scenes")))
     seen: set[str] = set()
     for i, scene in enumerate(scenes):
         if scene.id in seen:
             raise f.fail(join(join("scenes", i), "id"), f"{scene.id!r} is used twice")
         seen.add(scene.id)
-    return Lesson(scenes, MappingProxyType(numbers), f.path)  # type: ignore[arg-type]
+    return Lesson(scenes, MappingProxyType(numbers), f.path,  # type: ignore[arg-type]
+                  langs)
 
 
 def scene_state(scene: Scene, data: LessonData) -> LabState:

@@ -6,7 +6,7 @@ nobody can change a state in place behind the document's back.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Literal
 
 import numpy as np
@@ -235,3 +235,23 @@ def _imported_with(capture: Capture, role: str, index: int, values: np.ndarray) 
     if role == "q":
         return capture.with_vectors(matrix, capture.keys)
     return capture.with_vectors(capture.queries, matrix)
+
+
+STATE_FIELDS = tuple(f.name for f in fields(LabState))
+"""Every field of `LabState`, the names a change lists (`changed_fields`)."""
+
+
+def changed_fields(before: LabState, after: LabState) -> frozenset[str]:
+    """The fields of `after` that differ from `before`: the same object first (an unchanged
+    field of an immutable state is the very object), then by value."""
+    if before is after:
+        return frozenset()
+    found = []
+    for name in STATE_FIELDS:
+        old, new = getattr(before, name), getattr(after, name)
+        if old is new:
+            continue
+        same = (np.array_equal(old, new) if isinstance(old, np.ndarray) else old == new)
+        if not same:
+            found.append(name)
+    return frozenset(found)

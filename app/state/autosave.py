@@ -23,7 +23,6 @@ from pathlib import Path
 
 from PySide6.QtCore import QLockFile, QObject, Qt, QTimer, Signal
 
-from app.i18n import tr
 from app.model.atomic import write_text_atomic
 from app.model.errors import ScenarioError
 from app.model.scenario import SUFFIX, dumps, read_scenario
@@ -31,6 +30,7 @@ from app.model.state import LabState
 from app.model.view import initial_state
 from app.paths import user_data_dir
 from app.state.document import Document
+from app.state.notice import Notice
 
 AUTOSAVE_NAME = "autosave.attnlab.json"
 BACKUP_NAME = "autosave.previous.attnlab.json"
@@ -87,11 +87,12 @@ def aside_path(path: Path, when: datetime | None = None) -> Path:
         number += 1
 
 
-def write_problem(error: BaseException) -> str:
-    """The reason a save failed, in words for the status bar and dialogs."""
+def write_problem(error: BaseException) -> Notice | str:
+    """The reason a save failed, for the status bar and dialogs: the system's own words for
+    a failed write, a notice the interface words for text a file cannot hold."""
     if isinstance(error, UnicodeEncodeError):
         bad = error.object[error.start:error.end]
-        return tr("classroom.unwritable_text", text=ascii(bad))
+        return Notice.of("classroom.unwritable_text", text=ascii(bad))
     if isinstance(error, OSError):
         return error.strerror or str(error)
     return str(error) or type(error).__name__
@@ -171,7 +172,7 @@ class Autosaver(QObject):
 
     saved = Signal(str)
     """Emitted with the file's path after each write."""
-    failed = Signal(str)
+    failed = Signal(object)
     """Emitted with the reason when saving starts failing: once, not again at every change,
     until a save succeeds (then `recovered`)."""
     recovered = Signal(str)
@@ -189,8 +190,8 @@ class Autosaver(QObject):
         self.debounce = debounce
         self.max_delay = max_delay
         self.save_count = 0
-        self.problem: str | None = None
-        """Why the last save failed; None while saves work."""
+        self.problem: Notice | str | None = None
+        """Why the last save failed (`write_problem`); None while saves work."""
         self._written: str | None = None
         self._found: str | None = None
         """A readable autosave found before the first write: the first save backs it up."""
@@ -241,7 +242,7 @@ class Autosaver(QObject):
         self._checked = True
         return moved
 
-    def check_writable(self) -> str | None:
+    def check_writable(self) -> Notice | str | None:
         """Try a small write in the folder now; the reason it failed (then `failed` is
         emitted, once), or None. Lets the start say "autosave is off" before any edit."""
         probe = self.folder / PROBE_NAME
@@ -271,7 +272,7 @@ class Autosaver(QObject):
         with contextlib.suppress(OSError):  # flush reported it (once); the next change retries
             self.flush()
 
-    def _fail(self, problem: str) -> None:
+    def _fail(self, problem: Notice | str) -> None:
         first = self.problem is None
         self.problem = problem
         if first:
@@ -301,7 +302,7 @@ class Autosaver(QObject):
             self._fail(problem)
             if isinstance(error, OSError):
                 raise
-            raise OSError(errno.EINVAL, problem) from error
+            raise OSError(errno.EINVAL, f"text that cannot be saved as UTF-8: {error}") from error
         self._written, self._found = text, None
         self.save_count += 1
         if self.problem is not None:

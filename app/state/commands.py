@@ -3,14 +3,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtGui import QUndoCommand
 
 from app.model.state import LabState
 
-if TYPE_CHECKING:
-    from app.state.document import Document
+
+class History(Protocol):
+    """What a command installs states into (the document)."""
+
+    def apply_state(self, state: LabState) -> None: ...
+
+    def apply_history(self, state: LabState) -> None: ...
 
 
 class StateCommand(QUndoCommand):
@@ -18,7 +23,7 @@ class StateCommand(QUndoCommand):
 
     DRAG_BASE = 1000
 
-    def __init__(self, document: Document, before: LabState, after: LabState, text: str,
+    def __init__(self, document: History, before: LabState, after: LabState, text: str,
                  merge: int = -1) -> None:
         super().__init__(text)
         self._document = document

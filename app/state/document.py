@@ -14,7 +14,6 @@ import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 
-from app.i18n import tr
 from app.model.capture import VALUE_LIMIT, Capture
 from app.model.data import LessonData
 from app.model.figures import Figure, figures_of
@@ -32,21 +31,24 @@ from app.model.state import (
     WORLDS,
     LabState,
     World,
+    changed_fields,
     option_problem,
 )
 from app.model.timeline import stage, stage_changes
 from app.model.view import View, compute_view, initial_state, lesson_selection
 from app.state.commands import StateCommand
+from app.state.notice import Notice, scorer_term
 from app.state.reshaping import ReshapeIntents
 
 
 class Document(QObject, ReshapeIntents):
     """Holds the state, its undo stack and the latest computed view."""
 
-    changed = Signal()
-    """Emitted once after every recompute; read `view` and `state` in the handler."""
-    notice = Signal(str)
-    """A message for the user (rejected or clamped input); the state is already consistent."""
+    changed = Signal(object)
+    """Emitted once after every recompute with the `LabState` fields that changed since the
+    last emission (a frozenset of names); read `view` and `state` in the handler."""
+    notice = Signal(object)
+    """A `Notice` for the user (rejected or clamped input); the state is already consistent."""
     gesture_finished = Signal()
     """A drag ended: scales that held still while it ran (`dragging`) may refit now."""
     chosen = Signal(int, int)
@@ -60,6 +62,8 @@ class Document(QObject, ReshapeIntents):
         self._state = initial_state(data)
         self._view = compute_view(self._state, data)
         self._view_state = self._state
+        self._announced = self._state
+        """The state the last `changed` told of: the next one lists what differs from it."""
         self._pending = False
         self._drag_id: int | None = None
         self._next_drag_id = 0
@@ -102,7 +106,8 @@ class Document(QObject, ReshapeIntents):
             self._view = compute_view(self._state, self.data)
             self._view_state = self._state
         self.recompute_count += 1
-        self.changed.emit()
+        fields, self._announced = changed_fields(self._announced, self._state), self._state
+        self.changed.emit(fields)
 
     def apply_state(self, state: LabState) -> None:
         """Install a state without a new undo step: only for the undo commands themselves
@@ -137,30 +142,31 @@ class Document(QObject, ReshapeIntents):
 
     def set_world(self, world: World) -> None:
         if world not in WORLDS:
-            self.notice.emit(tr("notice.unknown_world", name=world))
+            self.notice.emit(Notice.of("notice.unknown_world", name=world))
             return
         if world == "imported" and self._state.imported is None:
-            self.notice.emit(tr("notice.no_import"))
+            self.notice.emit(Notice.of("notice.no_import"))
             return
         if world != self._state.world:
             selection = (teaching_selection(self._state, self.data) if world == "teaching"
                          else lesson_selection(self.data, world))
             moved = usable_scorer(self._state.with_world(world, selection), self.data)
             if moved.scorer != self._state.scorer:  # its weights do not fit the new d
-                self.notice.emit(tr("notice.dimension.scorer",
-                                    scorer=tr(f"scorer.{self._state.scorer}"),
+                self.notice.emit(Notice.of("notice.dimension.scorer",
+                                    scorer=scorer_term(self._state.scorer),
                                     d=self.data.teaching.W_Q.shape[1]))
             self.push(moved, "world")
 
     def set_scorer(self, name: str) -> None:
         if name not in SCORERS:
-            self.notice.emit(tr("notice.unknown_scorer", name=name))
+            self.notice.emit(Notice.of("notice.unknown_scorer", name=name))
             return
         if not scorer_usable(self._state, self.data, name):  # no learned weights that fit
             if self._state.world == "imported":
-                self.notice.emit(tr("notice.import_lacks_weights", scorer=tr(f"scorer.{name}")))
+                self.notice.emit(Notice.of("notice.import_lacks_weights",
+                                           scorer=scorer_term(name)))
             else:
-                self.notice.emit(tr("notice.scorer_reshaped", scorer=tr(f"scorer.{name}"),
+                self.notice.emit(Notice.of("notice.scorer_reshaped", scorer=scorer_term(name),
                                     d=self.data.teaching.W_Q.shape[1]))
             return
         self.push(replace(self._state, scorer=name), "scorer")
@@ -172,7 +178,7 @@ class Document(QObject, ReshapeIntents):
         query = self._state.query if query is None else int(query)
         key = self._state.key if key is None else int(key)
         if not (0 <= query < len(queries) and 0 <= key < len(keys)):
-            self.notice.emit(tr("notice.no_pair", query=query, key=key))
+            self.notice.emit(Notice.of("notice.no_pair", query=query, key=key))
             return
         self.apply_state(replace(self._state, query=query, key=key))
         self.chosen.emit(query, key)
@@ -199,23 +205,23 @@ class Document(QObject, ReshapeIntents):
         try:
             array = np.asarray(values, dtype=np.float64)
         except (TypeError, ValueError):
-            self.notice.emit(tr("notice.not_a_number", text=values))
+            self.notice.emit(Notice.of("notice.not_a_number", text=values))
             return False
         queries, keys = self._state.vectors
         target = queries if role == "q" else keys
         if role not in ("q", "k") or not 0 <= index < len(target):
-            self.notice.emit(tr("notice.no_vector", role=role, index=index))
+            self.notice.emit(Notice.of("notice.no_vector", role=role, index=index))
             return False
         if array.shape != target[index].shape:
-            self.notice.emit(tr("notice.wrong_length", role=role, index=index,
+            self.notice.emit(Notice.of("notice.wrong_length", role=role, index=index,
                                 count=target.shape[1]))
             return False
         if not np.all(np.isfinite(array)):
-            self.notice.emit(tr("notice.not_finite"))
+            self.notice.emit(Notice.of("notice.not_finite"))
             return False
         limit = VALUE_LIMIT if self._state.world == "imported" else EDIT_LIMIT
         if np.any(np.abs(array) > limit):
-            self.notice.emit(tr("notice.clamped", limit=f"{limit:g}"))
+            self.notice.emit(Notice.of("notice.clamped", limit=f"{limit:g}"))
         merge = StateCommand.DRAG_BASE + self._drag_id if self._drag_id is not None else -1
         return self.push(self._state.with_vector(role, index, array), "edit", merge)
 
@@ -224,16 +230,16 @@ class Document(QObject, ReshapeIntents):
         try:
             options = replace(self._state.options, **changes)
         except TypeError as error:
-            self.notice.emit(tr("notice.bad_option", detail=error))
+            self.notice.emit(Notice.of("notice.bad_option", detail=error))
             return
         problem = option_problem(options)  # the same rule the scenario reader applies
         if problem is None and heads_problem(self._state, options):  # ditto: even d
-            self.notice.emit(tr("notice.heads_odd_d", heads=options.heads,
+            self.notice.emit(Notice.of("notice.heads_odd_d", heads=options.heads,
                                 d=self._state.teaching_q.shape[1]))
             return
         if problem:
             name, why = problem
-            self.notice.emit(tr("notice.bad_option", detail=f"{name} {why}"))
+            self.notice.emit(Notice.of("notice.bad_option", detail=f"{name} {why}"))
             return
         self.push(replace(self._state, options=options), "options")
 
@@ -245,7 +251,7 @@ class Document(QObject, ReshapeIntents):
             array = np.full(1, np.nan)
         if (array.shape != self._state.positions.shape or not np.all(np.isfinite(array))
                 or np.any(np.abs(array) > POSITION_LIMIT)):
-            self.notice.emit(tr("notice.bad_positions", limit=f"{POSITION_LIMIT:,}"))
+            self.notice.emit(Notice.of("notice.bad_positions", limit=f"{POSITION_LIMIT:,}"))
             return
         array = np.round(array)
         array.flags.writeable = False

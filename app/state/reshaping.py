@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from app.i18n import tr
 from app.model import reshape
 from app.model.data import MAX_TOKENS
 from app.model.state import LabState
+from app.state.notice import Notice, scorer_term
 
 if TYPE_CHECKING:
     from PySide6.QtCore import SignalInstance
@@ -27,13 +27,13 @@ NAME_NOTICES = {
 COUNT_NOTICES = {"too_few": "notice.tokens.too_few", "too_many": "notice.tokens.too_many"}
 
 
-def name_notice(problem: str, name: str) -> str:
-    """The translated message for a refused token name (the editor shows it beside its box)."""
-    return tr(NAME_NOTICES[problem], name=name, limit=reshape.MAX_NAME)
+def name_notice(problem: str, name: str) -> Notice:
+    """Why a token name is refused (the editor shows it beside its box)."""
+    return Notice.of(NAME_NOTICES[problem], name=name, limit=reshape.MAX_NAME)
 
 
-def count_notice(problem: str) -> str:
-    return tr(COUNT_NOTICES[problem], low=reshape.MIN_TOKENS, high=MAX_TOKENS)
+def count_notice(problem: str) -> Notice:
+    return Notice.of(COUNT_NOTICES[problem], low=reshape.MIN_TOKENS, high=MAX_TOKENS)
 
 
 class ReshapeIntents:
@@ -56,7 +56,7 @@ class ReshapeIntents:
         tokens = self.teaching_tokens()
         if isinstance(index, bool) or not isinstance(index, int) or not (
                 0 <= index < len(tokens)):
-            self.notice.emit(tr("notice.no_token", index=index))
+            self.notice.emit(Notice.of("notice.no_token", index=index))
             return None
         return index
 
@@ -66,15 +66,16 @@ class ReshapeIntents:
             self.notice.emit(name_notice(problem, str(name)))
         return problem is not None
 
-    def add_token(self, name: str | None = None) -> bool:
-        """Append a token (named "token N" when no name is given), its q and k at zero."""
+    def add_token(self, name: str | None = None, stem: str = "token") -> bool:
+        """Append a token (named `stem` N, in the interface's words, when no name is given),
+        its q and k at zero."""
         tokens = self.teaching_tokens()
         problem = reshape.count_problem(len(tokens) + 1)
         if problem is not None:
             self.notice.emit(count_notice(problem))
             return False
         if name is None:
-            name = reshape.new_name(tokens, tr("reshape.new_stem"))
+            name = reshape.new_name(tokens, stem)
         if self._name_refused(name):
             return False
         return self.push(reshape.add_token(self.state, self.data, name), "add token")
@@ -101,7 +102,7 @@ class ReshapeIntents:
         back to one."""
         if isinstance(d, bool) or not isinstance(d, int) or not (
                 reshape.MIN_DIM <= d <= reshape.MAX_DIM):
-            self.notice.emit(tr("notice.dimension.range", d=d, low=reshape.MIN_DIM,
+            self.notice.emit(Notice.of("notice.dimension.range", d=d, low=reshape.MIN_DIM,
                                 high=reshape.MAX_DIM))
             return False
         before = self.state
@@ -109,8 +110,9 @@ class ReshapeIntents:
         if before.teaching_q.shape[1] == d:
             return False
         if after.scorer != before.scorer:
-            self.notice.emit(tr("notice.dimension.scorer", scorer=tr(f"scorer.{before.scorer}"),
-                                d=self.data.teaching.W_Q.shape[1]))
+            self.notice.emit(Notice.of("notice.dimension.scorer",
+                                       scorer=scorer_term(before.scorer),
+                                       d=self.data.teaching.W_Q.shape[1]))
         if after.options.heads != before.options.heads:
-            self.notice.emit(tr("notice.dimension.heads", d=d))
+            self.notice.emit(Notice.of("notice.dimension.heads", d=d))
         return self.push(after, "dimension")

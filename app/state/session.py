@@ -18,6 +18,7 @@ from app.model.state import LabState
 from app.model.view import initial_state
 from app.state.autosave import Autosaver, FolderLock, Restored, restore
 from app.state.document import Document
+from app.state.notice import Notice
 
 
 @dataclass
@@ -28,9 +29,9 @@ class AutosaveStart:
     copy: int
     moved: list[tuple[Path, Path]] = field(default_factory=list)
     """(old, new) for each unreadable file moved aside."""
-    not_moved: str | None = None
+    not_moved: Notice | str | None = None
     """Why an unreadable file could not be moved aside (then nothing is written over it)."""
-    unwritable: str | None = None
+    unwritable: Notice | str | None = None
     """Why the folder cannot be written (then work is not kept automatically)."""
 
 

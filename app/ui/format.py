@@ -7,7 +7,7 @@ import math
 import re
 from decimal import ROUND_HALF_UP, Decimal
 
-from app.i18n import language, tr
+from app.i18n import current, tr
 from app.model.data import LessonData
 from app.model.decoder_flow import Shape
 from app.model.figures import Figure, decimals_of
@@ -82,14 +82,18 @@ def format_number(value: float, places: int = 0) -> str:
     return ("−" if text.startswith("-") else "") + grouped
 
 
-CHINESE_UNITS = ((12, "万亿"), (8, "亿"), (4, "万"))
-"""Chinese counts in myriads: a Chinese reader says 4.9 亿, not 4.9 × 10⁸."""
+PAIRS_IN_WORDS = 1e8
+"""A count of pairs this large is written in the language's own number words, if it has
+them (68,719,476,736 → 687.2 亿): a row of eleven digits is not read aloud in class."""
 
 
-def format_chinese_large(value: float, significant: int = 2) -> str | None:
-    """`value` in 万 / 亿 / 万亿 with `significant` digits ("4.9 亿"); None below 10⁴."""
+def format_in_words(value: float, significant: int = 2,
+                    words: tuple[tuple[int, str], ...] | None = None) -> str | None:
+    """`value` in the number words of the language on screen (or `words`), with
+    `significant` digits: a Chinese reader says 4.9 亿, not 4.9 × 10⁸. None for a language
+    without number words, or a value below its smallest."""
     magnitude = abs(value)
-    for exponent, unit in CHINESE_UNITS:
+    for exponent, unit in current().number_words if words is None else words:
         if magnitude >= 10 ** exponent:
             scaled = value / 10 ** exponent
             places = max(significant - len(str(int(abs(scaled)))), 0)
@@ -101,8 +105,8 @@ def format_chinese_large(value: float, significant: int = 2) -> str | None:
 
 
 def _scientific(value: float, places: int) -> str:
-    if language() == "zh" and (chinese := format_chinese_large(value, places + 1)):
-        return chinese
+    if words := format_in_words(value, places + 1):
+        return words
     mantissa, exponent = f"{value:.{places}e}".split("e")
     mantissa = mantissa.replace("-", "−")
     if int(exponent) < 0:  # the bundled font has no superscript minus
@@ -118,8 +122,8 @@ def _one(value: float, published: str, unit: str) -> str:
     finer = Decimal(_rounded(value, places + 2))
     if unit in SIZE_UNITS and Decimal(_rounded(value, places)) != finer:
         places += 2  # the data changed: keep the precision the new value needs
-    if unit == "pairs" and language() == "zh" and abs(value) >= 1e8:
-        return format_chinese_large(value, 4) or ""  # 68,719,476,736 → 687.2 亿
+    if unit == "pairs" and abs(value) >= PAIRS_IN_WORDS and (words := format_in_words(value, 4)):
+        return words
     text = format_number(float(value), places)
     if unit == "pct":
         return f"{text} %"
@@ -188,7 +192,7 @@ def with_gloss(name: str, glosses: dict[str, str]) -> str:
     """A token as a reader of the current language needs it: an English reader gets the
     meaning beside the Chinese word ("给了 (gave)"); a Chinese reader, the word alone."""
     gloss = glosses.get(name)
-    return f"{name} ({gloss})" if gloss and language() == "en" else name
+    return f"{name} ({gloss})" if gloss and current().token_glosses else name
 
 
 _SYMBOL = re.compile(r"(?<![A-Za-z])([qk])(?![A-Za-z])")

@@ -14,16 +14,15 @@ from app import i18n
 from app.ui import settings as keys
 from app.ui.settings import settings
 
-QT_CATALOGUES = {"zh": "qtbase_zh_CN"}
-"""Qt's own translations (shipped inside PySide6) for each language that needs one."""
-
 _translator: QTranslator | None = None
 
 
 def stored_language() -> str:
     """The language chosen last time, else the system's (Chinese on a Chinese system)."""
     chosen = str(settings().value(keys.LANGUAGE, ""))
-    return chosen if chosen in i18n.LANGUAGES else i18n.default_language(QLocale.system().name())
+    if chosen in i18n.languages():
+        return chosen
+    return i18n.default_language(QLocale.system().name())
 
 
 def _install_qt_translations(lang: str) -> bool:
@@ -36,7 +35,7 @@ def _install_qt_translations(lang: str) -> bool:
     if _translator is not None:
         app.removeTranslator(_translator)
         _translator, changed = None, True
-    catalogue = QT_CATALOGUES.get(lang)
+    catalogue = i18n.get(lang).qt_catalogue  # Qt's own, shipped inside PySide6
     if catalogue:
         translator = QTranslator(app)
         folder = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
@@ -50,7 +49,8 @@ def apply_language(lang: str) -> None:
     """Use `lang` everywhere now: the string table, Qt's dialogs, and every open widget.
 
     Raises ValueError (from the string table) for a language it does not have."""
-    if lang == i18n.language() and (_translator is not None) == (lang in QT_CATALOGUES):
+    if lang == i18n.language() and (_translator is not None) == bool(
+            i18n.get(lang).qt_catalogue):
         return
     i18n.set_language(lang)
     app = QCoreApplication.instance()

@@ -1,91 +1,86 @@
-"""The main window's menu bar and toolbar, built from the actions the window and its action
-modules own: what sits where is decided here, what each action does beside what it acts on."""
+"""Owns the menu bar: which menus there are and where each sits (`MENUS`), and menus built
+from the actions' own declarations, each of which retitles itself when the language changes.
+What an action does and which menu lists it is declared beside the code it runs."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QComboBox, QLabel, QSizePolicy, QToolBar
+from PySide6.QtCore import QEvent
+from PySide6.QtWidgets import QMenu, QMenuBar, QWidget
 
-from app import i18n
-from app.model.scoring import SCORERS
-from app.model.state import WORLDS
+from app.i18n import tr
+from app.ui.actions.registry import Actions
+from app.ui.actions.spec import MenuSpec
 
-if TYPE_CHECKING:
-    from app.ui.main_window import MainWindow
+MENUS: tuple[MenuSpec, ...] = (
+    MenuSpec("file", "menu.file"),
+    MenuSpec("file.recent", "classroom.menu.recent", parent="file", section=0),
+    MenuSpec("file.export", "classroom.menu.export", parent="file", section=1),
+    MenuSpec("edit", "menu.edit"),
+    MenuSpec("view", "menu.view"),
+    MenuSpec("view.language", "menu.language", parent="view", section=1),
+    MenuSpec("view.theme", "classroom.menu.theme", parent="view", section=2),
+    MenuSpec("world", "menu.world"),
+    MenuSpec("help", "menu.help"),
+)
+"""Every menu, in menu-bar order; a submenu stands after its section's actions."""
+SUBMENU_AFTER = {"view.theme": "zoom_reset"}
+"""A submenu listed inside its section rather than at its end: after this action."""
 
 
-def build_menus(window: MainWindow) -> None:
-    """File, Edit, View, World and Help, from the window's actions; Alt+N shows dock N."""
-    bar = window.menuBar()
-    window.file_menu = bar.addMenu("")
-    for name in ("open", "import_vectors", "save", "save_as"):
-        window.file_menu.addAction(window.actions[name])
-    window.file_menu.addMenu(window.files.recent_menu)
-    window.file_menu.addSeparator()
-    window.file_menu.addMenu(window.exports.menu)
-    window.file_menu.addSeparator()
-    window.file_menu.addAction(window.actions["quit"])
-    window.edit_menu = bar.addMenu("")
-    for name in ("undo", "redo", "reset_lesson"):
-        window.edit_menu.addAction(window.actions[name])
-    window.view_menu = bar.addMenu("")
-    for number, (name, dock) in enumerate(window.docks.items(), start=1):
-        toggle = dock.toggleViewAction()
-        toggle.setObjectName(f"action_show_{name}")
-        if number <= 10:  # Alt+1 … Alt+9, then Alt+0
-            toggle.setShortcut(QKeySequence(f"Alt+{number % 10}"))
-        window.actions[f"show_{name}"] = toggle
-        window.view_menu.addAction(toggle)
-    window.view_menu.addSeparator()
-    window.view_menu.addAction(window.actions["lesson"])
-    window.view_menu.addAction(window.actions["reset_layout"])
-    window.language_menu = window.view_menu.addMenu("")
-    for lang in i18n.LANGUAGES:
-        window.language_menu.addAction(window.actions[f"lang_{lang}"])
-    window.view_menu.addSeparator()
-    for name in ("presentation", "zoom_in", "zoom_out", "zoom_reset"):
-        window.view_menu.addAction(window.actions[name])
-    window.view_menu.addMenu(window.presenting.theme_menu)
-    for name in ("full_screen", "spotlight"):
-        window.view_menu.addAction(window.actions[name])
-    window.world_menu = bar.addMenu("")
-    for world in WORLDS:
-        window.world_menu.addAction(window.actions[f"world_{world}"])
-    window.help_menu = bar.addMenu("")
-    window.help_menu.addAction(window.actions["shortcuts"])
-    window.help_menu.addAction(window.actions["about"])
+class Menu(QMenu):
+    """A menu titled by a string key, retitled on Qt's LanguageChange."""
 
-def build_toolbar(window: MainWindow) -> None:
-    """Presentation first (never folded away at a large zoom), then world and scorer, then
-    undo, redo and reset."""
-    window.toolbar = QToolBar(window)
-    window.toolbar.setObjectName("toolbar_main")
-    window.toolbar.setMovable(False)
-    window.addToolBar(Qt.ToolBarArea.TopToolBarArea, window.toolbar)
-    window.world_label = QLabel()
-    window.world_combo = QComboBox()
-    window.world_combo.setObjectName("world_combo")
-    window.world_combo.currentIndexChanged.connect(
-        lambda index: index >= 0 and window.document.set_world(WORLDS[index])
-    )
-    window.scorer_label = QLabel()
-    window.scorer_combo = QComboBox()
-    window.scorer_combo.setObjectName("scorer_combo")
-    window.scorer_combo.currentIndexChanged.connect(
-        lambda index: index >= 0 and window.document.set_scorer(list(SCORERS)[index])
-    )
-    for combo in (window.world_combo, window.scorer_combo):
-        combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        combo.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
-    window.toolbar.addAction(window.actions["presentation"])
-    window.toolbar.addSeparator()
-    for widget in (window.world_label, window.world_combo,
-                   window.scorer_label, window.scorer_combo):
-        window.toolbar.addWidget(widget)
-    window.toolbar.addSeparator()
-    window.toolbar.addAction(window.actions["undo"])
-    window.toolbar.addAction(window.actions["redo"])
-    window.toolbar.addAction(window.actions["reset_lesson"])
+    def __init__(self, spec: MenuSpec, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.spec = spec
+        self.setObjectName(f"menu_{spec.id}")
+        self.setTitle(tr(spec.title))
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.setTitle(tr(self.spec.title))
+        super().changeEvent(event)
+
+
+def build_menu_bar(bar: QMenuBar, actions: Actions,
+                   menus: tuple[MenuSpec, ...] = MENUS) -> dict[str, Menu]:
+    """Fill `bar` with `menus` and, in each, the actions declared for it: sections in order
+    with a separator between them, each submenu after its section's actions."""
+    built: dict[str, Menu] = {}
+    for spec in menus:
+        built[spec.id] = Menu(spec, bar)
+    for spec in menus:
+        menu = built[spec.id]
+        if spec.parent is None:
+            bar.addMenu(menu)
+        entries = [(a.section, "action", a.id) for a in actions.specs(spec.id)]
+        entries += [(m.section, "menu", m.id) for m in menus if m.parent == spec.id]
+        sections = sorted({section for section, _, _ in entries})
+        for number, section in enumerate(sections):
+            if number:
+                menu.addSeparator()
+            items = [(kind, name) for s, kind, name in entries if s == section]
+            ordered = [i for i in items if i[0] == "action"]
+            for kind, name in (i for i in items if i[0] == "menu"):
+                after = SUBMENU_AFTER.get(name)
+                at = next((n + 1 for n, i in enumerate(ordered) if i[1] == after), len(ordered))
+                ordered.insert(at, (kind, name))
+            for kind, name in ordered:
+                if kind == "action":
+                    menu.addAction(actions[name])
+                else:
+                    menu.addMenu(built[name])
+    actions.updated.connect(lambda: _enable(built.values()))
+    _enable(built.values())
+    return built
+
+
+def _enable(menus: Iterable[Menu]) -> None:
+    """A submenu with nothing to show (no recent files yet) is greyed out, not empty."""
+    for menu in menus:
+        if menu.spec.parent is not None:
+            shown = any(action.isVisible() for action in menu.actions())
+            if menu.isEnabled() != shown:
+                menu.setEnabled(shown)

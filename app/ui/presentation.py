@@ -10,18 +10,15 @@ The scale reaches text through the application font, which every widget inherits
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QCoreApplication, QEvent, QObject, QSettings, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSettings, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPalette
-from PySide6.QtWidgets import QApplication, QTabBar
+from PySide6.QtWidgets import QApplication, QMainWindow, QTabBar
 
 from app.ui import settings as keys
 from app.ui.fonts import BODY_PT
+from app.ui.layout.docks import DockHost
 from app.ui.look import DARK, LIGHT, MAX_SCALE, MIN_SCALE, Look, Theme
-
-if TYPE_CHECKING:
-    from app.ui.main_window import MainWindow
 
 THEME_CHOICES: dict[str, Theme] = {"light": LIGHT, "projector": LIGHT, "dark": DARK}
 """Menu theme → the data theme panels draw with. "projector" is the light data theme (black on
@@ -29,8 +26,6 @@ white) with high-contrast chrome: pure white, pure black and a strong highlight.
 PRESENTATION_THEME = "projector"
 PRESENTATION_SCALE = 1.5
 ZOOM_STEP = 0.25
-DESK_LAYOUT = 7
-"""Version tag of the dock layout saved on entering presentation mode (restoreState checks it)."""
 MIN_POINT_SIZE = BODY_PT
 """The interface font is never below 11 pt, so even 100 % is legible in a classroom."""
 
@@ -155,17 +150,20 @@ class Presentation(QObject):
     """The current Look and the switches that change it; applies it to the whole window."""
 
     look_changed = Signal(object)
+    presenting_changing = Signal(bool)
+    """About to enter (True) or leave presentation mode, the old look still applied."""
     presenting_changed = Signal(bool)
 
-    def __init__(self, window: MainWindow, presentation: tuple[Look, str] | None = None) -> None:
+    def __init__(self, window: QMainWindow, docks: DockHost,
+                 presentation: tuple[Look, str] | None = None) -> None:
         super().__init__(window)
         self._window = window
+        self._docks = docks
         self._base_palette = base_style()[1]  # taken before any look changes it
         self._look, self._theme_name = Look(), "light"
         self._other = presentation or (Look(scale=PRESENTATION_SCALE), PRESENTATION_THEME)
         """(look, theme name) of the mode we are not in: switching back restores it."""
         self._presenting = False
-        self._desk_layout = QByteArray()
         window.installEventFilter(self)
         self._apply()
 
@@ -193,41 +191,14 @@ class Presentation(QObject):
 
     def set_presenting(self, on: bool) -> None:
         """Toggle between the desk look and the projector look; each remembers its own zoom."""
+        on = bool(on)
         if on == self._presenting:
             return
+        self.presenting_changing.emit(on)
         self._presenting = on
-        if on:
-            self._desk_layout = self._window.saveState(DESK_LAYOUT)
-            self._arrange_for_projector()
         (look, name), self._other = self._other, (self._look, self._theme_name)
         self.set_look(replace(look, spotlight=self._look.spotlight), name)
-        if not on:
-            self._window.restoreState(self._desk_layout, DESK_LAYOUT)
         self.presenting_changed.emit(on)
-
-    def _arrange_for_projector(self) -> None:
-        """Two columns of tabbed docks: at 200 % a stack of five panels cannot fit 720 lines,
-        but one panel per column, chosen by its tab, can. The desk layout comes back after."""
-        window = self._window
-        shown = [d for d in window.docks.values() if not d.isHidden() and not d.isFloating()]
-        on_top = [d for d in shown if d.isVisible()] or shown
-        left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
-        columns: tuple[list, list] = ([], [])
-        for dock in sorted(shown, key=lambda d: window.dockWidgetArea(d) != left):
-            # docks on the left stay there; the others fill the shorter column, ties right
-            on_left = window.dockWidgetArea(dock) == left or len(columns[0]) < len(columns[1])
-            columns[0 if on_left else 1].append(dock)
-        for area, column in zip((left, right), columns, strict=True):
-            for dock in column:
-                window.addDockWidget(area, dock)
-            for dock in column[1:]:
-                window.tabifyDockWidget(column[0], dock)
-            if column:
-                next((d for d in on_top if d in column), column[0]).raise_()
-        firsts = [column[0] for column in columns if column]
-        if len(firsts) == 2:
-            half = max(1, window.width() // 2)
-            window.resizeDocks(firsts, [half, half], Qt.Orientation.Horizontal)
 
     def set_scale(self, scale: float) -> None:
         self.set_look(self._look.scaled(scale))
@@ -268,11 +239,8 @@ class Presentation(QObject):
         scale_app_font(self._look.scale)
         title = QFont(app.font())
         title.setStyleStrategy(QFont.StyleStrategy.PreferAntialias)
-        for dock in self._window.docks.values():
-            dock.setFont(title)  # a font unlike the app's, else Qt titles docks in its small one
         app.setPalette(palette_for(self._theme_name, self._base_palette))
         self._window.setStyleSheet(checked_style(self._theme_name))
         for bar in self._window.findChildren(QTabBar):
             whole_titles(bar)
-        for panel in self._window.panels.built().values():  # the rest are built in this look
-            panel.set_look(self._look)
+        self._docks.set_look(self._look, title)

@@ -27,6 +27,7 @@ from app.model.state import (
     frozen_array,
     option_problem,
 )
+from app.ui.notices import word
 
 
 def template() -> LabState:
@@ -304,7 +305,7 @@ def test_options_at_their_limits_open_and_every_option_change_still_works(qtbot)
     assert {name: getattr(state.options, name) for name in at_limits} == at_limits
     document_.load_state(state)
     refused: list[str] = []
-    document_.notice.connect(refused.append)
+    document_.notice.connect(lambda notice: refused.append(word(notice)))
     for change in ({"causal": True}, {"heads": 1}, {"sink_logit": SINK_LIMIT},
                    {"scale_T": MAX_SCALE_T}, {"scale_seed": 0}, {"stage": None}):
         document_.set_options(**change)

@@ -19,6 +19,7 @@ from app.model.data import load_lesson_data
 from app.model.view import initial_state
 from app.startup import build_window, make_application
 from app.state.document import Document
+from app.ui.app import build_main_window
 from app.ui.language import apply_language
 from app.ui.main_window import MainWindow
 
@@ -73,7 +74,7 @@ def every_dock_window(qtbot) -> Callable[[Path], MainWindow]:
 
     def build(data_dir: Path) -> MainWindow:
         make_application()
-        window = MainWindow(Document(load_lesson_data(data_dir)))
+        window = build_main_window(Document(load_lesson_data(data_dir)))
         qtbot.addWidget(window)
         _show_every_dock(window)
         qtbot.waitExposed(window)

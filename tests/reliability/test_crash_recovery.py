@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from app.i18n import TABLES
+from app.i18n import strings
 from app.model.data import load_lesson_data
 from app.model.scenario import loads
 from app.model.scenes import load_scenes, scene_state
@@ -32,7 +32,7 @@ pytestmark = [
 ]
 
 REPO = Path(__file__).resolve().parents[2]
-EN = TABLES["en"]
+EN = strings("en")
 STARTUP_LIMIT_S = 90
 """Only a guard against a hung child; nothing is asserted about how long anything takes."""
 RUNNING: list[subprocess.Popen] = []

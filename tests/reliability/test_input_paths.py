@@ -35,6 +35,7 @@ from app.model.scenario import POSITION_LIMIT, dumps, read_scenario
 from app.model.state import EDIT_LIMIT
 from app.model.view import compute_view, initial_state
 from app.ui.language import apply_language
+from app.ui.notices import word
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
@@ -112,9 +113,9 @@ def test_document_refuses_bad_vectors_with_a_notice(qtbot, window, role, index, 
     before, steps = document.state, document.undo_stack.count()
     with qtbot.waitSignal(document.notice, timeout=1000) as blocker:
         assert document.set_vector(role, index, values) is False
-    assert named in blocker.args[0]
+    assert named in word(blocker.args[0])
     assert document.state == before and document.undo_stack.count() == steps
-    assert window.statusBar().currentMessage() == blocker.args[0]
+    assert window.statusBar().currentMessage() == word(blocker.args[0])
 
 
 def test_document_clamps_huge_values_and_says_so(qtbot, window):
@@ -122,9 +123,9 @@ def test_document_clamps_huge_values_and_says_so(qtbot, window):
     document.set_world("teaching")
     with qtbot.waitSignal(document.notice, timeout=1000) as blocker:
         assert document.set_vector("k", 2, [1e308, -1e308, 5.0, -EDIT_LIMIT * 3])
-    assert f"{EDIT_LIMIT:g}" in blocker.args[0]
+    assert f"{EDIT_LIMIT:g}" in word(blocker.args[0])
     assert list(document.state.teaching_k[2]) == [EDIT_LIMIT, -EDIT_LIMIT, 5.0, -EDIT_LIMIT]
-    assert window.statusBar().currentMessage() == blocker.args[0]
+    assert window.statusBar().currentMessage() == word(blocker.args[0])
     assert np.all(np.isfinite(document.view.weights))
 
 

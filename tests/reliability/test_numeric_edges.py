@@ -17,6 +17,8 @@ from app.model.scoring import SCORERS, Undefined
 from app.model.state import EDIT_LIMIT
 from app.model.view import compute_view, initial_state
 from app.ui.format import UNDEFINED_TEXT, format_score
+from app.ui.notices import word
+from app.ui.widgets.live_label import LiveLabel
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
@@ -63,7 +65,7 @@ def test_zero_query_makes_cosine_undefined_everywhere_it_is_shown(qtbot, window)
     assert _heatmap_texts(window)[row] == [UNDEFINED_TEXT] * len(view.key_names)
     readout = window.show_panel("heatmap").readout.text()
     assert UNDEFINED_TEXT in readout and tr("heatmap.undefined_note") in readout
-    assert window.findChild(type(window._status), "status_pair").text().endswith(UNDEFINED_TEXT)
+    assert window.findChild(LiveLabel, "status_pair").text().endswith(UNDEFINED_TEXT)
     polar = window.show_panel("expansion").polar.text()  # says in words why θ has no value
     assert polar.startswith(tr("expansion.polar_undefined", total="\0").split("\0")[0])
     assert "nan" not in polar.lower()
@@ -205,8 +207,8 @@ def test_values_beyond_the_editing_range_are_clamped_with_a_visible_note(qtbot, 
         document.set_vector("q", 3, [1e6, -250.0, 3.0, EDIT_LIMIT])
     _settle(qtbot, window)
     assert list(document.state.teaching_q[3]) == [EDIT_LIMIT, -EDIT_LIMIT, 3.0, EDIT_LIMIT]
-    assert f"{EDIT_LIMIT:g}" in blocker.args[0]
-    assert window.statusBar().currentMessage() == blocker.args[0]
+    assert f"{EDIT_LIMIT:g}" in word(blocker.args[0])
+    assert window.statusBar().currentMessage() == word(blocker.args[0])
     boxes = window.show_panel("editor").charts[("q", 3)].boxes
     assert [box.value() for box in boxes] == [EDIT_LIMIT, -EDIT_LIMIT, 3.0, EDIT_LIMIT]
     with qtbot.assertNotEmitted(document.notice):

@@ -24,6 +24,7 @@ from app.startup import build_window, make_application
 from app.ui.format import UNDEFINED_TEXT, format_score
 from app.ui.language import apply_language
 from app.ui.panels.expansion.panel import number
+from app.ui.widgets.live_label import LiveLabel
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")]
@@ -195,7 +196,7 @@ def check_match_table(window, fresh: View) -> None:
 
 def check_readouts(window, fresh: View) -> None:
     state = window.document.state
-    status = window.findChild(type(window._status), "status_pair").text()
+    status = window.findChild(LiveLabel, "status_pair").text()
     assert status == tr("status.pair", query=fresh.query_names[state.query],
                         key=fresh.key_names[state.key], scorer=tr(f"scorer.{state.scorer}"),
                         score=format_score(fresh.selected_score))

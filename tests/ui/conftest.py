@@ -11,12 +11,14 @@ import pytest
 from PySide6.QtCore import Qt
 
 from app.model.data import load_lesson_data
+from app.model.scenes import load_scenes
 from app.startup import build_window, make_application
 from app.state.document import Document
+from app.state.lesson import LessonRun
 from app.ui.language import apply_language
 from app.ui.look import Look
 from app.ui.main_window import MainWindow
-from app.ui.panels.base import Panel
+from app.ui.panels.base import Panel, PanelParts
 from app.ui.presentation import restore_base_style, scale_app_font
 
 CLASSROOM_SIZE = (1280, 720)
@@ -32,7 +34,9 @@ def open_panel(qtbot) -> Iterator[Callable[..., Panel]]:
               document: Document | None = None) -> Panel:
         make_application()
         apply_language("en")
-        panel = panel_class(document or Document(load_lesson_data(data_dir)))
+        document = document or Document(load_lesson_data(data_dir))
+        lesson = LessonRun(document, load_scenes(data=document.data), document)
+        panel = panel_class.build(PanelParts(document, lesson))
         qtbot.addWidget(panel)
         panel.setMinimumSize(1, 1)  # a top-level layout would resize the window: offscreen warns
         panel.resize(*size)

@@ -36,6 +36,7 @@ from app.state.autosave import (
 )
 from app.state.document import Document
 from app.ui.actions import files as files_module
+from app.ui.notices import word
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 REAL_WRITER = autosave_module.write_text_atomic
@@ -254,7 +255,7 @@ def test_failing_save_is_reported_once_and_later_saves_still_happen(qtbot, data,
     saver = Autosaver(document, _home(), debounce=0.01, max_delay=0.02)
     reports: list[str] = []
     recovered: list[str] = []
-    saver.failed.connect(reports.append)
+    saver.failed.connect(lambda problem: reports.append(word(problem)))
     saver.recovered.connect(recovered.append)
     attempts = _Attempts()
     monkeypatch.setattr(autosave_module, "write_text_atomic", _failing_writer(attempts, error))
@@ -283,7 +284,7 @@ def test_window_shows_a_failing_autosave_until_it_works_again(qtbot, window, mon
     with qtbot.waitSignal(saver.failed, timeout=3000):
         window.document.set_scorer("cosine")
     assert mark.isVisible() and "UTF-8" in mark.toolTip()
-    assert tr("classroom.autosave_failed", problem=saver.problem) == (
+    assert tr("classroom.autosave_failed", problem=word(saver.problem)) == (
         window.statusBar().currentMessage())
     monkeypatch.setattr(autosave_module, "write_text_atomic", REAL_WRITER)
     with qtbot.waitSignal(saver.recovered, timeout=3000):

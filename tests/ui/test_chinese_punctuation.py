@@ -17,17 +17,19 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from app.i18n import en, set_language, zh
+from app.i18n import set_language, strings
 from app.model.data import load_lesson_data
 from app.model.figures import lesson_figures
 from app.model.timeline import STAGES
-from app.ui.format import format_chinese_large, format_figure
+from app.ui.format import format_figure, format_in_words
 from app.ui.language import apply_language
 from app.ui.lesson_values import lesson_values
 from app.ui.panels.heatmap.panel import HeatmapPanel
 from app.ui.panels.match.model import COLUMNS
 from app.ui.panels.match.panel import MatchTablePanel
 from app.ui.panels.timeline.panel import TimelinePanel
+
+ZH, EN = strings("zh"), strings("en")
 
 ROOT = Path(__file__).resolve().parents[2]
 CJK_CLASS = "\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
@@ -113,9 +115,9 @@ def test_the_scan_finds_half_width_marks_in_chinese_and_passes_code() -> None:
     assert not half_width_in_prose("上下文 1,048,576 个 token")
 
 
-@pytest.mark.parametrize("key", sorted(zh.STRINGS))
+@pytest.mark.parametrize("key", sorted(ZH))
 def test_chinese_table_entry_uses_full_width_punctuation(key: str) -> None:
-    text = zh.STRINGS[key]
+    text = ZH[key]
     assert half_width_in_prose(text) == [], key
     filled = half_width_in_prose(_filled(text), brackets=False)  # a name may stand in a field
     assert filled == [], f"{key}, a field filled with Chinese"
@@ -125,7 +127,7 @@ def test_timeline_and_guide_texts_filled_with_the_lessons_values() -> None:
     set_language("zh")
     values = lesson_values(lesson_figures(), load_lesson_data())
     bad = {}
-    for key, text in zh.STRINGS.items():
+    for key, text in ZH.items():
         fields = {name for _, name, _, _ in string.Formatter().parse(text) if name}
         if fields and fields <= set(values) and (
                 found := half_width_in_prose(text.format(**values))):
@@ -137,7 +139,7 @@ def test_model_and_data_text_uses_full_width_punctuation() -> None:
     texts = [(f"stage {s.id}", s.source) for s in STAGES] + _data_strings()
     for key, figure in lesson_figures().items():
         if figure.comparison in ("set", "order"):
-            texts.append((key, zh.STRINGS["timeline.sep"].join(map(str, figure.value))))
+            texts.append((key, ZH["timeline.sep"].join(map(str, figure.value))))
     bad = {where: found for where, text in texts if (found := half_width_in_prose(text))}
     assert bad == {}
 
@@ -152,12 +154,12 @@ def test_stage_sources_are_citations_not_english_prose() -> None:
 
 def test_chinese_uses_the_standard_terms() -> None:
     """The course's standard Chinese names, not the English ones, in Chinese prose."""
-    text = "\n".join(zh.STRINGS.values())
+    text = "\n".join(ZH.values())
     for english, chinese in (("attention sink", "注意力汇聚"), ("KV cache", "KV 缓存")):
         assert english not in text and chinese in text, english
     for term in ("多查询注意力", "分组查询注意力", "多头潜在注意力", "旋转位置编码"):
         assert term in text, term
-    assert en.STRINGS.keys() == zh.STRINGS.keys()
+    assert EN.keys() == ZH.keys()
 
 
 # ---- how numbers and tokens read in each language --------------------------------------------
@@ -168,8 +170,8 @@ def test_chinese_reads_large_numbers_in_yi_and_english_in_powers_of_ten() -> Non
         set_language("zh")
         assert format_figure(figures["exp_20"]) == "4.9 亿"
         assert format_figure(figures["anchor_pairs_per_head"]).endswith(" 亿")
-        assert format_chinese_large(9.96e8) == "10 亿"  # rounding up keeps two digits
-        assert format_chinese_large(12_345) == "1.2 万" and format_chinese_large(999) is None
+        assert format_in_words(9.96e8) == "10 亿"  # rounding up keeps two digits
+        assert format_in_words(12_345) == "1.2 万" and format_in_words(999) is None
         set_language("en")
         assert format_figure(figures["exp_20"]) == "4.9 × 10⁸"
     finally:

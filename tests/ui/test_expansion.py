@@ -207,14 +207,14 @@ def test_tanh_count_for_this_world_and_the_lesson_scale(qtbot, panel):
 
 def test_tanh_count_reads_in_yi_in_chinese(qtbot, panel):
     from app.model.figures import EXAMPLE
-    from app.ui.format import format_chinese_large
+    from app.ui.format import format_in_words
     from app.ui.language import apply_language
 
     additive_panel(qtbot, panel)
     apply_language("zh")
     qtbot.waitUntil(lambda: "tanh" in panel.polar.text() and "次" in panel.polar.text())
     length, width = EXAMPLE["rnn_T"], EXAMPLE["additive_d_a"]
-    lesson = format_chinese_large(length * length * width, 2)
+    lesson = format_in_words(length * length * width, 2)
     assert lesson.endswith("亿") and f"{lesson} 次" in panel.polar.text()
 
 

@@ -1,5 +1,6 @@
-"""Both string tables are complete and used, and an English window shows no Chinese at all
-except token names from the data (and the language menu's own name for Chinese).
+"""Every catalogue is complete and used, and an English window shows no Chinese at all except
+token names from the data (and the language menu's own name for Chinese). A language is one
+catalogue file: a third one, added from a test, starts a window with every string present.
 """
 
 from __future__ import annotations
@@ -31,38 +32,34 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.i18n import en, zh
+from app import i18n
+from app.i18n import strings
 from app.model.decoder_flow import STAGE_KEYS as DECODER_STAGES
 from app.model.scoring import SCORERS
 from app.model.state import WORLDS
 from app.model.timeline import STAGES, TRACKS
 from app.startup import build_window, make_application
-from app.ui.actions.exports import NAMES as EXPORTS
-from app.ui.actions.files import FILE_ACTIONS
-from app.ui.actions.presenting import SWITCHES
 from app.ui.export import svg_bytes
 from app.ui.language import apply_language
-from app.ui.main_window import WINDOW_ACTIONS
 from app.ui.panels.match.model import SCORED
 from app.ui.panels.playground.readouts import HEADED
-from app.ui.presentation import THEME_CHOICES, restore_base_style
+from app.ui.presentation import restore_base_style
+
+ZH, EN = strings("zh"), strings("en")
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "app"
-TABLE_FILES = {APP / "i18n" / "en.py", APP / "i18n" / "zh.py"}
 KEY_SHAPE = re.compile(r"^[a-z][a-z0-9_]*(\.[A-Za-z0-9_]+)+$")
 CJK = re.compile("[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
-TABLES = {"zh": zh.STRINGS, "en": en.STRINGS}
+TABLES = {code: strings(code) for code in i18n.languages()}
 
 
 def _literals() -> tuple[set[str], set[str]]:
-    """(every string literal in app/ outside the tables, the first arguments of tr() calls)."""
+    """(every string literal in app/, the first arguments of tr() calls)."""
     literals: set[str] = set()
     tr_keys: set[str] = set()
     for path in APP.rglob("*.py"):
-        if path in TABLE_FILES:
-            continue
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         fragments = {id(part) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr)
                      for part in node.values}  # pieces of an f-string are not keys
@@ -86,8 +83,9 @@ def _fields(text: str) -> set[str]:
 
 
 def test_both_languages_have_the_same_keys() -> None:
-    assert set(zh.STRINGS) - set(en.STRINGS) == set(), "keys only in Chinese"
-    assert set(en.STRINGS) - set(zh.STRINGS) == set(), "keys only in English"
+    assert set(ZH) - set(EN) == set(), "keys only in Chinese"
+    assert set(EN) - set(ZH) == set(), "keys only in English"
+    assert set(TABLES) == {"zh", "en"}, "the bundled catalogues"
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -97,12 +95,12 @@ def test_no_empty_values(lang: str) -> None:
 
 
 def test_placeholders_match_and_format() -> None:
-    for key in zh.STRINGS:
-        zh_fields, en_fields = _fields(zh.STRINGS[key]), _fields(en.STRINGS[key])
+    for key in ZH:
+        zh_fields, en_fields = _fields(ZH[key]), _fields(EN[key])
         assert zh_fields == en_fields, f"{key}: zh {zh_fields} vs en {en_fields}"
         dummy = {name: "x" for name in zh_fields}
-        zh.STRINGS[key].format(**dummy)
-        en.STRINGS[key].format(**dummy)
+        ZH[key].format(**dummy)
+        EN[key].format(**dummy)
 
 
 def _derived_keys() -> set[str]:
@@ -115,37 +113,33 @@ def _derived_keys() -> set[str]:
             | {f"scorer.{name}" for name in SCORERS} | {f"world.{w}" for w in WORLDS}
             | {f"match.col.{c}" for c in ("key", "norm", *SCORED)}
             | {f"match.col.short.{c}" for c in ("key", "norm", *SCORED)}
-            | {f"playground.col_{c}" for c in HEADED}
-            | {f"action.{name}" for name in WINDOW_ACTIONS}
-            | {f"language.{lang}" for lang in ("zh", "en")}
-            | {f"classroom.action.{name}" for name in (*FILE_ACTIONS, *EXPORTS, *SWITCHES)}
-            | {f"classroom.theme.{name}" for name in THEME_CHOICES})
+            | {f"playground.col_{c}" for c in HEADED})
 
 
 def test_every_key_is_used_as_a_literal_in_app() -> None:
     literals, _ = _literals()
-    unused = sorted(set(en.STRINGS) - literals - _derived_keys())
+    unused = sorted(set(EN) - literals - _derived_keys())
     assert unused == [], f"keys no code uses (write each as a full literal): {unused}"
 
 
 def test_every_derived_key_exists() -> None:
-    missing = sorted(_derived_keys() - set(en.STRINGS))
+    missing = sorted(_derived_keys() - set(EN))
     assert missing == [], f"registry entries without a name in the tables: {missing}"
 
 
 def test_every_key_the_code_uses_exists() -> None:
     literals, tr_keys = _literals()
-    prefixes = {key.split(".")[0] for key in en.STRINGS}
+    prefixes = {key.split(".")[0] for key in EN}
     key_like = {
         text for text in literals
         if KEY_SHAPE.match(text) and text.split(".")[0] in prefixes and not _is_module_path(text)
     }
-    missing = sorted((tr_keys | key_like) - set(en.STRINGS))
+    missing = sorted((tr_keys | key_like) - set(EN))
     assert missing == [], f"keys used in app/ but in neither table: {missing}"
 
 
-def test_english_table_has_no_chinese_but_the_name_of_chinese() -> None:
-    chinese = [key for key, text in en.STRINGS.items() if CJK.search(text) and key != "language.zh"]
+def test_english_table_has_no_chinese() -> None:
+    chinese = [key for key, text in EN.items() if CJK.search(text)]
     assert chinese == []
 
 
@@ -216,7 +210,7 @@ def test_english_window_shows_no_chinese_outside_token_names(qtbot, open_window)
     window = open_window()
     data = window.document.data
     names = [data.dialogue.query_token, *data.dialogue.key_tokens, *data.teaching.tokens]
-    allowed = [*sorted(set(names), key=len, reverse=True), en.STRINGS["language.zh"]]
+    allowed = [*sorted(set(names), key=len, reverse=True), ZH["language.name"]]
     svg_count = 0
     for world in WORLDS:
         window.document.set_world(world)
@@ -246,11 +240,12 @@ def test_switching_language_retranslates_every_dock(qtbot) -> None:
     window = build_window("zh")
     qtbot.addWidget(window)
     zh_titles = [dock.windowTitle() for dock in window.docks.values()]
-    zh_menus = window.exports.menu.title()
+    export_menu = window.findChild(QMenu, "menu_file.export")
+    zh_menus = export_menu.title()
     window.actions["lang_en"].trigger()
     en_titles = [dock.windowTitle() for dock in window.docks.values()]
-    assert window.exports.menu.title() == en.STRINGS["classroom.menu.export"]
-    assert zh_menus == zh.STRINGS["classroom.menu.export"]
+    assert export_menu.title() == EN["classroom.menu.export"]
+    assert zh_menus == ZH["classroom.menu.export"]
     assert all(not CJK.search(title) for title in en_titles)
     assert all(CJK.search(title) for title in zh_titles)
     apply_language("zh")
@@ -261,3 +256,37 @@ def _plain_style():
     yield
     restore_base_style()
     apply_language("zh")
+
+
+def test_a_third_language_is_one_catalogue_file(qtbot, tmp_path) -> None:
+    """A translator's catalogue (here: English with every text marked) is the whole of a new
+    language: the window starts in it with every string its own, lists it in the language
+    menu by its own name, and shows scene texts the scene file lacks in its fallback."""
+    import polib
+
+    po = polib.pofile(str(i18n.CATALOGUES / "en.po"))
+    po.metadata.update({"Language": "xx", "X-Fallback": "en", "X-Menu-Order": "3",
+                        "X-Shortcut": ""})
+    for entry in po:
+        entry.msgstr = f"⟦{entry.msgstr}⟧"
+    po.save(str(tmp_path / "xx.po"))
+    i18n.add_catalogue(tmp_path / "xx.po")
+    try:
+        make_application()
+        window = build_window("xx")
+        qtbot.addWidget(window)
+        assert window.windowTitle() == f"⟦{EN['app.title']}⟧"
+        menus = [menu.title() for menu in window.menuBar().findChildren(QMenu)]
+        assert menus and all(title.startswith("⟦") for title in menus), menus
+        titled = [action.text() for name, action in window.actions.items()
+                  if action.isVisible() and not name.startswith("lang_")]  # each its own name
+        assert len(titled) > 30 and all(text.startswith("⟦") for text in titled), titled
+        assert window.actions["lang_xx"].isChecked()
+        assert window.actions["lang_xx"].text() == f"⟦{EN['language.name']}⟧"
+        guide = window.show_panel("guide")
+        first = window.lesson.lesson.scenes[0]
+        assert guide.stepper.title.text() == first.title.get(("en",))
+    finally:
+        apply_language("zh")
+        i18n.forget("xx")
+    assert "xx" not in i18n.languages()

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QComboBox, QMessageBox
 from safetensors.numpy import save_file
 
 from app.model.capture import MAX_SAVED_NUMBERS
@@ -65,7 +65,7 @@ def _reference(name: str, arrays: dict, head: int = 0) -> np.ndarray:
 def _import_through_menu(window, monkeypatch, path: Path) -> None:
     monkeypatch.setattr(files_module.QFileDialog, "getOpenFileName",
                         lambda *_a, **_k: (str(path), ""))
-    window.files.actions["import_vectors"].trigger()
+    window.actions["import_vectors"].trigger()
     window.document.flush()
 
 
@@ -82,7 +82,7 @@ def test_heatmap_shows_every_scorer_as_numpy_computes_it(window, monkeypatch, tm
         document.set_scorer(name)
         document.flush()
         heatmap.refresh()
-        np.testing.assert_allclose(heatmap._values, _reference(name, arrays), rtol=1e-4,
+        np.testing.assert_allclose(heatmap.values, _reference(name, arrays), rtol=1e-4,
                                    atol=1e-4, err_msg=name)
     large = max(tq, tk) > GRID_LIMIT
     assert heatmap.image.isVisible() == large  # past the grid: the image picture
@@ -116,7 +116,7 @@ def test_a_file_with_heads_asks_which_head(window, monkeypatch, tmp_path) -> Non
 def test_scorers_without_weights_are_greyed_with_a_reason(window, monkeypatch, tmp_path) -> None:
     _capture(tmp_path / "bare.safetensors", 3, 3, weights=False)
     _import_through_menu(window, monkeypatch, tmp_path / "bare.safetensors")
-    combo = window.scorer_combo
+    combo = window.findChild(QComboBox, "scorer_combo")
     item = combo.model().item(4)  # additive, in registry order
     assert not item.isEnabled()
     assert "additive.W1" in combo.itemData(4, Qt.ItemDataRole.ToolTipRole)
@@ -129,7 +129,7 @@ def test_scorers_without_weights_are_greyed_with_a_reason(window, monkeypatch, t
 
 
 def test_imported_world_is_offered_only_after_an_import(window, monkeypatch, tmp_path) -> None:
-    imported = window.world_combo.model().item(2)
+    imported = window.findChild(QComboBox, "world_combo").model().item(2)
     assert not imported.isEnabled() and not window.actions["world_imported"].isEnabled()
     notices: list[str] = []
     window.document.notice.connect(notices.append)
@@ -233,4 +233,4 @@ def test_the_causal_mask_of_a_key_cache_hatches_above_the_shifted_diagonal(
     heatmap.refresh()
     box = heatmap.mask_item.path().boundingRect()
     assert (box.left(), box.right()) == (8.5, GRID_LIMIT + 12 - 0.5)  # keys ≤ i + 8 are seen
-    assert np.isnan(heatmap._values[0, 9]) and not np.isnan(heatmap._values[0, 8])
+    assert np.isnan(heatmap.values[0, 9]) and not np.isnan(heatmap.values[0, 8])

@@ -27,7 +27,7 @@ def _capture(path: Path, t: int, d: int) -> dict[str, np.ndarray]:
 def _import(window, monkeypatch, path: Path) -> None:
     monkeypatch.setattr(files_module.QFileDialog, "getOpenFileName",
                         lambda *_a, **_k: (str(path), ""))
-    window.files.actions["import_vectors"].trigger()
+    window.actions["import_vectors"].trigger()
     window.document.flush()
 
 
@@ -84,7 +84,7 @@ def test_typing_an_entry_is_one_undo_step_the_heatmap_follows(window, monkeypatc
     window.docks["heatmap"].show()
     heatmap.refresh()
     d = len(key)  # the import is scored as the model scored it: q·k/√d
-    np.testing.assert_allclose(heatmap._values[2, 3],
+    np.testing.assert_allclose(heatmap.values[2, 3],
                                arrays["q"][2].astype(np.float64) @ key / np.sqrt(d), rtol=1e-5)
     document.undo_stack.undo()
     document.flush()

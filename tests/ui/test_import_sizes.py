@@ -22,7 +22,7 @@ def _import(window, monkeypatch, path: Path, tq: int, tk: int, d: int) -> None:
               metadata={"tokens": json.dumps([f"t{i}" for i in range(tk)])})
     monkeypatch.setattr(files_module.QFileDialog, "getOpenFileName",
                         lambda *_a, **_k: (str(path), ""))
-    window.files.actions["import_vectors"].trigger()
+    window.actions["import_vectors"].trigger()
     window.document.flush()
 
 

@@ -70,7 +70,7 @@ def test_a_settings_file_that_is_a_fifo_or_huge_is_left_alone(qtbot, tmp_path):
     os.mkfifo(path)
     window = build_window("en")
     qtbot.addWidget(window)
-    window.restore_layout()
+    window.arrangement.restore()
     assert "settings" in window.statusBar().currentMessage().lower()
     window.actions["lang_zh"].trigger()  # writes a setting: not into the FIFO
     window.close()

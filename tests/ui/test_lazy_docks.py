@@ -22,7 +22,7 @@ def lesson_window(qtbot):
     window = build_window("en")
     qtbot.addWidget(window)
     window.resize(*CLASSROOM_SIZE)
-    window.open_lesson(0)
+    window.arrangement.open_lesson(0)
     window.show()
     qtbot.waitExposed(window)
     return window
@@ -30,7 +30,7 @@ def lesson_window(qtbot):
 
 def test_the_lesson_start_builds_only_the_panels_of_its_first_scene(lesson_window):
     window = lesson_window
-    first_screen = {*window.scenes.shown_panels(), "guide"}
+    first_screen = {*window.arrangement.shown_panels(), "guide"}
     assert set(window.panels.built()) == first_screen
     assert len(window.panels.built()) < len(window.panels)
     for name, dock in window.docks.items():

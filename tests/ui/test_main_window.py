@@ -3,21 +3,23 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox, QMenu
 
 from app.startup import build_window, make_application
 from app.ui.language import apply_language
+from app.ui.widgets.live_label import LiveLabel
 
 
 def test_window_opens_switches_and_closes(qtbot, open_window):
     window = open_window()
     document = window.document
     with qtbot.waitSignal(document.changed, timeout=2000):
-        window.world_combo.setCurrentIndex(0)
+        window.findChild(QComboBox, "world_combo").setCurrentIndex(0)
     assert document.state.world == "dialogue"
     with qtbot.waitSignal(document.changed, timeout=2000):
-        window.scorer_combo.setCurrentIndex(2)
+        window.findChild(QComboBox, "scorer_combo").setCurrentIndex(2)
     assert document.state.scorer == "cosine"
-    status = window.statusBar().findChild(type(window._status), "status_pair")
+    status = window.statusBar().findChild(LiveLabel, "status_pair")
     assert "cosine" in status.text().lower()
     qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     document.flush()
@@ -31,9 +33,9 @@ def test_language_switch_retranslates_without_restart(qtbot):
     assert window.windowTitle().startswith("注意力")
     window.actions["lang_en"].trigger()
     assert window.windowTitle().startswith("Attention Lab")
-    assert window.file_menu.title() == "&File"
+    assert window.findChild(QMenu, "menu_file").title() == "&File"
     apply_language("zh")
-    assert window.file_menu.title().startswith("文件")
+    assert window.findChild(QMenu, "menu_file").title().startswith("文件")
 
 
 def test_a_panel_behind_a_tab_catches_up_when_shown(qtbot, monkeypatch, open_window):
@@ -64,5 +66,5 @@ def test_ctrl_y_and_ctrl_shift_z_both_redo(qtbot, open_window):
         with qtbot.waitSignal(document.changed, timeout=2000):
             qtbot.keyClick(window, key, modifiers)
         assert document.state.scorer == "cosine"
-    help_rows = dict(window.shortcut_rows())
+    help_rows = dict(window.actions.shortcut_rows())
     assert "Ctrl+Y" in help_rows[window.actions["redo"].text().replace("&", "")]

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QImage, QPalette
-from PySide6.QtWidgets import QApplication, QLabel, QMenu
+from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QMenu, QToolBar
 
 from app.startup import build_window
-from app.ui import main_window as main_window_module
+from app.ui import app as composition_root
 from app.ui.fonts import BODY_PT, HEADING, emphasize
 from app.ui.look import DARK, LIGHT, MAX_SCALE, MIN_SCALE, Look, diverging_map
 from app.ui.panels.base import Panel
@@ -45,8 +45,8 @@ class ProbePanel(Panel):
 
 @pytest.fixture
 def window(open_window, monkeypatch):
-    real = main_window_module.panel_specs
-    monkeypatch.setattr(main_window_module, "panel_specs",
+    real = composition_root.panel_specs  # the registry the window's docks come from
+    monkeypatch.setattr(composition_root, "panel_specs",
                         lambda: [*real(), PanelSpec("probe", ProbePanel, RIGHT)])
     win = open_window()
     yield win
@@ -68,7 +68,8 @@ def test_f5_and_the_toolbar_button_switch_every_panel_and_the_app_font(qtbot, wi
     assert probe.looks[-1] == presentation.look
     assert QApplication.font().pointSizeF() == pytest.approx(1.5 * MIN_POINT_SIZE)
     assert window.actions["presentation"].isChecked()
-    button = window.toolbar.widgetForAction(window.actions["presentation"])
+    toolbar = window.findChild(QToolBar, "toolbar_main")
+    button = toolbar.widgetForAction(window.actions["presentation"])
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     assert not presentation.presenting
     assert looks(window) == {Look()}
@@ -97,7 +98,7 @@ def test_a_plain_widget_follows_the_app_font_through_every_zoom(window) -> None:
     """No apply_look sets these fonts: the probe's label and the toolbar's world box only
     inherit the application font, and presentation mode scales that alone."""
     presentation = window.presentation
-    plain = (window.panels["probe"].plain, window.world_combo)
+    plain = (window.panels["probe"].plain, window.findChild(QComboBox, "world_combo"))
     sizes = []
     for step in (lambda: None, presentation.zoom_in, presentation.zoom_in,
                  lambda: presentation.set_presenting(True), presentation.zoom_in):
@@ -205,12 +206,12 @@ def test_every_menu_action_has_a_shortcut_listed_in_help(window) -> None:
     assert len(actions) > 20
     missing = [a.text() for a in actions if a.shortcut().isEmpty()]
     assert missing == []
-    listed = dict(window.shortcut_rows())
+    listed = dict(window.actions.shortcut_rows())
     shown = [a for a in actions if a.isVisible()]
     assert {a.text().replace("&", "") for a in shown} <= set(listed)
     sequences = [a.shortcut().toString() for a in actions]
     assert len(sequences) == len(set(sequences)), "two actions share a shortcut"
-    window.show_shortcuts()
+    window.actions["shortcuts"].trigger()
     dialog = window.findChild(ShortcutsDialog, "shortcuts_dialog")
     assert dialog is not None and "F5" in dialog.text() and "F11" in dialog.text()
     dialog.close()

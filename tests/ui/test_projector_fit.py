@@ -91,8 +91,8 @@ def test_the_heatmap_readout_lies_inside_the_window(qtbot, projector, language, 
     assert inside_window(panel)
     assert inside_window(panel.readout.holder)
     assert panel.readout.holder.geometry().bottom() <= panel.rect().bottom()
-    assert panel.readout.text().endswith(panel._cell_text(window.document.state.query,
-                                                          window.document.state.key))
+    assert panel.readout.text().endswith(panel.cell_text(window.document.state.query,
+                                                         window.document.state.key))
 
 
 def test_only_the_open_worlds_editor_takes_a_dock(qtbot, projector) -> None:
@@ -102,7 +102,7 @@ def test_only_the_open_worlds_editor_takes_a_dock(qtbot, projector) -> None:
     with qtbot.waitSignal(window.document.changed, timeout=2000):
         window.document.set_world("dialogue")
     assert docks["editor"].isHidden() and not docks["playground"].isHidden()
-    assert window.world_docks.put_away == {"editor"}
+    assert window.parts.docks.world_docks.put_away == {"editor"}
     # asking for the other world's dock from the View menu opens its world
     with qtbot.waitSignal(window.document.changed, timeout=2000):
         window.actions["show_editor"].trigger()
@@ -138,7 +138,7 @@ def test_the_dark_theme_shows_which_toggle_is_on(qtbot, projector) -> None:
 
 def test_the_shortcut_list_fits_the_screen_at_the_largest_zoom(qtbot, projector) -> None:
     window = projector("zh", (1024, 768), 2.5)
-    window.show_shortcuts()
+    window.actions["shortcuts"].trigger()
     dialog = window.findChild(ShortcutsDialog, "shortcuts_dialog")
     assert dialog is not None and dialog.table.rowCount() > 20
     screen = (window.screen() or QGuiApplication.primaryScreen()).availableGeometry()

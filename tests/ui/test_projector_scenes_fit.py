@@ -30,7 +30,7 @@ def scene(qtbot):
         qtbot.addWidget(window)
         window.presentation.set_presenting(True)
         window.resize(1024, 768)
-        window.scenes.open_scene(number - 1, set_up=True)
+        window.arrangement.open_scene(number - 1, set_up=True)
         window.show()
         qtbot.waitExposed(window)
         if reveal:
@@ -200,11 +200,11 @@ def test_no_scene_cuts_off_a_label_readout_or_column(qtbot, scene, language, siz
     window.resize(*size)
     report = []
     for index, lesson_scene in enumerate(window.scenes.run.lesson.scenes):
-        window.scenes.open_scene(index, set_up=True)
+        window.arrangement.open_scene(index, set_up=True)
         if lesson_scene.hides_answer:
             window.scenes.run.reveal()
         settle(window)
-        for name in window.scenes.shown_panels():
+        for name in window.arrangement.shown_panels():
             assert not window.docks[name].isHidden()
             if name in CHECKED:
                 report += [f"scene {index + 1} {name}: {p}" for p in problems(window, name)]

@@ -19,6 +19,7 @@ from app.model.scoring import SCORERS
 from app.model.view import compute_view, initial_state
 from app.state.document import Document
 from app.ui.language import apply_language
+from app.ui.notices import word
 from app.ui.panels.editor.panel import EditorPanel
 from app.ui.panels.guide.checklist import ChecklistTracker
 from app.ui.panels.heatmap.panel import HeatmapPanel
@@ -155,7 +156,7 @@ def test_the_document_refuses_too_few_tokens_and_a_bad_d(qtbot):
         assert document.remove_token(0)
     with qtbot.waitSignal(document.notice) as notice:
         assert not document.remove_token(0)
-    assert notice.args == [tr("notice.tokens.too_few", low=reshape.MIN_TOKENS, high=32)]
+    assert [word(notice.args[0])] == [tr("notice.tokens.too_few", low=reshape.MIN_TOKENS, high=32)]
     for d in (1, 9, 2.5):
         with qtbot.waitSignal(document.notice):
             assert not document.set_dimension(d)
@@ -368,5 +369,5 @@ def test_two_heads_in_an_odd_world_are_refused_in_the_interface_language(qtbot):
     document.set_dimension(5)
     with qtbot.waitSignal(document.notice) as notice:
         document.set_options(heads=2)
-    assert notice.args == [tr("notice.heads_odd_d", heads=2, d=5)]
+    assert [word(notice.args[0])] == [tr("notice.heads_odd_d", heads=2, d=5)]
     assert document.state.options.heads == 1

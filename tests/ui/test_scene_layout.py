@@ -168,7 +168,7 @@ def lesson(qtbot):
         qtbot.addWidget(window)
         window.presentation.set_presenting(presenting)
         window.resize(*size)
-        window.scenes.open_scene(number - 1, set_up=True)
+        window.arrangement.open_scene(number - 1, set_up=True)
         window.show()
         qtbot.waitExposed(window)
         settle(window)

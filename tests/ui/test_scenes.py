@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication, QComboBox, QWidget
 
 from app.main import main
 from app.model.scenes import scene_state
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSi
 
 @pytest.fixture
 def lesson(window):
-    window.scenes.open_scene(0, set_up=True)
+    window.arrangement.open_scene(0, set_up=True)
     window.document.flush()
     return window
 
@@ -49,9 +49,9 @@ def test_every_scene_sets_up_its_world_scorer_selection_and_docks(qtbot, lesson)
 
 def test_the_first_start_opens_scene_one_in_the_2d_world_with_the_stepper(open_window):
     window = open_window()
-    window.restore_layout()  # no stored layout: a first start
+    window.arrangement.restore()  # no stored layout: a first start
     window.document.flush()
-    assert window.scenes.active and window.scenes.run.index == 0
+    assert window.arrangement.in_lesson and window.scenes.run.index == 0
     assert window.document.state.world == "dialogue"
     assert window.docks["guide"].isVisible()
     assert not window.document.undo_stack.canUndo()  # the setup is the start, not an edit
@@ -134,10 +134,10 @@ def test_returning_to_a_changed_scene_keeps_the_class_work_and_offers_a_setup(qt
 def test_leaving_the_lesson_gives_the_free_layout_back(qtbot, window):
     before = _visible_docks(window)
     window.actions["lesson"].trigger()
-    assert window.scenes.active and _visible_docks(window) != before
+    assert window.arrangement.in_lesson and _visible_docks(window) != before
     window.actions["lesson"].trigger()
     QApplication.processEvents()
-    assert not window.scenes.active
+    assert not window.arrangement.in_lesson
     assert _visible_docks(window) == before
     assert not window.actions["scene_next"].isEnabled()  # PageDown is the widgets' again
 
@@ -184,7 +184,7 @@ def test_space_steps_on_when_the_focused_panel_left_with_its_scene(qtbot, lesson
     revealed_or_next = (run.index, run.is_revealed())
     qtbot.keyClick(focus or lesson, Qt.Key.Key_Space)
     assert (run.index, run.is_revealed()) != revealed_or_next
-    assert not lesson.world_combo.view().isVisible()
+    assert not lesson.findChild(QComboBox, "world_combo").view().isVisible()
 
 
 @pytest.mark.qt_log_ignore("This plugin does not support raise")
@@ -195,9 +195,9 @@ def test_hovering_the_strip_names_each_scene_in_the_interface_language(qtbot, le
 
     strip = lesson.panels["guide"].stepper.strip
     scenes = lesson.scenes.run.lesson.scenes
-    assert strip.tip(2) == f"Scene 3 of {len(scenes)}: {scenes[2].title.en}"
+    assert strip.tip(2) == f"Scene 3 of {len(scenes)}: {scenes[2].title.get(['en'])}"
     centre = strip.segment(4).center().toPoint()
     QApplication.sendEvent(strip, QHelpEvent(QEvent.Type.ToolTip, centre,
                                              strip.mapToGlobal(centre)))
-    assert scenes[4].title.en in QToolTip.text()
+    assert scenes[4].title.get(("en",)) in QToolTip.text()
     QToolTip.hideText()

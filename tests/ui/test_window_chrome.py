@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QTabBar
 
 from app.startup import build_window
-from app.ui.main_window import LAYOUT_VERSION
+from app.ui.layout.arrangement import LAYOUT_VERSION
 from app.ui.presentation import THEME_CHOICES, restore_base_style
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")

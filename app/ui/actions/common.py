@@ -1,27 +1,10 @@
-"""What every set of actions shares: making a named action with its shortcuts, and a message."""
+"""What every set of actions shares: a message that does not block the class."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from app.i18n import tr
-
-
-def make_action(owner: QWidget, actions: dict[str, QAction], name: str,
-                shortcuts: list[QKeySequence | str], slot: Callable[..., object],
-                checkable: bool = False) -> QAction:
-    """A window-wide action `action_<name>`, registered in `actions` (Help lists its keys)."""
-    action = QAction(owner)
-    action.setObjectName(f"action_{name}")
-    action.setShortcuts([QKeySequence(s) for s in shortcuts])
-    action.setCheckable(checkable)
-    action.triggered.connect(slot)
-    owner.addAction(action)
-    actions[name] = action
-    return action
 
 
 def warn(parent: QWidget, headline: str, detail: str) -> QMessageBox:

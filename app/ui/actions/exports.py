@@ -7,16 +7,14 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from PySide6.QtCore import QObject
-from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow, QMenu, QMessageBox, QWidget
+from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow, QMessageBox, QWidget
 
 from app.i18n import tr
 from app.state.document import Document
-from app.ui.actions.common import make_action, warn
+from app.ui.actions.common import warn
+from app.ui.actions.spec import ActionSpec
 from app.ui.export import copy_image, save_image, save_scores_csv
 from app.ui.panels.base import Panel
-
-NAMES = ("export_window", "export_panel", "export_scores", "copy_window", "copy_panel")
 
 
 class ExportActions(QObject):
@@ -30,29 +28,28 @@ class ExportActions(QObject):
         self.panels = panels
         self.folder = folder
         """Where a file dialog starts, for a file name (beside the current scenario)."""
-        self.actions: dict[str, QAction] = {}
         self.message: QMessageBox | None = None
         self._panel_name: str | None = None
-        for name, keys, slot in (
-            ("export_window", ["Ctrl+E"], lambda: self.export_image_dialog(whole=True)),
-            ("export_panel", ["Ctrl+Alt+E"], lambda: self.export_image_dialog(whole=False)),
-            ("export_scores", ["Ctrl+Alt+X"], self.export_scores_dialog),
-            ("copy_window", ["Ctrl+Alt+Shift+C"], lambda: self.copy(whole=True)),
-            ("copy_panel", ["Ctrl+Alt+C"], lambda: self.copy(whole=False)),
-        ):
-            make_action(window, self.actions, name, keys, slot)
-        self.menu = QMenu(window)
-        for name in NAMES[:3]:
-            self.menu.addAction(self.actions[name])
-        self.menu.addSeparator()
-        for name in NAMES[3:]:
-            self.menu.addAction(self.actions[name])
         QApplication.instance().focusChanged.connect(self._on_focus_changed)
 
-    def retranslate(self) -> None:
-        for name in NAMES:
-            self.actions[name].setText(tr(f"classroom.action.{name}"))
-        self.menu.setTitle(tr("classroom.menu.export"))
+    def action_specs(self) -> list[ActionSpec]:
+        """File → Export: pictures and the scores as files, then pictures to the clipboard."""
+        return [
+            ActionSpec("export_window", "classroom.action.export_window",
+                       lambda: self.export_image_dialog(whole=True), ("Ctrl+E",),
+                       menu="file.export"),
+            ActionSpec("export_panel", "classroom.action.export_panel",
+                       lambda: self.export_image_dialog(whole=False), ("Ctrl+Alt+E",),
+                       menu="file.export"),
+            ActionSpec("export_scores", "classroom.action.export_scores",
+                       self.export_scores_dialog, ("Ctrl+Alt+X",), menu="file.export"),
+            ActionSpec("copy_window", "classroom.action.copy_window",
+                       lambda: self.copy(whole=True), ("Ctrl+Alt+Shift+C",),
+                       menu="file.export", section=1),
+            ActionSpec("copy_panel", "classroom.action.copy_panel",
+                       lambda: self.copy(whole=False), ("Ctrl+Alt+C",), menu="file.export",
+                       section=1),
+        ]
 
     def current_panel(self) -> Panel:
         """The panel last focused, else the first one on screen (what 'this panel' means)."""

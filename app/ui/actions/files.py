@@ -8,15 +8,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QAction
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
     QInputDialog,
     QLabel,
     QMainWindow,
-    QMenu,
     QMessageBox,
 )
 
@@ -25,25 +23,29 @@ from app.model.capture import MAX_SAVED_NUMBERS, CaptureError, load_capture
 from app.model.errors import ScenarioError
 from app.model.scenario import SUFFIX, with_scenario_suffix
 from app.state.autosave import Autosaver, write_problem
+from app.state.notice import Notice
 from app.state.session import Session
 from app.ui import settings as keys
-from app.ui.actions.common import make_action, warn
+from app.ui.actions.common import warn
+from app.ui.actions.spec import ActionSpec
 from app.ui.errors import installed as installed_error_hook
+from app.ui.notices import word
 from app.ui.settings import settings
 
 RECENT_LIMIT = 5
-FILE_ACTIONS = ("open", "import_vectors", "save", "save_as")
 
 
 class FileActions(QObject):
     """Scenario files and the session's autosave, as the user sees them."""
+
+    recent_changed = Signal()
+    """The list of recent files changed (File → Open recent shows it)."""
 
     def __init__(self, window: QMainWindow, session: Session) -> None:
         super().__init__(window)
         self.window = window
         self.session = session
         self.document = session.document
-        self.actions: dict[str, QAction] = {}
         self.message: QMessageBox | None = None
         self.note: QMessageBox | None = None
         """The session's start-up note (autosave kept aside, a second copy, autosave off)."""
@@ -55,19 +57,34 @@ class FileActions(QObject):
         self.autosave_off.setObjectName("autosave_off")
         self.autosave_off.hide()
         window.statusBar().addPermanentWidget(self.autosave_off)
-        make_action(window, self.actions, "open", ["Ctrl+O"], self.open_dialog)
-        make_action(window, self.actions, "import_vectors", ["Ctrl+I"], self.import_dialog)
-        make_action(window, self.actions, "save", ["Ctrl+S"], self.save)
-        make_action(window, self.actions, "save_as", ["Ctrl+Shift+S"], self.save_as)
-        self.recent_actions = [
-            make_action(window, self.actions, f"recent_{n}", [f"Ctrl+Alt+{n}"],
-                        lambda _=False, i=n - 1: self.open_recent(i))
-            for n in range(1, RECENT_LIMIT + 1)
-        ]
-        self.recent_menu = QMenu(window)
-        self.recent_menu.addActions(self.recent_actions)
-        self._update_recent()
+        self._recent = self.recent_files()
         window.installEventFilter(self)
+
+    def action_specs(self) -> list[ActionSpec]:
+        """File → Open, Import, Save, Save as, the recent files and Quit."""
+        specs = [
+            ActionSpec("open", "classroom.action.open", self.open_dialog, ("Ctrl+O",),
+                       menu="file"),
+            ActionSpec("import_vectors", "classroom.action.import_vectors", self.import_dialog,
+                       ("Ctrl+I",), menu="file"),
+            ActionSpec("save", "classroom.action.save", self.save, ("Ctrl+S",), menu="file"),
+            ActionSpec("save_as", "classroom.action.save_as", self.save_as, ("Ctrl+Shift+S",),
+                       menu="file"),
+            ActionSpec("quit", "action.quit", self.window.close, ("Ctrl+Q",), menu="file",
+                       section=2),
+        ]
+        specs += [ActionSpec(f"recent_{n}", lambda n=n: self._recent_title(n),
+                             lambda _=False, i=n - 1: self.open_recent(i), (f"Ctrl+Alt+{n}",),
+                             menu="file.recent", visible=lambda n=n: n <= len(self._recent),
+                             tip=lambda n=n: self._recent_file(n))
+                  for n in range(1, RECENT_LIMIT + 1)]
+        return specs
+
+    def _recent_file(self, number: int) -> str:
+        return self._recent[number - 1] if number <= len(self._recent) else ""
+
+    def _recent_title(self, number: int) -> str:
+        return f"&{number}  {Path(self._recent_file(number)).name}"
 
     @property
     def current_path(self) -> Path | None:
@@ -78,9 +95,6 @@ class FileActions(QObject):
         return self.session.autosave
 
     def retranslate(self) -> None:
-        for name in FILE_ACTIONS:
-            self.actions[name].setText(tr(f"classroom.action.{name}"))
-        self.recent_menu.setTitle(tr("classroom.menu.recent"))
         if self.autosave_off.isVisible():
             self.autosave_off.setText(tr("classroom.autosave_off"))
 
@@ -122,10 +136,10 @@ class FileActions(QObject):
             notes.append(tr("classroom.second_copy", path=str(autosave.path)))
         if start.not_moved is not None:
             notes.append(tr("classroom.autosave_not_moved", path=str(autosave.path),
-                            problem=start.not_moved))
+                            problem=word(start.not_moved)))
         if start.unwritable is not None:
             notes.append(tr("classroom.autosave_off_at_start", folder=str(autosave.folder),
-                            problem=start.unwritable))
+                            problem=word(start.unwritable)))
         notes.extend(tr("classroom.kept_aside", file=old.name, path=str(new))
                      for old, new in start.moved)
         status = [tr("classroom.kept_aside_status", count=len(start.moved))] if start.moved else []
@@ -139,8 +153,9 @@ class FileActions(QObject):
             self._note(notes)
         return autosave
 
-    def _on_autosave_failed(self, problem: str) -> None:
+    def _on_autosave_failed(self, problem: Notice | str) -> None:
         """Once per failure, not at every change: the status bar and a mark that stays."""
+        problem = word(problem)
         self._status(tr("classroom.autosave_failed", problem=problem), 15000)
         self.autosave_off.setText(tr("classroom.autosave_off"))
         self.autosave_off.setToolTip(tr("classroom.autosave_failed", problem=problem))
@@ -179,7 +194,7 @@ class FileActions(QObject):
         box.setObjectName("quit_unsaved")
         box.setInformativeText(tr("classroom.quit_unsaved_detail",
                                   folder=str(autosave.folder) if autosave else "",
-                                  problem=(autosave.problem if autosave else None) or ""))
+                                  problem=word((autosave.problem if autosave else None) or "")))
         box.setDefaultButton(QMessageBox.StandardButton.Save)
         box.setEscapeButton(QMessageBox.StandardButton.Cancel)
         box.finished.connect(lambda _result: self._on_quit_answer(box))
@@ -197,7 +212,9 @@ class FileActions(QObject):
             self.window.close()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.window and event.type() == QEvent.Type.Close:
+        if watched is self.window and event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        elif watched is self.window and event.type() == QEvent.Type.Close:
             if not self._may_close():
                 event.ignore()
                 return True
@@ -291,7 +308,7 @@ class FileActions(QObject):
             self.session.save(path)
         except (OSError, ValueError) as error:  # ValueError: text UTF-8 cannot hold
             self.message = warn(self.window, tr("classroom.save_failed"),
-                                f"{path.name}: {write_problem(error)}")
+                                f"{path.name}: {word(write_problem(error))}")
             return False
         self._remember_recent(path)
         self._status(tr("classroom.saved", file=path.name), 6000)
@@ -312,7 +329,8 @@ class FileActions(QObject):
         store = settings()
         store.setValue(keys.RECENT_FILES, files[:RECENT_LIMIT])
         store.sync()
-        self._update_recent()
+        self._recent = self.recent_files()
+        self.recent_changed.emit()
 
     def _remember_recent(self, path: Path) -> None:
         name = str(Path(path).resolve())
@@ -321,13 +339,3 @@ class FileActions(QObject):
     def _forget_recent(self, path: Path) -> None:
         name = str(Path(path).resolve())
         self._store_recent([f for f in self.recent_files() if f != name])
-
-    def _update_recent(self) -> None:
-        files = self.recent_files()
-        for number, action in enumerate(self.recent_actions, start=1):
-            present = number <= len(files)
-            action.setVisible(present)
-            if present:
-                action.setText(f"&{number}  {Path(files[number - 1]).name}")
-                action.setToolTip(files[number - 1])
-        self.recent_menu.setEnabled(bool(files))

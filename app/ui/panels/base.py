@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
@@ -10,9 +11,19 @@ from PySide6.QtGui import QPaintEvent, QShowEvent
 from PySide6.QtWidgets import QWidget
 
 from app.i18n import tr
-from app.model.state import LabState
+from app.model.state import STATE_FIELDS, LabState
 from app.state.document import Document
+from app.state.lesson import LessonRun
 from app.ui.look import Look
+
+
+@dataclass(frozen=True)
+class PanelParts:
+    """What the composition root hands a panel it builds: the window's document and lesson
+    run. A panel takes what it needs (`Panel.build`) and never builds either itself."""
+
+    document: Document
+    lesson: LessonRun
 
 
 class Panel(QWidget):
@@ -28,10 +39,18 @@ class Panel(QWidget):
     observes_while_hidden: ClassVar[bool] = False
     """True for panels that must see every change (the checklist ticks from what happened),
     not just the latest state."""
-    depends_on: ClassVar[tuple[str, ...] | None] = None
-    """The `LabState` fields `refresh` reads (e.g. ("options", "teaching_q.shape")); None: all
-    of them. A change that touches none of them skips `refresh`, and with it every repaint:
-    a drag in the editor costs nothing in a panel that never shows the vectors."""
+    depends_on: ClassVar[tuple[str, ...]] = STATE_FIELDS
+    """The `LabState` fields `refresh` reads (e.g. ("options", "teaching_q.shape")); every
+    panel declares its own. A change that touches none of them skips `refresh`, and with it
+    every repaint: a drag in the editor costs nothing in a panel that never shows vectors."""
+    holds_while_dragging: ClassVar[bool] = False
+    """True for a panel that keeps a scale or a range still while a drag runs: it refits
+    (`refit`) when the gesture ends, by its own subscription."""
+
+    @classmethod
+    def build(cls, parts: PanelParts) -> Panel:
+        """The panel, from the window's parts (most panels need only the document)."""
+        return cls(parts.document)
 
     @classmethod
     def title(cls, state: LabState) -> str:
@@ -46,14 +65,14 @@ class Panel(QWidget):
         self._stale = False
         self._untranslated = False
         self._shown_inputs = self.inputs()  # a panel is built showing the current state
+        self._reads = frozenset(name.split(".")[0] for name in self.depends_on)
         document.changed.connect(self._on_document_changed)
-        document.gesture_finished.connect(self._on_document_changed)  # refit held scales
+        if self.holds_while_dragging:
+            document.gesture_finished.connect(self._on_gesture_finished)
 
     def inputs(self) -> tuple[object, ...] | None:
         """What `refresh` would show, cheaply: the data and the `depends_on` fields of the
         state (None: unknown, always refresh). Override for a finer key."""
-        if self.depends_on is None:
-            return None
         state = self.document.state
         return (self.document.data, *(_field(state, name) for name in self.depends_on))
 
@@ -71,10 +90,13 @@ class Panel(QWidget):
         self._shown_inputs = self.inputs()
         self.refresh()
 
-    def _on_document_changed(self) -> None:
+    def _on_document_changed(self, fields: frozenset[str] | None = None) -> None:
         """Repaint now if anyone can see it; a panel behind a tab (Qt moves those off-screen
         rather than hiding them) catches up when it is next painted, so a drag step costs only
-        what is on screen. A panel whose inputs did not change does nothing at all."""
+        what is on screen. A panel whose inputs did not change does nothing at all: a change
+        of none of the fields it reads is not even compared."""
+        if fields is not None and not fields & self._reads:
+            return
         if self._inputs_unchanged():
             self._stale = False
             return
@@ -88,6 +110,17 @@ class Panel(QWidget):
         top = self.window()
         where = QRect(self.mapTo(top, QPoint(0, 0)), self.size())
         return self.isVisible() and top.rect().intersects(where)
+
+    def _on_gesture_finished(self) -> None:
+        if self.window().isVisible() and not self._on_screen():
+            self._stale = True
+        else:
+            self.refit()
+
+    def refit(self) -> None:
+        """A drag ended: fit what was held still to the final values (override for a
+        narrower refit than a whole refresh)."""
+        self._refresh_now()
 
     def catch_up(self) -> None:
         """Retranslate and refresh now if the language or the document changed while this
@@ -137,9 +170,12 @@ class Panel(QWidget):
 
 
 def _field(state: object, path: str) -> object:
-    """`state.options` for "options", `state.teaching_q.shape` for "teaching_q.shape"."""
+    """`state.options` for "options", `state.teaching_q.shape` for "teaching_q.shape"
+    (None past a field that is None: no import, no shape)."""
     value = state
     for part in path.split("."):
+        if value is None:
+            return None
         value = getattr(value, part)
     return value
 

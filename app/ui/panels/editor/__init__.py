@@ -1,1 +1,9 @@
-"""The editor dock: its panel and the pieces only it uses."""
+"""The editor dock: the 4-D world's (or an import's) q and k as bars, typed or dragged.
+
+The package declares its dock (`SPEC`); the registry finds it, so a new dock is a new package.
+"""
+
+from app.ui.panels.editor.panel import EditorPanel
+from app.ui.panels.registry import LEFT, PanelSpec
+
+SPEC = PanelSpec("editor", EditorPanel, LEFT, order=2, tab_with="playground")

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.i18n import language, tr
+from app.i18n import current, tr
 from app.model.reshape import tokens_of
 from app.model.state import EDIT_LIMIT, LabState
 from app.state.document import Document
@@ -49,6 +49,11 @@ class EditorPanel(Panel):
 
     name = "editor"
     title_key = "editor.title"
+    depends_on = ("world", "scorer", "teaching_q", "teaching_k", "teaching_tokens",
+                  "imported", "query", "key", "options")
+    """The 4-D and imported worlds only: the 2-D playground's drags leave it alone."""
+    holds_while_dragging = True
+    """Bar scales only grow during a drag; they refit when it ends."""
 
     @classmethod
     def title(cls, state: LabState) -> str:
@@ -329,7 +334,7 @@ class EditorPanel(Panel):
 
     def _word_tokens(self) -> None:
         """Each token's tooltips, and its English gloss beside it (Chinese: the word alone)."""
-        glosses = token_glosses(self.document.data) if language() == "en" else {}
+        glosses = token_glosses(self.document.data) if current().token_glosses else {}
         for token, label in enumerate(self.gloss_labels):
             gloss = glosses.get(self.tokens[token])
             label.setText(f"({gloss})" if gloss else "")

@@ -22,6 +22,7 @@ from app.model.data import MAX_TOKENS
 from app.state.document import Document
 from app.state.reshaping import count_notice, name_notice
 from app.ui.format import plain_tip
+from app.ui.notices import word
 
 
 class ReshapeBar(QWidget):
@@ -108,7 +109,7 @@ class ReshapeBar(QWidget):
         name = self.name_edit.text()
         problem = reshape.name_problem(name, self.document.teaching_tokens(), ignore)
         if problem is not None:
-            self.refused.emit(name_notice(problem, name))
+            self.refused.emit(word(name_notice(problem, name)))
             return None
         return name
 
@@ -122,19 +123,19 @@ class ReshapeBar(QWidget):
         tokens = self.document.teaching_tokens()
         problem = reshape.count_problem(len(tokens) + 1)
         if problem is not None:
-            self.refused.emit(count_notice(problem))
+            self.refused.emit(word(count_notice(problem)))
             return
         name = self._checked_name() if self.name_edit.text() else None
         if self.name_edit.text() and name is None:
             return
-        if self.document.add_token(name):
+        if self.document.add_token(name, stem=tr("reshape.new_stem")):
             self.name_edit.clear()
             self._choose = len(tokens)  # the new token, once the list shows it
 
     def remove(self) -> None:
         problem = reshape.count_problem(len(self.document.teaching_tokens()) - 1)
         if problem is not None:
-            self.refused.emit(count_notice(problem))
+            self.refused.emit(word(count_notice(problem)))
             return
         self.document.remove_token(self.token_combo.currentIndex())
 

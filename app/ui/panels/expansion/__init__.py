@@ -1,1 +1,9 @@
-"""The expansion dock: its panel and the pieces only it uses."""
+"""The expansion dock: the selected pair's score taken apart, term by term.
+
+The package declares its dock (`SPEC`); the registry finds it, so a new dock is a new package.
+"""
+
+from app.ui.panels.expansion.panel import ExpansionPanel
+from app.ui.panels.registry import RIGHT, PanelSpec
+
+SPEC = PanelSpec("expansion", ExpansionPanel, RIGHT, order=4, share=0.45)

@@ -8,11 +8,11 @@ import html
 
 import numpy as np
 
-from app.i18n import language, tr
+from app.i18n import tr
 from app.model.additive import AdditiveSteps, additive_steps, tanh_evaluations
 from app.model.figures import EXAMPLE
 from app.model.view import View
-from app.ui.format import format_chinese_large, format_number
+from app.ui.format import format_in_words, format_number
 
 SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
@@ -32,7 +32,7 @@ def pair_steps(view: View, query: int, key: int) -> AdditiveSteps | None:
 
 def count_text(count: int) -> str:
     """A count as the class reads it: 43 亿 in Chinese, digits grouped in English."""
-    if language() == "zh" and (large := format_chinese_large(count, 2)):
+    if large := format_in_words(count, 2):
         return large
     return format_number(count)
 

@@ -19,6 +19,7 @@ from app.model.breakdown import Breakdown
 from app.model.capture_view import largest_terms
 from app.model.nice import HeldRange, snap_out
 from app.model.scoring import SCORERS, Undefined
+from app.model.state import STATE_FIELDS
 from app.model.view import View
 from app.state.document import Document
 from app.ui.fonts import DISPLAY, HEADING, READING, STRONG, emphasize, scaled_font
@@ -75,6 +76,10 @@ class ExpansionPanel(Panel):
 
     name = "expansion"
     title_key = "expansion.title"
+    depends_on = STATE_FIELDS
+    """The selected pair of any world, under any scorer: every field can change it."""
+    holds_while_dragging = True
+    """The bars' axis holds still during a drag and refits when it ends."""
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(document, parent)

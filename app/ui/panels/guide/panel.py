@@ -12,17 +12,17 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from app.i18n import tr
 from app.model.questions import LOG_NAME
-from app.model.scenes import load_scenes
 from app.paths import user_data_dir
 from app.state.document import Document
 from app.state.lesson import LessonRun
 from app.ui.fonts import HEADING, READING, TITLE, emphasize
 from app.ui.lesson_values import bold_values, lesson_values
-from app.ui.panels.base import Panel
+from app.ui.panels.base import Panel, PanelParts
 from app.ui.panels.guide.ask import AskBox
 from app.ui.panels.guide.checklist import Checklist
 from app.ui.panels.guide.measure import MeasureBox
@@ -34,6 +34,8 @@ from app.ui.widgets.wheel_guard import WheelOnlyWhenFocused
 
 __all__ = ["AskBox", "GuidePanel"]
 
+GUIDE_TEXT_LINES = 2
+"""Lines of the guide's own text (it scrolls) kept in view above a panel set under it."""
 TITLED_BY_SCENE = frozenset({"guide_step1", "guide_step2", "guide_step3", "guide_myth"})
 """Blocks whose heading is the title of the scene that shows them: not printed twice."""
 
@@ -43,14 +45,20 @@ class GuidePanel(Panel):
 
     name = "guide"
     title_key = "guide.title"
+    depends_on = ()
+    """Nothing: its notes follow the lesson run, its checklist the class's choices."""
     observes_while_hidden = True
 
-    def __init__(self, document: Document, parent: QWidget | None = None,
-                 run: LessonRun | None = None) -> None:
+    @classmethod
+    def build(cls, parts: PanelParts) -> GuidePanel:
+        return cls(parts.document, parts.lesson)
+
+    def __init__(self, document: Document, run: LessonRun,
+                 parent: QWidget | None = None) -> None:
         super().__init__(document, parent)
         self.figures = document.figures
         self.values: dict[str, str] = {}
-        self.run = run or LessonRun(document, load_scenes(data=document.data), self)
+        self.run = run
         self.stepper = Stepper(self.run)
         self.question = rich_label("guide_question", selectable=True)
         self.labels: dict[str, QLabel] = {}
@@ -106,6 +114,16 @@ class GuidePanel(Panel):
             label = rich_label(section.name, selectable=True)
             self.labels[section.name] = label
             column.addWidget(label)
+
+    def notes_height(self, width: int | None = None) -> int:
+        """Pixels the scene's notes need at `width` (default: as wide as they are now): its
+        title, what to look at and its question whole, and a few lines of the guide's own
+        text (which scrolls)."""
+        line = QFontMetrics(self.font()).lineSpacing()
+        text = (max(self.scroll.minimumSizeHint().height(), GUIDE_TEXT_LINES * line)
+                if self.run.scene.blocks else 0)
+        notes = self.stepper.heightForWidth(width or self.stepper.width())
+        return notes + text + 2 * self.layout().spacing()
 
     def _show_blocks(self) -> None:
         """Only the blocks the current scene asks for, from the top of the page."""

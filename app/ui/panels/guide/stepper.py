@@ -164,7 +164,7 @@ class Stepper(QWidget):
 
     def fill(self, text: Text) -> str:
         """A scene text in the current language, its placeholders filled with bold values."""
-        return text.get(i18n.language()).format(**self.values)
+        return text.get(i18n.chain()).format(**self.values)
 
     def show_scene(self) -> None:
         run, scene = self.run, self.run.scene
@@ -172,7 +172,7 @@ class Stepper(QWidget):
         self.strip.set_current(run.index)
         self.previous_button.setEnabled(run.index > 0)
         self.next_button.setEnabled(run.index < run.count - 1 or not run.is_revealed())
-        self.title.setText(scene.title.get(i18n.language()).format(**self.plain))
+        self.title.setText(scene.title.get(i18n.chain()).format(**self.plain))
         self.look.setText(self.fill(scene.look))
         hidden = scene.prompt is not None
         revealed = run.is_revealed()
@@ -190,7 +190,7 @@ class Stepper(QWidget):
         self.previous_button.setToolTip(tr("guide.scene.previous"))
         self.next_button.setToolTip(tr("guide.scene.next"))
         self.strip.setToolTip(tr("guide.scene.strip"))
-        self.strip.titles = [scene.title.get(i18n.language()).format(**plain)
+        self.strip.titles = [scene.title.get(i18n.chain()).format(**plain)
                              for scene in self.run.lesson.scenes]
         self.reveal_button.setText(tr("guide.scene.reveal"))
         self.offer_text.setText(tr("guide.scene.offer"))

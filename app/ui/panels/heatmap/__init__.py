@@ -1,1 +1,9 @@
-"""The heatmap dock: its panel and the pieces only it uses."""
+"""The heatmap dock: the score matrix, queries by keys.
+
+The package declares its dock (`SPEC`); the registry finds it, so a new dock is a new package.
+"""
+
+from app.ui.panels.heatmap.panel import HeatmapPanel
+from app.ui.panels.registry import RIGHT, PanelSpec
+
+SPEC = PanelSpec("heatmap", HeatmapPanel, RIGHT, order=3, share=0.55)

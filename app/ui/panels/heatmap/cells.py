@@ -146,6 +146,10 @@ class CellLayer:
             self.fit()
         return bool(labels)
 
+    def clear(self) -> None:
+        """No cells: a picture (scale mode, a large import) shows the colours instead."""
+        self.grid.set_cells(np.zeros((0, 0)), np.zeros((0, 0, 4)), [], [])
+
     def fit(self) -> None:
         """As large as the presentation scale asks, but never wider or taller than a cell;
         the token names on the axes get the same fit, slightly smaller."""
@@ -191,6 +195,17 @@ class CellLayer:
                 self.plot.getAxis(side).setTicks([list(enumerate(labels)), []])
             self.names = names
             self.fit_axes()
+
+    def set_placed_axes(self, ticks: dict[str, list[tuple[int, str]]], point: float) -> None:
+        """Ticks at chosen rows and columns (a large import's thinned names) in a `point`-size
+        font, set only when they change: new ticks regenerate an axis."""
+        labels = {side: [text for _, text in pairs] for side, pairs in ticks.items()}
+        if (labels, point) == (self.names, self._tick_pt):
+            return
+        for side, pairs in ticks.items():
+            self.plot.getAxis(side).setTicks([pairs, []])
+        self.names, self._tick_pt = labels, point
+        self.fit_axes()
 
     def fit_axes(self) -> None:
         """Tick names in the font `fit` chose, and each axis as wide as they and its title."""

@@ -16,7 +16,7 @@ from app.ui.fonts import READING, points
 
 if TYPE_CHECKING:
     from app.model.view import View
-    from app.ui.panels.heatmap.panel import HeatmapPanel
+    from app.ui.panels.heatmap.canvas import HeatmapCanvas
 
 GRID_LIMIT = 32
 """Rows or columns the cell grid paints (the lesson's worlds stay far below); past it, one
@@ -93,45 +93,26 @@ class Picture:
         self.factor = 0
         self.image = np.zeros((0, 0))
 
-    def of(self, panel: HeatmapPanel, values: np.ndarray) -> np.ndarray:
-        vb = panel.plot.vb
-        view_px = int(max(vb.width(), vb.height(), 64) * panel.devicePixelRatioF())
-        factor = downsample_factor(max(values.shape), view_px)
+    def of(self, canvas: HeatmapCanvas, values: np.ndarray) -> np.ndarray:
+        factor = downsample_factor(max(values.shape), canvas.view_px())
         if values is not self.values or factor != self.factor:
             self.values, self.factor = values, factor
             self.image = block_image(values, factor)
         return self.image
 
 
-def show_image(panel: HeatmapPanel, values: np.ndarray, levels: tuple[float, float],
-               cmap: pg.ColorMap, names: dict[str, tuple[str, ...]],
-               causal: bool) -> None:
+def show_image(canvas: HeatmapCanvas, picture: Picture, values: np.ndarray,
+               levels: tuple[float, float], cmap: pg.ColorMap, unit: str,
+               names: dict[str, tuple[str, ...]], causal: bool) -> None:
     """Draw `values` (NaN: no colour) as block extremes sized to the plot's pixels."""
     rows, cols = values.shape
-    image = panel.picture.of(panel, values)
-    factor = panel.picture.factor
-    panel.cells.paint(np.zeros((0, 0)), (0.0, 1.0), cmap, panel._cell_text)
-    panel.image.setImage(image, autoLevels=False, levels=levels)
-    panel.image.setOpacity(1.0)
-    panel.image.setVisible(True)
-    panel._show_colorbar(True)
-    panel._set_scale(image.shape, levels, cmap, factor)
+    image = picture.of(canvas, values)
+    canvas.cells.clear()
+    canvas.show_image(image, levels)
+    canvas.show_colorbar(True)
+    canvas.set_scale(image.shape, levels, cmap, picture.factor, unit)
     ticks = {side: thinned(labels, TICKS[side], NAME_CHARS[side])
              for side, labels in names.items()}
-    _set_ticks(panel, ticks)
-    panel.mask_item.setPath(causal_triangle(rows, cols) if causal else QtGui.QPainterPath())
-    panel._mask = None  # the lesson's hatching is redrawn when the grid comes back
-
-
-def _set_ticks(panel: HeatmapPanel, ticks: dict[str, list[tuple[int, str]]]) -> None:
-    """Thinned token ticks, set only when they change (new ticks regenerate an axis)."""
-    cells = panel.cells
-    labels = {side: [text for _, text in pairs] for side, pairs in ticks.items()}
-    size = min(points(READING), max(7.0, 0.05 * panel.plot.vb.height()))
-    tick = round(size * 2) / 2
-    if (labels, tick) == (cells.names, cells._tick_pt):
-        return
-    for side, pairs in ticks.items():
-        panel.plot.getAxis(side).setTicks([pairs, []])
-    cells.names, cells._tick_pt = labels, tick
-    cells.fit_axes()
+    size = min(points(READING), max(7.0, 0.05 * canvas.plot_height()))
+    canvas.cells.set_placed_axes(ticks, round(size * 2) / 2)
+    canvas.set_mask_path(causal_triangle(rows, cols) if causal else QtGui.QPainterPath())

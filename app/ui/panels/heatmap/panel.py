@@ -1,72 +1,87 @@
-"""Owns the score-matrix heatmap: queries × keys, scores or softmax weights, the causal mask,
-its controls, colours and outlines. What a cell says and how it is pointed at live in
-readout.py; scale mode (random Q, K up to T = 4096) in scale_mode.py.
+"""Owns the score-matrix heatmap panel: queries × keys, scores or softmax weights, its controls
+and the colour scale that holds still through a drag. It wires three parts it does not reach
+into: the canvas (canvas.py) draws, the pointer (readout.py) reports the cells pointed at,
+and scale mode (scale_mode.py) draws random Q, K up to T = 4096 from its own worker.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtGui, QtWidgets
-from PySide6.QtCore import QRectF, QSignalBlocker, QSize, Qt
+from PySide6.QtCore import QSignalBlocker, QSize, Qt
 
 from app.i18n import tr
 from app.model.nice import HeldRange
-from app.model.scale import SCALE_TS, ScaleRequest, ScaleResult, score_levels
+from app.model.scale import SCALE_TS, ScaleResult, score_levels
 from app.model.scoring import SCORERS
 from app.state.document import Document
 from app.state.scale_worker import ScaleWorker
-from app.ui.fonts import READING, chrome_font, restrain
-from app.ui.format import (
-    token_glosses,
-    with_gloss,
-)
+from app.ui.fonts import restrain
+from app.ui.format import token_glosses, with_gloss
 from app.ui.look import diverging_map, sequential_map
 from app.ui.panels.base import Panel
+from app.ui.panels.heatmap.canvas import HeatmapCanvas
 from app.ui.panels.heatmap.cells import CellLayer
 from app.ui.panels.heatmap.choices import HeatmapChoices, lesson_info
-from app.ui.panels.heatmap.fit import ROOMY_PLOT_HEIGHT, fit_colorbar, fit_lines
+from app.ui.panels.heatmap.fit import ROOMY_PLOT_HEIGHT, fit_lines
 from app.ui.panels.heatmap.large import Picture, needs_image, scores_shown, show_image
-from app.ui.panels.heatmap.readout import PERCENT, CellReadout
+from app.ui.panels.heatmap.readout import PERCENT, CellPointer, cell_text, readout_text
 from app.ui.panels.heatmap.scale_mode import ScaleMode
 from app.ui.widgets.live_label import LiveLabel
 
-NO_VALUE = {"light": "#D9D9D9", "dark": "#3C3C3C"}
-"""Cells without a number (undefined cosine, masked score) show the background in this grey."""
-MIN_PLOT_HEIGHT = 60
-"""Pixels at 100 %: the plot gives way first in a short dock, the readout lines never."""
+
+@dataclass(frozen=True, eq=False)
+class _Matrix:
+    """The lesson's matrix as drawn: what a resize or the end of a drag draws again."""
+
+    values: np.ndarray
+    wanted: tuple[float, float]
+    """The colour range these values ask for; `levels` may be wider while a drag holds it."""
+    meaning: object
+    levels: tuple[float, float]
+    cmap: pg.ColorMap
+    unit: str
+    names: dict[str, list[str] | tuple[str, ...]]
+    allowed: np.ndarray
 
 
-class HeatmapPanel(CellReadout, ScaleMode, Panel):
+class HeatmapPanel(Panel):
     """Rows are queries, columns are keys; clicking a cell selects that pair everywhere."""
 
     name = "heatmap"
     title_key = "heatmap.title"
+    depends_on = ("world", "scorer", "dialogue_q", "dialogue_keys", "teaching_q", "teaching_k",
+                  "query", "key", "positions", "options", "imported", "teaching_tokens")
+    """Every field: the matrix is the view of the active world's vectors (positions turn
+    them under RoPE), the scorer and options choose what it shows, the selection outlines a
+    cell, and the tokens name the axes. A change that is no change skips the refresh."""
 
     def __init__(self, document: Document, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(document, parent)
-        self.worker = ScaleWorker(self)
-        self.worker.finished.connect(self._on_scale_finished)
-        self.worker.failed.connect(lambda why: self.info.setText(tr("heatmap.scale_failed",
-                                                                       reason=why)))
-        self.scale_result: ScaleResult | None = None
-        self.stale = False  # scale mode shows an older picture while the new one is computed
-        self._requested: ScaleRequest | None = None  # the newest request sent to the worker
-        self._hover: tuple[int, int] | None = None
-        self._values = np.zeros((0, 0))  # the matrix shown, for hover and keys
-        self._mask: np.ndarray | None = None  # the hatched cells' mask, None: scale mode's
-        self._extent: tuple[int, int, int] | None = None  # rows, columns, downsampling
         self.picture = Picture()  # past the cell grid: the block image and its factor
-        self._large: tuple | None = None  # how that image was last drawn, for a resize
+        self._matrix: _Matrix | None = None  # None: scale mode is drawn
         # during a drag the colour scale only widens: cells keep their colours unless a score
         # outgrows the bar; it refits when the drag ends (`gesture_finished`)
         self._levels = HeldRange()
         self._build_controls()
-        self._build_plot()
+        self.canvas = HeatmapCanvas(self)
+        self.pointer = CellPointer(
+            self.canvas, lambda: (self.document.state.query, self.document.state.key), self)
+        self.pointer.picked.connect(lambda row, col: self.document.select(query=row, key=col))
+        self.pointer.hovered.connect(lambda _cell: self._update_readout())
+        self.scale = ScaleMode(document, self.canvas, self)
+        self.scale.info_changed.connect(self.info.setText)
+        self.scale.readout_changed.connect(self.readout.setText)
+        self.scale.drawn.connect(self._fit_lines)
+        self.canvas.resized.connect(self._on_view_resized)
+        document.gesture_finished.connect(self._on_gesture_finished)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(self._controls)
-        layout.addWidget(self.graphics, 1)
+        layout.addWidget(self.canvas.graphics, 1)
         for label in (self.readout, self.info):
             layout.addWidget(label.holder)
         self.apply_look()
@@ -107,62 +122,62 @@ class HeatmapPanel(CellReadout, ScaleMode, Panel):
         self.info = LiveLabel("heatmap_info")
         self.info.setTextFormat(Qt.TextFormat.PlainText)  # it quotes token names
 
-    def _build_plot(self) -> None:
-        self.graphics = pg.GraphicsLayoutWidget()
-        self.graphics.setObjectName("heatmap_graphics")
-        self.graphics.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.graphics.installEventFilter(self)
-        self.plot = self.graphics.addPlot()
-        self.plot.invertY(True)
-        self.plot.setMouseEnabled(False, False)
-        self.plot.setMenuEnabled(False)
-        self.plot.hideButtons()
-        self.plot.showAxes((True, True, False, False), showValues=(True, True, False, False))
-        self.image = pg.ImageItem(axisOrder="row-major")
-        self.plot.addItem(self.image)
-        self.colorbar = pg.ColorBarItem(values=(-1.0, 1.0), colorMap=diverging_map(),
-                                        interactive=False, colorMapMenu=False, width=18)
-        self.colorbar.setImageItem(self.image, insert_in=self.plot)
-        # below the image: grey for cells with no number; above: hatching, row/column, cell
-        self.backdrop, self.mask_item = QtWidgets.QGraphicsRectItem(), QtWidgets.QGraphicsPathItem()
-        self.band_under, self.band_over, self.cell_box, self.cell_inner = (
-            QtWidgets.QGraphicsPathItem() for _ in range(4))
-        self._outlines = (self.band_under, self.band_over, self.cell_box, self.cell_inner)
-        for z, item in ((-10, self.backdrop), (5, self.mask_item), *enumerate(self._outlines, 20)):
-            item.setZValue(z)
-            self.plot.addItem(item)
-        scene = self.graphics.scene()
-        scene.sigMouseClicked.connect(self._on_clicked)
-        scene.sigMouseMoved.connect(self._on_moved)
-        self.plot.vb.sigResized.connect(self._on_view_resized)
-        self.cells = CellLayer(self.plot)
+    # --- the parts, by the names tests and the benchmark look at ---------------------------
+
+    @property
+    def graphics(self) -> pg.GraphicsLayoutWidget:
+        return self.canvas.graphics
+
+    @property
+    def plot(self) -> pg.PlotItem:
+        return self.canvas.plot
+
+    @property
+    def image(self) -> pg.ImageItem:
+        return self.canvas.image
+
+    @property
+    def colorbar(self) -> pg.ColorBarItem:
+        return self.canvas.colorbar
+
+    @property
+    def mask_item(self) -> QtWidgets.QGraphicsPathItem:
+        return self.canvas.mask_item
+
+    @property
+    def band_over(self) -> QtWidgets.QGraphicsPathItem:
+        return self.canvas.band_over
+
+    @property
+    def cell_box(self) -> QtWidgets.QGraphicsPathItem:
+        return self.canvas.cell_box
+
+    @property
+    def cells(self) -> CellLayer:
+        return self.canvas.cells
+
+    @property
+    def worker(self) -> ScaleWorker:
+        return self.scale.worker
+
+    @property
+    def stale(self) -> bool:
+        """Scale mode shows an older picture while the new one is computed."""
+        return self.scale.stale
+
+    @property
+    def scale_result(self) -> ScaleResult | None:
+        return self.scale.result
+
+    @property
+    def values(self) -> np.ndarray:
+        """The lesson's matrix on screen (empty in scale mode, which shows random Q, K)."""
+        return np.zeros((0, 0)) if self._matrix is None else self._matrix.values
+
+    # --- look, words, layout ---------------------------------------------------------------
 
     def apply_look(self) -> None:
-        look, theme = self.look, self.look.theme
-        self.graphics.setBackground(theme.background)
-        self.graphics.setMinimumHeight(int(look.px(MIN_PLOT_HEIGHT)))
-        self.backdrop.setBrush(QtGui.QColor(NO_VALUE.get(theme.name, NO_VALUE["light"])))
-        for side in ("left", "top"):
-            axis = self.plot.getAxis(side)
-            axis.enableAutoSIPrefix(False)  # token indices, never "×0.001"
-            axis.setTextPen(theme.foreground)
-            axis.setPen(theme.foreground)
-            axis.label.setFont(chrome_font(READING))  # the cells get the zoom's room
-        self.cells.set_look(look)  # the tick names' font, fitted with the cells
-        fit_colorbar(self.colorbar, self.plot.vb.height())
-        self.colorbar.axis.setTextPen(theme.foreground)
-        self.mask_item.setBrush(QtGui.QBrush(QtGui.QColor(theme.muted), Qt.BrushStyle.BDiagPattern))
-        for item in (self.backdrop, self.mask_item):
-            item.setPen(QtGui.QPen(Qt.PenStyle.NoPen))
-        for item, colour, width, style in (
-            (self.band_under, "#FFFFFF", 3, Qt.PenStyle.SolidLine),
-            (self.band_over, "#000000", 3, Qt.PenStyle.DashLine),
-            (self.cell_box, "#000000", 6, Qt.PenStyle.SolidLine),
-            (self.cell_inner, "#FFFFFF", 2.5, Qt.PenStyle.SolidLine),
-        ):
-            pen = QtGui.QPen(QtGui.QColor(colour), look.px(width), style)
-            pen.setCosmetic(True)
-            item.setPen(pen)
+        self.canvas.apply_look(self.look)
 
     def retranslate(self) -> None:
         self.scores_button.setText(tr("heatmap.mode_scores"))
@@ -171,20 +186,8 @@ class HeatmapPanel(CellReadout, ScaleMode, Panel):
         self.scale_box.setText(tr("heatmap.scale"))
         self.t_combo.setToolTip(tr("heatmap.scale_t_tip"))
         self.choices.retranslate()
-        self.plot.getAxis("left").setLabel(tr("heatmap.query_axis"))
-        self.plot.getAxis("top").setLabel(tr("heatmap.key_axis"))
-        self.cells.fit_axes()  # the titles' height differs between languages
+        self.canvas.set_axis_titles(tr("heatmap.query_axis"), tr("heatmap.key_axis"))
         self.refresh()
-
-    def refresh(self) -> None:
-        self._sync_controls()
-        if self.document.state.options.scale_mode:
-            self._show_scale()
-        else:
-            self.worker.cancel()
-            self._requested = None
-            self._show_lesson()
-        self._fit_lines()
 
     def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -196,11 +199,24 @@ class HeatmapPanel(CellReadout, ScaleMode, Panel):
                 - margins.bottom() - 3 * layout.spacing())
         fit_lines(self.readout, self.info, self.document.state.options.scale_mode,
                   self.width() - margins.left() - margins.right(), room,
-                  self.graphics.minimumHeight(), self.look.px(ROOMY_PLOT_HEIGHT))
+                  self.canvas.graphics.minimumHeight(), self.look.px(ROOMY_PLOT_HEIGHT))
 
     def sizeHint(self) -> QSize:
         """Modest, so the term-by-term dock below gets room at 1280×720; it grows from there."""
         return QSize(int(self.look.px(480)), int(self.look.px(330)))
+
+    # --- repainting ------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        self._sync_controls()
+        if self.document.state.options.scale_mode:
+            self._matrix = None
+            self.pointer.set_grid(None)
+            self.scale.show()
+        else:
+            self.scale.cancel()
+            self._show_lesson()
+        self._fit_lines()
 
     def _sync_controls(self) -> None:
         options = self.document.state.options
@@ -226,97 +242,85 @@ class HeatmapPanel(CellReadout, ScaleMode, Panel):
         view, state = self.document.view, self.document.state
         embeddings = self.choices.shows_embeddings(state, view)
         if embeddings:
-            values, levels, signed = (np.ma.filled(view.embeddings.cos.astype(np.float64),
+            values, wanted, signed = (np.ma.filled(view.embeddings.cos.astype(np.float64),
                                                    np.nan), (-1.0, 1.0), True)
         elif state.options.heatmap_mode == "weights":
-            values, levels, signed = PERCENT * view.weights, (0.0, PERCENT), False
+            values, wanted, signed = PERCENT * view.weights, (0.0, PERCENT), False
         else:
             values = scores_shown(view)  # a masked score is −∞: no colour, hatched
-            sample = self.picture.of(self, values) if needs_image(values.shape) else values
-            levels, signed = score_levels(state.scorer, sample), SCORERS[state.scorer].signed
-        levels = self._levels.fit(levels, (state.scorer, state.options.heatmap_mode, embeddings,
-                                           values.shape), hold=self.document.dragging)
-        self._hover = self._hover if values.shape == self._values.shape else None
-        self._values = values
-        cmap = diverging_map() if signed else sequential_map()
-        rows, cols = values.shape
+            sample = self.picture.of(self.canvas, values) if needs_image(values.shape) else values
+            wanted, signed = score_levels(state.scorer, sample), SCORERS[state.scorer].signed
+        meaning = (state.scorer, state.options.heatmap_mode, embeddings, values.shape)
+        levels = self._levels.fit(wanted, meaning, hold=self.document.dragging)
+        self.pointer.set_grid(values.shape)
         if needs_image(values.shape):  # an imported capture: past the cell grid's reach
-            self._large = (levels, cmap, {"left": view.query_names, "top": view.key_names},
-                           not view.allowed.all())
-            show_image(self, values, *self._large)
+            names = {"left": view.query_names, "top": view.key_names}
         else:
-            self._set_scale(values.shape, levels, cmap, factor=1)
-            self.image.setVisible(False)  # the cell grid paints the colours (and far faster)
             glosses = token_glosses(self.document.data)  # English: the meaning beside a row
-            self.cells.set_token_axes({  # (only the rows: glossed column names would collide)
+            names = {  # (only the rows: glossed column names would collide)
                 "left": [with_gloss(name, glosses) for name in view.query_names],
-                "top": list(view.key_names)})
-            self._set_lesson_mask(view.allowed)
-            self._show_colorbar(not self.cells.paint(values, levels, cmap, self._cell_text))
-        self.cells.spotlight((state.query, state.key), values.shape)
-        bands, cell = QtGui.QPainterPath(), QtGui.QPainterPath()
-        bands.addRect(QRectF(-0.5, state.query - 0.5, cols, 1))
-        bands.addRect(QRectF(state.key - 0.5, -0.5, 1, rows))
-        cell.addRect(QRectF(state.key - 0.5, state.query - 0.5, 1, 1))
-        for item, outline in zip(self._outlines, (bands, bands, cell, cell), strict=True):
-            item.setPath(outline)
-            item.setVisible(outline is cell or not self.look.spotlight)  # one pair, no bands
+                "top": list(view.key_names)}
+        self._matrix = _Matrix(values, wanted, meaning, levels,
+                               diverging_map() if signed else sequential_map(),
+                               "%" if state.options.heatmap_mode == "weights" else "", names,
+                               view.allowed)
+        self._draw()
+        self.canvas.cells.spotlight((state.query, state.key), values.shape)
+        self.canvas.set_outlines((state.query, state.key), values.shape, self.look.spotlight)
         self.info.setText(lesson_info(state, view, embeddings))
         self._update_readout()
 
-    def _set_lesson_mask(self, allowed: np.ndarray) -> None:
-        """Hatch the cells the causal mask removes (redrawn only when the mask changes)."""
-        mask = ~allowed
-        if np.array_equal(mask, self._mask):
+    def _draw(self) -> None:
+        """The matrix's colours, numbers, axes and hatching (each only redrawn if changed)."""
+        matrix, canvas = self._matrix, self.canvas
+        if needs_image(matrix.values.shape):
+            show_image(canvas, self.picture, matrix.values, matrix.levels, matrix.cmap,
+                       matrix.unit, matrix.names, not matrix.allowed.all())
             return
-        self._mask = mask
-        path = QtGui.QPainterPath()
-        for row, col in zip(*np.nonzero(mask), strict=True):
-            path.addRect(QRectF(col - 0.5, row - 0.5, 1.0, 1.0))
-        self.mask_item.setPath(path)
+        canvas.set_scale(matrix.values.shape, matrix.levels, matrix.cmap, 1, matrix.unit)
+        canvas.hide_image()
+        canvas.cells.set_token_axes(matrix.names)
+        canvas.set_lesson_mask(matrix.allowed)
+        canvas.show_colorbar(not canvas.cells.paint(matrix.values, matrix.levels, matrix.cmap,
+                                                    self.cell_text))
 
-    def _set_scale(self, shape: tuple[int, int], levels: tuple[float, float],
-                   cmap: pg.ColorMap, factor: int) -> None:
-        """The colour bar, its label and the view range, each only when it changes: every one
-        of them makes pyqtgraph regenerate an axis (a few ms per drag step)."""
-        if cmap.name != self.colorbar.colorMap().name:  # re-colouring the bar costs a frame
-            self.colorbar.setColorMap(cmap)
-        unit = "%" if self.document.state.options.heatmap_mode == "weights" else ""
-        if self.colorbar.axis.labelText != unit:
-            self.colorbar.axis.setLabel(unit)
-        if tuple(self.colorbar.levels()) != tuple(levels):
-            self.colorbar.setLevels(levels)
-        rows, cols = shape[0] * factor, shape[1] * factor
-        extent = (rows, cols, factor)
-        if extent != self._extent:
-            self._extent = extent
-            self.backdrop.setRect(QRectF(-0.5, -0.5, cols, rows))
-            self.image.setTransform(
-                QtGui.QTransform().translate(-0.5, -0.5).scale(factor, factor))
-            self.plot.vb.setRange(xRange=(-0.5, cols - 0.5), yRange=(-0.5, rows - 0.5),
-                                  padding=0)
-
-    def _show_colorbar(self, on: bool) -> None:
-        """The colour bar only where no cell prints its number (scale mode, a long sequence):
-        there it is the only key to the colours; beside printed numbers it repeats them, and
-        its room is better spent on larger cells."""
-        if on == self.colorbar.isVisible():
+    def _on_gesture_finished(self) -> None:
+        """A drag ended: the colour range it held refits to the matrix drawn, and only the
+        colours are drawn again, only if the range changed (end_drag has already flushed the
+        last step, so the matrix drawn is the final one)."""
+        matrix = self._matrix
+        if matrix is None:
             return
-        if on:
-            self.plot.layout.addItem(self.colorbar, 2, 5)
-        else:
-            self.plot.layout.removeItem(self.colorbar)
-        self.colorbar.setVisible(on)
+        levels = self._levels.fit(matrix.wanted, matrix.meaning, hold=False)
+        if levels != matrix.levels:
+            self._matrix = replace(matrix, levels=levels)
+            self._draw()
 
     def _on_view_resized(self) -> None:
         """Cell labels refit to the new cell size; scale mode asks for a fitting picture."""
-        fit_colorbar(self.colorbar, self.plot.vb.height())
         if self.document.state.options.scale_mode:
-            self._show_scale()
-        elif needs_image(self._values.shape) and self._large is not None:
+            self.scale.show()
+        elif self._matrix is not None and needs_image(self._matrix.values.shape):
             factor = self.picture.factor
-            self.picture.of(self, self._values)
+            self.picture.of(self.canvas, self._matrix.values)
             if self.picture.factor != factor:  # a picture sized to the new plot
-                show_image(self, self._values, *self._large)
+                self._draw()
         else:
-            self.cells.fit()
+            self.canvas.cells.fit()
+
+    # --- what a cell says ------------------------------------------------------------------
+
+    def cell_text(self, row: int, col: int) -> str:
+        """The number the cell at (row, col) prints."""
+        state, view = self.document.state, self.document.view
+        return cell_text(state, view, self.choices.shows_embeddings(state, view),
+                         self.values.shape, row, col)
+
+    def _update_readout(self) -> None:
+        state = self.document.state
+        if state.options.scale_mode:
+            return
+        view = self.document.view
+        self.readout.setText(readout_text(state, view, self.choices.shows_embeddings(state, view),
+                                          self.pointer.hover or (state.query, state.key),
+                                          self.cell_text))

@@ -73,6 +73,11 @@ class LandscapesPanel(Panel):
 
     name = "landscapes"
     title_key = "landscapes.title"
+    depends_on = ("world", "scorer", "dialogue_q", "dialogue_keys", "key", "positions",
+                  "options")
+    """The 2-D world's q and keys: a drag in the 4-D editor leaves the maps alone."""
+    holds_while_dragging = True
+    """Contours are left out while a drag runs and drawn when it ends."""
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(document, parent)

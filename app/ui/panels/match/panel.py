@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from app.i18n import tr
 from app.model.reasons import SwapReason
+from app.model.state import STATE_FIELDS
 from app.state.document import Document
 from app.ui.fonts import BODY_PT, READING, emphasize, scaled_font
 from app.ui.format import format_length_ratio, format_score, token_glosses, with_gloss
@@ -87,6 +88,8 @@ class MatchTablePanel(Panel):
 
     name = "match"
     title_key = "match.title"
+    depends_on = STATE_FIELDS
+    """Every key of the selected query under every scorer: every field can change it."""
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(document, parent)

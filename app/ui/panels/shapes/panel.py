@@ -55,8 +55,10 @@ class ShapesPanel(Panel):
 
     name = "shapes"
     title_key = "shapes.title"
-    depends_on = ("world", "scorer", "options", "teaching_tokens", "teaching_q.shape")
-    """Sizes and settings only: a drag of a vector neither refreshes nor repaints it."""
+    depends_on = ("world", "scorer", "options", "teaching_tokens", "teaching_q.shape",
+                  "imported.queries.shape", "imported.keys.shape")
+    """Sizes and settings only (the capture's too, not its values): a drag of a vector
+    neither refreshes nor repaints it."""
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(document, parent)
@@ -213,13 +215,6 @@ class ShapesPanel(Panel):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.scroll)
-
-    def inputs(self) -> tuple | None:
-        """Also the imported capture's size (not its values: a drag changes none of this)."""
-        capture = self.document.state.imported
-        shape = None if capture is None else (capture.queries.shape, capture.keys.shape)
-        base = super().inputs()
-        return None if base is None else (*base, shape)
 
     def refresh(self) -> None:
         """Lead with the picture the selected scorer is about: the cube for additive

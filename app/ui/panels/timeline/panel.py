@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from app.i18n import tr
 from app.model.figures import live_teaching_figures
 from app.model.reshape import role_row
+from app.model.state import STATE_FIELDS
 from app.model.timeline import STAGES, Stage, stage
 from app.state.document import Document
 from app.ui.fonts import READING, emphasize
@@ -84,6 +85,8 @@ class TimelinePanel(Panel):
 
     name = "timeline"
     title_key = "timeline.title"
+    depends_on = STATE_FIELDS
+    """Each stage's figures from the class's own vectors and options."""
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(document, parent)

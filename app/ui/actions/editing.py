@@ -1,0 +1,39 @@
+"""Owns Edit → Undo, Redo and Reset to the lesson, and the World menu: the actions that act on
+the document itself."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QKeySequence
+
+from app.model.state import WORLDS
+from app.state.document import Document
+from app.ui.actions.spec import ActionSpec
+
+WORLD_TITLES = {"dialogue": "world.dialogue", "teaching": "world.teaching",
+                "imported": "world.imported"}
+
+
+def redo_keys() -> tuple[QKeySequence | QKeySequence.StandardKey | str, ...]:
+    """Redo answers to Ctrl+Y and Ctrl+Shift+Z on every system (Windows users reach for the
+    first, Linux and macOS users for the second), plus whatever the platform calls Redo."""
+    return ("Ctrl+Y", "Ctrl+Shift+Z", QKeySequence.StandardKey.Redo)
+
+
+def editing_specs(document: Document) -> list[ActionSpec]:
+    stack = document.undo_stack
+    specs = [
+        ActionSpec("undo", "action.undo", stack.undo, (QKeySequence.StandardKey.Undo,),
+                   menu="edit", toolbar=2, enabled=stack.canUndo),
+        ActionSpec("redo", "action.redo", stack.redo, redo_keys(), menu="edit", toolbar=2,
+                   enabled=stack.canRedo),
+        ActionSpec("reset_lesson", "action.reset_lesson", document.reset_to_lesson,
+                   ("Ctrl+R",), menu="edit", toolbar=2),
+    ]
+    specs += [ActionSpec(f"world_{world}", WORLD_TITLES[world],
+                         lambda _=False, w=world: document.set_world(w), (f"Ctrl+{number}",),
+                         menu="world", checkable=True, group="world",
+                         checked=lambda w=world: document.state.world == w,
+                         enabled=(lambda: document.state.imported is not None)
+                         if world == "imported" else None)
+              for number, world in enumerate(WORLDS, start=1)]
+    return specs

@@ -1,0 +1,69 @@
+"""The composition root: every part that lives as long as a window (the session, the lesson
+run, the docks and their arrangement, presentation, the actions, menus and toolbar) is built
+here, once, and handed to those who use it. Nothing else builds a window-level object."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from app.model.scenes import load_scenes
+from app.state.document import Document
+from app.state.lesson import LessonRun
+from app.state.session import Session
+from app.ui.actions.editing import editing_specs
+from app.ui.actions.exports import ExportActions
+from app.ui.actions.files import FileActions
+from app.ui.actions.languages import language_specs
+from app.ui.actions.presenting import PresentationActions
+from app.ui.actions.registry import Actions
+from app.ui.actions.scenes import SceneActions
+from app.ui.actions.window import help_specs
+from app.ui.layout.arrangement import Arrangement
+from app.ui.layout.docks import DockHost
+from app.ui.main_window import MainWindow, WindowParts
+from app.ui.menus import build_menu_bar
+from app.ui.panels.base import PanelParts
+from app.ui.panels.registry import PanelSpec, panel_specs
+from app.ui.presentation import Presentation, stored_presentation
+from app.ui.settings import settings
+from app.ui.status_line import StatusLine
+from app.ui.toolbar import MainToolbar
+
+
+def build_main_window(document: Document, specs: list[PanelSpec] | None = None) -> MainWindow:
+    """The window for `document`, with the docks of `specs` (default: the registry's)."""
+    specs = panel_specs() if specs is None else specs
+    window = MainWindow(document)
+    lesson = LessonRun(document, load_scenes(data=document.data, panels=tuple(
+        spec.name for spec in specs if spec.in_scenes)), window)
+    docks = DockHost(window, PanelParts(document, lesson), specs)
+    session = Session(document)
+    presentation = Presentation(window, docks, stored_presentation(settings()))
+    arrangement = Arrangement(window, docks, lesson)
+    presentation.presenting_changing.connect(arrangement.presenting_changing)
+    presentation.presenting_changed.connect(arrangement.presenting_changed)
+    # presentation first: its Close filter runs after the file actions' (Qt calls the
+    # newest filter first), so a quit the user cancels leaves presentation mode alone
+    presenting = PresentationActions(window, presentation)
+    files = FileActions(window, session)
+    exports = ExportActions(window, document, docks.panels, files.folder)
+    scenes = SceneActions(window, lesson, arrangement)
+    actions = Actions(window)
+    for specs_of in (files.action_specs(), exports.action_specs(), editing_specs(document),
+                     docks.toggle_specs(), arrangement.action_specs(), language_specs(),
+                     presenting.action_specs(), scenes.action_specs(),
+                     help_specs(window, actions)):
+        actions.add(specs_of)
+    stack = document.undo_stack
+    actions.update_on(document.changed, stack.canUndoChanged, stack.canRedoChanged,
+                      presentation.look_changed, presentation.presenting_changed,
+                      arrangement.lesson_toggled, lesson.moved, lesson.revealed,
+                      files.recent_changed)
+    build_menu_bar(window.menuBar(), actions)
+    toolbar = MainToolbar(document, actions, window)
+    window.addToolBar(Qt.ToolBarArea.TopToolBarArea, toolbar)
+    status = StatusLine(document, window.statusBar())
+    arrangement.remember_default()
+    window.install(WindowParts(session, lesson, docks, arrangement, presentation, actions,
+                               files, exports, presenting, scenes, toolbar, status))
+    return window

@@ -1,0 +1,49 @@
+"""Owns the status bar's words about the document: the selected pair and its score, always
+there, and each notice the document gives (refused or clamped input) for a few seconds."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtWidgets import QSizePolicy, QStatusBar
+
+from app.i18n import tr
+from app.state.document import Document
+from app.state.notice import Notice
+from app.ui.format import format_score
+from app.ui.notices import word
+from app.ui.widgets.live_label import LiveLabel
+
+NOTICE_MS = 6000
+
+
+class StatusLine(QObject):
+    """The pair line in `bar`, kept up to date with the document and the language."""
+
+    def __init__(self, document: Document, bar: QStatusBar) -> None:
+        super().__init__(bar)
+        self.document = document
+        self.bar = bar
+        self.label = LiveLabel("status_pair", wrap=False)  # new text at every drag step
+        self.label.setTextFormat(Qt.TextFormat.PlainText)  # names tokens: never markup
+        self.label.holder.setSizePolicy(QSizePolicy.Policy.Ignored,
+                                        QSizePolicy.Policy.Preferred)
+        bar.addPermanentWidget(self.label.holder, 1)
+        self.label.installEventFilter(self)  # a new language: the line in its words
+        document.changed.connect(self.update)
+        document.notice.connect(self.show_notice)
+        self.update()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.label and event.type() == QEvent.Type.LanguageChange:
+            self.update()
+        return False
+
+    def update(self) -> None:
+        state, view = self.document.state, self.document.view
+        self.label.setText(tr("status.pair", query=view.query_names[state.query],
+                              key=view.key_names[state.key],
+                              scorer=tr(f"scorer.{state.scorer}"),
+                              score=format_score(view.selected_score)))
+
+    def show_notice(self, notice: Notice | str) -> None:
+        self.bar.showMessage(word(notice), NOTICE_MS)
