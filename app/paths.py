@@ -5,8 +5,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-RESOURCES = REPO_ROOT / "resources"
 HOME_VARIABLE = "ATTENTION_LAB_HOME"
 
 

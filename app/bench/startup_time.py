@@ -1,12 +1,13 @@
 """Owns the start-up timing: process start to the first painted main window, in a subprocess.
 
-The child is the real `python main.py` with `ATTENTION_LAB_EXIT_AFTER_FIRST_PAINT=1`:
-`app.startup.run` then calls `exit_after_first_paint(window)`, which prints a CLOCK_MONOTONIC
-timestamp (shared by all processes on the machine) once the window's first paint pass has
-finished and quits. The parent reads the clock just before it spawns the child, so the
-figure includes interpreter start, imports, data loading, building every panel and painting.
-PYTHONDONTWRITEBYTECODE is dropped for the child, so after the unrecorded first launch the
-app's modules load from cached bytecode, as they do for a user.
+The child is the real app (`python -m app.main`, what `python main.py` runs) with
+`ATTENTION_LAB_EXIT_AFTER_FIRST_PAINT=1`: `app.startup.run` then calls
+`exit_after_first_paint(window)`, which prints a CLOCK_MONOTONIC timestamp (shared by all
+processes on the machine) once the window's first paint pass has finished and quits. The
+parent reads the clock just before it spawns the child, so the figure includes interpreter
+start, imports, data loading, building every panel and painting. PYTHONDONTWRITEBYTECODE is
+dropped for the child, so after the unrecorded first launch the app's modules load from
+cached bytecode, as they do for a user.
 """
 
 from __future__ import annotations
@@ -17,16 +18,20 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication, QWidget
 
+import app
 from app.bench import Result
-from app.paths import REPO_ROOT
 
 ENV_HOOK = "ATTENTION_LAB_EXIT_AFTER_FIRST_PAINT"
 MARK = "attention-lab-first-paint"
 CHILD_TIMEOUT_S = 60.0
+PACKAGE_HOME = Path(app.__file__).resolve().parents[1]
+"""The folder `app` was imported from (a checkout or site-packages): the child starts there,
+so `-m app.main` finds the same package however this one was found."""
 
 
 class _FirstPaint(QObject):
@@ -61,7 +66,7 @@ def _parse(stdout: str) -> float:
 
 
 def launch_once(command: Sequence[str] | None = None) -> float:
-    """Milliseconds from spawning `python main.py` (or `command`) to its first painted window.
+    """Milliseconds from spawning the app (or `command`) to its first painted window.
 
     The child never outlives this call: on a timeout, Ctrl+C or SIGTERM (which `run_bench`
     turns into SystemExit) it is killed and reaped before the exception goes on.
@@ -71,10 +76,9 @@ def launch_once(command: Sequence[str] | None = None) -> float:
         env[ENV_HOOK] = "1"
         # As on a user's machine, the app's bytecode is cached after the first launch.
         env.pop("PYTHONDONTWRITEBYTECODE", None)
-        argv = list(command) if command is not None else [sys.executable,
-                                                          str(REPO_ROOT / "main.py")]
+        argv = list(command) if command is not None else [sys.executable, "-m", "app.main"]
         start = time.monotonic()
-        child = subprocess.Popen(argv, env=env, cwd=REPO_ROOT, stdout=subprocess.PIPE,
+        child = subprocess.Popen(argv, env=env, cwd=PACKAGE_HOME, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True)
         try:
             stdout, stderr = child.communicate(timeout=CHILD_TIMEOUT_S)
@@ -83,7 +87,7 @@ def launch_once(command: Sequence[str] | None = None) -> float:
                 child.kill()
                 child.communicate()
         if child.returncode != 0:
-            raise RuntimeError(f"main.py exited with {child.returncode}:\n{stderr}")
+            raise RuntimeError(f"the app exited with {child.returncode}:\n{stderr}")
         return (_parse(stdout) - start) * 1000.0
 
 
