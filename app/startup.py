@@ -24,7 +24,7 @@ from app.model.errors import AttentionLabError
 from app.model.scenario import read_scenario
 from app.model.scenes import load_scenes
 from app.model.view import initial_state
-from app.paths import user_folder_problem
+from app.paths import name_application, user_folder_problem
 from app.state.document import Document
 from app.ui.app_icon import DESKTOP_ENTRY, app_icon
 from app.ui.errors import install as install_error_hook
@@ -69,8 +69,7 @@ def make_application() -> QApplication:
     fallback, a body font of at least 11 pt and pyqtgraph's light look."""
     install_message_filter()
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    app.setApplicationName("Attention Lab")
-    app.setOrganizationName("AttentionLab")
+    name_application()
     app.setWindowIcon(app_icon())
     app.setDesktopFileName(DESKTOP_ENTRY)
     register_bundled_fonts()
