@@ -981,4 +981,11 @@ STRINGS: dict[str, str] = {
     "import.not_kept_title": "This import will not be kept.",
     "expansion.more_terms": "{count} smaller terms",
     "import.not_kept": "{file} holds {numbers} numbers; scenario files and the autosave keep at most {limit} (about 0.7 MB of text). When the app closes the import is gone; import the file again to see it.",
+    "drop.refused": "This cannot be opened here, so nothing was changed.",
+    "drop.several": "Drop one file at a time ({count} were dropped).",
+    "drop.folder": "{name} is a folder. Drop one scenario (*.attnlab.json) or one captured model file (.npz, .safetensors).",
+    "drop.not_local": "Only a file on this computer can be dropped here, not {url}.",
+    "drop.unknown": "{name} is neither a scenario (*.attnlab.json) nor a captured model file (.npz, .safetensors).",
+    "drop.unsaved": "Open {file} in place of what is on screen?",
+    "drop.unsaved_detail": "Your changes since the last save are not in a scenario file. Save them first, or open the file anyway (Ctrl+Z brings them back).",
 }

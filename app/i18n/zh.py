@@ -759,4 +759,11 @@ STRINGS: dict[str, str] = {
     "import.not_kept_title": "这次导入不会被保存。",
     "expansion.more_terms": "其余 {count} 项（每一项都更小）",
     "import.not_kept": "{file} 有 {numbers} 个数，而场景文件和自动保存最多只存 {limit} 个数（大约 0.7 MB 的文本）。程序关掉以后，这次导入就不在了；要再看，请重新导入这个文件。",
+    "drop.refused": "这里打不开它，当前的内容没有任何改动。",
+    "drop.several": "一次只能拖进一个文件（这次拖进了 {count} 个）。",
+    "drop.folder": "{name} 是一个文件夹。请拖进一个场景文件（*.attnlab.json）或一个模型捕获文件（.npz、.safetensors）。",
+    "drop.not_local": "只能拖进这台电脑上的文件，{url} 不行。",
+    "drop.unknown": "{name} 既不是场景文件（*.attnlab.json），也不是模型捕获文件（.npz、.safetensors）。",
+    "drop.unsaved": "要打开 {file}，换掉屏幕上现在的内容吗？",
+    "drop.unsaved_detail": "上次保存之后的改动还没有存进场景文件。可以先保存，也可以直接打开（按 Ctrl+Z 就能找回这些改动）。",
 }

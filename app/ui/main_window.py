@@ -29,6 +29,7 @@ from app.model.view import initial_state
 from app.state.document import Document
 from app.state.session import Session
 from app.ui import settings as keys
+from app.ui.actions.drops import FileDrops
 from app.ui.actions.exports import ExportActions
 from app.ui.actions.files import FileActions
 from app.ui.actions.presenting import PresentationActions
@@ -93,6 +94,7 @@ class MainWindow(QMainWindow):
         # newest filter first), so a quit the user cancels leaves presentation mode alone
         self.presenting = PresentationActions(self, self.presentation)
         self.files = FileActions(self, self.session)
+        self.drops = FileDrops(self, self.files)
         self.exports = ExportActions(self, document, self.panels, self.files.folder)
         self.scenes = SceneActions(self, self.panels["guide"].run, LAYOUT_VERSION)
         for group in (self.presenting, self.files, self.exports, self.scenes):
@@ -110,6 +112,7 @@ class MainWindow(QMainWindow):
         document.changed.connect(self._on_document_changed)
         document.notice.connect(self._on_notice)
         document.undo_stack.cleanChanged.connect(self._update_title)
+        self.session.path_changed.connect(lambda _path: self._update_title())
         self.retranslate()
         self._on_document_changed()
 
@@ -264,10 +267,13 @@ class MainWindow(QMainWindow):
                 self.docks[name].setWindowTitle(title)
 
     def _update_title(self, clean: bool | None = None) -> None:
-        """Title with " *" while unsaved; `clean` comes with the signal (the stack may be dying)."""
+        """The open file's name, then the app's; `[*]` is where Qt marks unsaved changes.
+        `clean` comes with the signal (the stack may be dying)."""
         clean = self.document.undo_stack.isClean() if clean is None else clean
-        modified = "" if clean else " *"
-        self.setWindowTitle(f"{tr('app.title')}{modified}")
+        path = self.session.current_path
+        self.setWindowTitle(f"{path.name}[*] — {tr('app.title')}" if path else
+                            f"{tr('app.title')}[*]")
+        self.setWindowModified(not clean)
 
     def _on_document_changed(self) -> None:
         state = self.document.state
