@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 
 USAGE_ERROR = 2
 CANNOT_START = 1
+DISTRIBUTION = "attention-lab"
+"""The package's name in its metadata (pyproject.toml), which --version reads."""
 MAX_REPEAT = 1000
 """--repeat above this would run for days; nobody means it."""
 
@@ -50,6 +52,26 @@ XCB_LIBRARIES: dict[str, str] = {
 """Every system library Qt's xcb window plugin and Qt GUI load on Linux (the NEEDED entries
 of PySide6's libqxcb.so, libQt6XcbQpa, libQt6Gui and libQt6DBus), with its Debian/Ubuntu
 package. The README's install line lists the same packages."""
+
+
+class _Version(argparse.Action):
+    """--version: the installed package's version, looked up only when asked for (reading
+    package metadata would slow every start)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            number = version(DISTRIBUTION)
+        except PackageNotFoundError:  # a checkout run without installing it
+            number = "(not installed)"
+        sys.stdout.write(f"{parser.prog} {number}\n")
+        parser.exit()
 
 
 class _Parser(argparse.ArgumentParser):
@@ -117,6 +139,8 @@ def _head(text: str) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="attention-lab", description="Attention Lab (注意力打分实验台)")
+    parser.add_argument("--version", action=_Version,
+                        help="print the installed version and exit")
     parser.add_argument("--lang", choices=i18n.languages(), help="interface language")
     parser.add_argument("--present", action="store_true",
                         help="start in presentation mode (large, high-contrast)")

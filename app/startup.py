@@ -24,9 +24,10 @@ from app.model.errors import AttentionLabError
 from app.model.scenario import read_scenario
 from app.model.scenes import load_scenes
 from app.model.view import initial_state
-from app.paths import user_folder_problem
+from app.paths import name_application, user_folder_problem
 from app.state.document import Document
 from app.ui.app import build_main_window
+from app.ui.app_icon import DESKTOP_ENTRY, app_icon
 from app.ui.errors import install as install_error_hook
 from app.ui.export import save_image
 from app.ui.fonts import apply_body_floor, apply_cjk_fallback, register_bundled_fonts
@@ -66,12 +67,13 @@ def install_message_filter() -> None:
 
 
 def make_application() -> QApplication:
-    """One QApplication with the bundled CJK font as fallback, a body font of at least 11 pt
-    and pyqtgraph's light look."""
+    """One QApplication with its names, icon and desktop entry, the bundled CJK font as
+    fallback, a body font of at least 11 pt and pyqtgraph's light look."""
     install_message_filter()
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    app.setApplicationName("Attention Lab")
-    app.setOrganizationName("AttentionLab")
+    name_application()
+    app.setWindowIcon(app_icon())
+    app.setDesktopFileName(DESKTOP_ENTRY)
     register_bundled_fonts()
     apply_cjk_fallback(app)
     apply_body_floor(app)

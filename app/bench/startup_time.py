@@ -17,15 +17,19 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication, QWidget
 
+import app
 from app.bench import Result
-from app.paths import REPO_ROOT
 
 MARK = "attention-lab-first-paint"
 CHILD_TIMEOUT_S = 60.0
+PACKAGE_HOME = Path(app.__file__).resolve().parents[1]
+"""The folder `app` was imported from (a checkout or site-packages): the child starts there,
+so `-m app.main` finds the same package however this one was found."""
 
 
 class _FirstPaint(QObject):
@@ -72,7 +76,7 @@ def launch_once(command: Sequence[str] | None = None) -> float:
         argv = list(command) if command is not None else [sys.executable, "-m",
                                                           "app.bench.first_paint"]
         start = time.monotonic()
-        child = subprocess.Popen(argv, env=env, cwd=REPO_ROOT, stdout=subprocess.PIPE,
+        child = subprocess.Popen(argv, env=env, cwd=PACKAGE_HOME, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True)
         try:
             stdout, stderr = child.communicate(timeout=CHILD_TIMEOUT_S)

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from app.model.additive import AdditiveWeights
+from app.model.bundled import bundled_dir
 from app.model.errors import DataError
 from app.model.jsonfile import JsonFile, join
 from app.model.modelconfig import MAX_CONTEXT, Claim, ModelConfig, read_claims, read_model
@@ -40,7 +41,8 @@ __all__ = [
     "load_teaching_world",
 ]
 
-DEFAULT_DATA_DIR = Path(__file__).resolve().parents[2] / "data"
+DEFAULT_DATA_DIR = bundled_dir("data")
+"""The lesson's data/ as shipped with the app (inside the installed package, or the checkout's)."""
 DIALOGUE_FILE = "dialogue-2d.json"
 TEACHING_FILE = "teaching-world.json"
 ANCHOR_FILE = "anchor-model.json"

@@ -10,6 +10,7 @@ from app.model.scenes import load_scenes
 from app.state.document import Document
 from app.state.lesson import LessonRun
 from app.state.session import Session
+from app.ui.actions.drops import FileDrops
 from app.ui.actions.editing import editing_specs
 from app.ui.actions.exports import ExportActions
 from app.ui.actions.files import FileActions
@@ -46,6 +47,7 @@ def build_main_window(document: Document, specs: list[PanelSpec] | None = None) 
     # newest filter first), so a quit the user cancels leaves presentation mode alone
     presenting = PresentationActions(window, presentation)
     files = FileActions(window, session)
+    drops = FileDrops(window, files)
     exports = ExportActions(window, document, docks.panels, files.folder)
     scenes = SceneActions(window, lesson, arrangement)
     actions = Actions(window)
@@ -65,5 +67,5 @@ def build_main_window(document: Document, specs: list[PanelSpec] | None = None) 
     status = StatusLine(document, window.statusBar())
     arrangement.remember_default()
     window.install(WindowParts(session, lesson, docks, arrangement, presentation, actions,
-                               files, exports, presenting, scenes, toolbar, status))
+                               files, drops, exports, presenting, scenes, toolbar, status))
     return window

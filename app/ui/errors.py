@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from app.i18n import tr
 from app.model.errors import AttentionLabError
-from app.paths import ensure_user_data_dir
+from app.paths import ensure_log_dir
 from app.ui.fonts import STRONG, emphasize
 
 LOG_NAME = "attention-lab.log"
@@ -44,11 +44,9 @@ class Flushable(Protocol):
 
 
 def log_path() -> Path:
-    """The rotating error log, in the user data folder beside the autosave (raises OSError
-    when that folder cannot be made)."""
-    folder = ensure_user_data_dir() / "logs"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder / LOG_NAME
+    """The rotating error log, in the app's log folder (raises OSError when that folder
+    cannot be made)."""
+    return ensure_log_dir() / LOG_NAME
 
 
 def _log_location() -> str | None:

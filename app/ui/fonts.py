@@ -22,7 +22,7 @@ from PySide6.QtCore import QObject, Qt, Slot
 from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import QWidget
 
-from app.paths import RESOURCES
+from app.model.bundled import bundled_dir
 
 __all__ = [
     "BODY_PT",
@@ -46,7 +46,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-FONT_DIR = RESOURCES / "fonts"
+FONT_DIR = bundled_dir("resources") / "fonts"
 FONT_SUFFIXES = (".otf", ".ttf")
 
 _registered: dict[Path, list[str]] = {}

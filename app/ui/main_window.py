@@ -13,6 +13,7 @@ from app.i18n import tr
 from app.state.document import Document
 from app.state.lesson import LessonRun
 from app.state.session import Session
+from app.ui.actions.drops import FileDrops
 from app.ui.actions.exports import ExportActions
 from app.ui.actions.files import FileActions
 from app.ui.actions.presenting import PresentationActions
@@ -37,6 +38,7 @@ class WindowParts:
     presentation: Presentation
     actions: Actions
     files: FileActions
+    drops: FileDrops
     exports: ExportActions
     presenting: PresentationActions
     scenes: SceneActions
@@ -67,17 +69,23 @@ class MainWindow(QMainWindow):
                                                        parts.arrangement)
         self.presentation, self.actions = parts.presentation, parts.actions
         self.files, self.exports, self.scenes = parts.files, parts.exports, parts.scenes
+        self.drops = parts.drops
         self.panels, self.docks = parts.docks.panels, parts.docks.docks
+        parts.session.path_changed.connect(lambda _path: self._update_title())
+        self._update_title()
 
     def show_panel(self, name: str) -> Panel:
         """Bring a panel's dock to the front, up to date, and return the panel."""
         return self.parts.docks.show_panel(name)  # type: ignore[union-attr]
 
     def _update_title(self, clean: bool | None = None) -> None:
-        """Title with " *" while unsaved; `clean` comes with the signal (the stack may be dying)."""
+        """The open file's name, then the app's; `[*]` is where Qt marks unsaved changes.
+        `clean` comes with the signal (the stack may be dying)."""
         clean = self.document.undo_stack.isClean() if clean is None else clean
-        modified = "" if clean else " *"
-        self.setWindowTitle(f"{tr('app.title')}{modified}")
+        path = self.parts.session.current_path if self.parts is not None else None
+        self.setWindowTitle(f"{path.name}[*] — {tr('app.title')}" if path else
+                            f"{tr('app.title')}[*]")
+        self.setWindowModified(not clean)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         """Keys no widget took reach the window: Space steps the lesson, as a clicker's does."""

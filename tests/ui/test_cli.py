@@ -298,3 +298,16 @@ def test_start_up_stops_with_one_line_when_xcb_cannot_load(capsys, monkeypatch) 
     assert main([]) == 1
     line = one_error_line(capsys)
     assert "libxcb-icccm.so.4" in line and "apt-get install -y libxcb-icccm4" in line
+
+
+def test_version_prints_the_packages_version_and_exits_0(capsys) -> None:
+    from importlib.metadata import version
+
+    import app
+
+    with pytest.raises(SystemExit) as leaving:
+        main(["--version"])
+    assert leaving.value.code == 0
+    out = capsys.readouterr()
+    assert out.out == f"attention-lab {version('attention-lab')}\n" and out.err == ""
+    assert version("attention-lab") == app.__version__
