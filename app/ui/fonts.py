@@ -31,6 +31,9 @@ __all__ = [
     "HEADING",
     "READING",
     "SMALL",
+    "STAGE_BODY_PT",
+    "STAGE_MIN_PX",
+    "STAGE_QUESTION_PX",
     "STRONG",
     "TITLE",
     "apply_body_floor",
@@ -65,6 +68,14 @@ TITLE = 15.0
 """The guide's section titles."""
 DISPLAY = 16.0
 """The written-out equation, the editor's token names."""
+STAGE_BODY_PT = 15.0
+"""The application font on the projector's stage at 100 % (20 px at 96 dpi): SMALL, the
+smallest size anything is drawn in, is then 18 px, the least a student in the last row of a
+60-seat room reads."""
+STAGE_MIN_PX = 18
+"""No text on the stage is smaller, in device pixels, at any zoom."""
+STAGE_QUESTION_PX = 28
+"""A scene's question on the stage is at least this large."""
 CHROME_MOST = 1.5
 """The zoom past which a data panel's controls and axis titles stop growing: the class reads
 the numbers, the teacher clicks the buttons, so at 200 % the room goes to the data."""

@@ -93,6 +93,9 @@ class Look:
     scale: float = 1.0
     theme: Theme = LIGHT
     spotlight: bool = False
+    stage: bool = False
+    """On the projector's stage (app.ui.layout.stage): every text at least STAGE_MIN_PX, a
+    panel at least its `readable_size`, the teacher's controls out of the class's way."""
 
     def px(self, width: float) -> float:
         """A line width or marker size in pixels, scaled."""

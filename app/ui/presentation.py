@@ -16,7 +16,7 @@ from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import QApplication, QMainWindow, QTabBar
 
 from app.ui import settings as keys
-from app.ui.fonts import BODY_PT
+from app.ui.fonts import BODY_PT, STAGE_BODY_PT
 from app.ui.layout.docks import DockHost
 from app.ui.look import DARK, LIGHT, MAX_SCALE, MIN_SCALE, Look, Theme
 
@@ -117,17 +117,20 @@ def restore_base_style() -> None:
     app.setPalette(palette)
 
 
-def app_point_size(scale: float) -> float:
-    """The application font's size at a presentation scale: the base, at least 11 pt, × scale."""
+def app_point_size(scale: float, stage: bool = False) -> float:
+    """The application font's size at a presentation scale: the base, at least 11 pt, × scale;
+    on the stage, STAGE_BODY_PT × scale (its smallest text is then STAGE_MIN_PX)."""
     base = base_style()[0].pointSizeF()
+    if stage:
+        return STAGE_BODY_PT * scale
     return max(base if base > 0 else MIN_POINT_SIZE, MIN_POINT_SIZE) * scale
 
 
-def scale_app_font(scale: float) -> None:
-    """Set the application font for `scale`; every widget inherits it, and the fonts that
-    `app.ui.fonts.emphasize` keeps follow it."""
+def scale_app_font(scale: float, stage: bool = False) -> None:
+    """Set the application font for `scale` (on the stage or not); every widget inherits it,
+    and the fonts that `app.ui.fonts.emphasize` keeps follow it."""
     font = QFont(base_style()[0])
-    font.setPointSizeF(app_point_size(scale))
+    font.setPointSizeF(app_point_size(scale, stage))
     QApplication.instance().setFont(font)
     # Qt posts the change to the widgets: deliver it now, so what is laid out or measured
     # next (the panels' set_look) already sees the new sizes
@@ -196,8 +199,9 @@ class Presentation(QObject):
             return
         self.presenting_changing.emit(on)
         self._presenting = on
-        (look, name), self._other = self._other, (self._look, self._theme_name)
-        self.set_look(replace(look, spotlight=self._look.spotlight), name)
+        (look, name), self._other = self._other, (replace(self._look, stage=False),
+                                                  self._theme_name)
+        self.set_look(replace(look, spotlight=self._look.spotlight, stage=False), name)
         self.presenting_changed.emit(on)
 
     def set_scale(self, scale: float) -> None:
@@ -214,6 +218,10 @@ class Presentation(QObject):
 
     def set_theme(self, name: str) -> None:
         self.set_look(replace(self._look, theme=THEME_CHOICES[name]), name)
+
+    def set_stage(self, on: bool) -> None:
+        """The stage is up (presenting a lesson scene) or down: its larger type, or not."""
+        self.set_look(replace(self._look, stage=bool(on)))
 
     def set_spotlight(self, on: bool) -> None:
         self.set_look(replace(self._look, spotlight=bool(on)))
@@ -236,7 +244,7 @@ class Presentation(QObject):
     def _apply(self) -> None:
         """Application font and palette first, so panels restyle against the final chrome."""
         app = QApplication.instance()
-        scale_app_font(self._look.scale)
+        scale_app_font(self._look.scale, self._look.stage)
         title = QFont(app.font())
         title.setStyleStrategy(QFont.StyleStrategy.PreferAntialias)
         app.setPalette(palette_for(self._theme_name, self._base_palette))

@@ -77,6 +77,19 @@ def present() -> Iterator[Callable[[Panel, Look], None]]:
 
 
 @pytest.fixture
+def on_stage() -> Iterator[Callable[[Panel, float], None]]:
+    """Puts one panel in the projector stage's type at a zoom (1.0, 1.5, 2.0): the stage's
+    application font, then the stage look. The application's own style comes back after."""
+
+    def stage_(panel: Panel, scale: float) -> None:
+        scale_app_font(scale, stage=True)
+        panel.set_look(Look(scale=scale, stage=True))
+
+    yield stage_
+    restore_base_style()
+
+
+@pytest.fixture
 def every_move_counts() -> Iterator[None]:
     """pyqtgraph drops moves closer than 1/mouseRateLimit s apart; tests send them faster
     than any hand, and a drag must be seen passing through every point."""

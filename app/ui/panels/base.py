@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
-from PySide6.QtCore import QEvent, QPoint, QRect, QTimer
+from PySide6.QtCore import QEvent, QPoint, QRect, QSize, QTimer
 from PySide6.QtGui import QPaintEvent, QShowEvent
 from PySide6.QtWidgets import QWidget
 
@@ -158,6 +158,18 @@ class Panel(QWidget):
         self.look = look
         self.apply_look()
         self._refresh_now()
+
+    def readable_size(self) -> QSize:
+        """The smallest size (logical pixels) at which everything this panel shows is
+        readable at the current fonts and look: no text below the stage's least size, every
+        row, column and result in view, no scroll bar. The stage never gives a panel less;
+        what does not fit beside another panel is shown on its own. Panels whose content
+        sets a larger floor than their layout's minimum (a plot, a table) override it."""
+        return self.minimumSizeHint().expandedTo(self.minimumSize())
+
+    def withhold(self, on: bool) -> None:
+        """Keep back (or show again) what would answer the scene's question before the
+        teacher reveals it; a panel that can show such an answer overrides this."""
 
     def apply_look(self) -> None:
         """Apply `self.look` to fonts, pens and backgrounds (override in panels)."""
