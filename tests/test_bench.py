@@ -15,6 +15,7 @@ from app.bench import Result, Target, p95
 from app.bench.run import FULL, QUICK, evaluate, format_table
 from app.bench.ui_latency import SETUP
 from app.main import build_parser
+from app.model.scenes import load_scenes
 
 ROOT = Path(__file__).resolve().parents[1]
 MACHINE_FIELDS = {"cpu_count", "cpu", "python", "numpy", "blas", "pyside6", "qt", "pyqtgraph",
@@ -22,7 +23,7 @@ MACHINE_FIELDS = {"cpu_count", "cpu", "python", "numpy", "blas", "pyside6", "qt"
 RESULT_FIELDS = {"group", "name", "size", "runs", "median_ms", "p95_ms", "samples_ms"}
 TARGET_KEYS = {"teaching_edit_frame_p95", "scale_1024_edit_frame_p95", "scale_4096_ui_block",
                "model_vs_numpy_1024", "startup_first_paint", "additive_peak_bounded",
-               "every_dock_edit_frame_p95", "startup_first_paint_1s"}
+               "every_dock_edit_frame_p95", "startup_first_paint_1s", "stage_scene_drag_p95"}
 
 
 def test_p95_interpolates_like_numpy() -> None:
@@ -111,7 +112,11 @@ def test_quick_bench_reports_every_field(tmp_path: Path) -> None:
         assert set(result) >= RESULT_FIELDS, result["name"]
         assert result["runs"] == len(result["samples_ms"]) >= 1
         assert result["median_ms"] > 0 and result["p95_ms"] >= result["median_ms"]
-    ui = [r for r in results if r["group"] == "ui"]
+    stage = [r for r in results if r["group"] == "ui" and r["name"].startswith("stage scene")]
+    assert len(stage) == len(load_scenes()), "a stage row per lesson scene"
+    assert all(r["size"].startswith("1024x768") and r["timeouts"] == 0 for r in stage)
+    assert any("heatmap" in r["panels_repainted"] for r in stage)
+    ui = [r for r in results if r["group"] == "ui" and r not in stage]
     assert any(r["name"].startswith("scale mode") for r in ui), "heatmap scale mode not measured"
     for result in ui:
         assert result["timeouts"] == 0, result["name"]
@@ -134,6 +139,8 @@ def test_quick_bench_reports_every_field(tmp_path: Path) -> None:
                 "every_dock_edit_frame_p95", "startup_first_paint_1s"):
         assert targets[key]["met"] in (True, False), key
     assert targets["every_dock_edit_frame_p95"]["limit"] == 16.7
+    assert targets["stage_scene_drag_p95"]["limit"] == 16.7
+    assert targets["stage_scene_drag_p95"]["met"] in (True, False)
     assert targets["startup_first_paint_1s"]["limit"] == 1000.0
     assert f"{report['machine']['cpu_count']} CPUs" in child.stdout
     for name in ("python", "numpy", "pyside6", "pyqtgraph"):

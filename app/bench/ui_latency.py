@@ -288,6 +288,47 @@ def teaching_latency(window: MainWindow, steps: int, layout: str = DEFAULT_LAYOU
     return result
 
 
+STAGE_SIZE = (1024, 768)
+STAGE_ZOOM = 1.5
+STAGE_ROW = "stage"
+"""Every stage row's name starts so: one per lesson scene, presented at 1024×768."""
+
+
+def stage_latency(steps: int) -> list[Result]:
+    """A drag step in each lesson scene on the projector's stage at 1024×768, as a class sees
+    it (presentation mode, the default 150 % zoom), before the answer is revealed."""
+    make_application()
+    window = build_window(LANGUAGE)
+    window.resize(*STAGE_SIZE)
+    window.show()
+    run_loop(300)
+    results = []
+    try:
+        window.arrangement.open_scene(0, set_up=True)
+        window.presentation.set_presenting(True)
+        window.presentation.set_scale(STAGE_ZOOM)
+        run = window.lesson
+        for index, scene in enumerate(run.lesson.scenes):
+            run.go(index)
+            _settle(window)
+            document = window.document
+            T, d = document.state.vectors[1].shape
+            clock = FrameClock(window)
+            document.begin_drag()
+            results.append(clock.measure(
+                f"{STAGE_ROW} scene {index + 1} ({scene.id}): drag step → every visible "
+                f"panel repainted", f"{STAGE_SIZE[0]}x{STAGE_SIZE[1]}, T={T}, d={d}",
+                _drag_steps(window), steps, edit_kind=DRAG_EDIT,
+                panels=list(run.scene.panels)))
+            document.end_drag()
+            clock.deleteLater()
+    finally:
+        window.presentation.set_presenting(False)
+        close_window(window)
+        QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # while Qt is whole
+    return results
+
+
 def panel_costs(window: MainWindow, repeat: int) -> list[Result]:
     """Where a frame goes, per panel: `refresh()` (reading the view, Python) and `grab()`
     (painting the whole panel into a pixmap), so an owner can see their share."""

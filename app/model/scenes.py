@@ -99,6 +99,13 @@ class Scene:
     answer: Text | None = None
     answer_panels: tuple[str, ...] = ()
     layout: SceneLayout = SceneLayout()
+    withheld: tuple[str, ...] = ()
+    """Panels that keep back what would answer the question until it is revealed."""
+    answer_blocks: tuple[str, ...] = ()
+    """Guide blocks that answer the question: on the stage's notes band only once revealed."""
+    answer_values: tuple[str, ...] = ()
+    """The computed values ({placeholders}) that answer the question: never on the stage
+    before Reveal (the tests look for them)."""
 
     @property
     def hides_answer(self) -> bool:
@@ -249,8 +256,11 @@ def _scene(f: JsonFile, node: Any, where: str, data: LessonData | None,
     answer = f.obj(node, where, "answer", required=False)
     answer_base = join(where, "answer")
     panels = _names(f, node, where, "panels", known, most=MAX_PANELS)
-    answer_panels = (_names(f, answer, answer_base, "panels", known, required=False,
-                            most=MAX_PANELS) if answer is not None else ())
+    hides, answer = answer is not None, answer or {}
+    answer_panels = _names(f, answer, answer_base, "panels", known, required=False,
+                           most=MAX_PANELS)
+    shown = (*panels, *(n for n in answer_panels if n not in panels))
+    blocks = _names(f, node, where, "blocks", BLOCKS, required=False)
     return Scene(
         id=f.text(node, where, "id"),
         title=_text(f, node, where, "title", langs),  # type: ignore[arg-type]
@@ -258,13 +268,29 @@ def _scene(f: JsonFile, node: Any, where: str, data: LessonData | None,
         world=world, scorer=scorer, query_role=query_role, key_role=key_role,
         options=_options(f, node, where),
         panels=panels,
-        blocks=_names(f, node, where, "blocks", BLOCKS, required=False),
-        prompt=_text(f, answer, answer_base, "prompt", langs) if answer is not None else None,
-        answer=_text(f, answer, answer_base, "text", langs) if answer is not None else None,
+        blocks=blocks,
+        prompt=_text(f, answer, answer_base, "prompt", langs) if hides else None,
+        answer=_text(f, answer, answer_base, "text", langs) if hides else None,
         answer_panels=answer_panels,
-        layout=_layout(f, node, where, (*panels, *(n for n in answer_panels
-                                                   if n not in panels))),
+        layout=_layout(f, node, where, shown),
+        withheld=_names(f, answer, answer_base, "withhold", shown, required=False),
+        answer_blocks=_names(f, answer, answer_base, "blocks", blocks or ("",),
+                             required=False),
+        answer_values=_values(f, answer, answer_base),
     )
+
+
+def _values(f: JsonFile, answer: dict[str, Any], base: str) -> tuple[str, ...]:
+    """The answer's `values`: names of computed values, each a placeholder of its text."""
+    if "values" not in answer:
+        return ()
+    names = _names(f, answer, base, "values", None)  # plain lower-case names
+    text = answer.get("text", {})
+    for i, name in enumerate(names):
+        if not any(f"{{{name}}}" in str(t) for t in text.values()):
+            raise f.fail(join(join(base, "values"), i),
+                         f"{name} is not a {{placeholder}} of the answer's text")
+    return names
 
 
 def load_scenes(data_dir: Path | str | None = None, data: LessonData | None = None,

@@ -20,7 +20,9 @@ from app.ui.actions.registry import Actions
 from app.ui.actions.scenes import SceneActions
 from app.ui.actions.window import help_specs
 from app.ui.layout.arrangement import Arrangement
+from app.ui.layout.console import PresenterConsole
 from app.ui.layout.docks import DockHost
+from app.ui.layout.stage import Stage
 from app.ui.main_window import MainWindow, WindowParts
 from app.ui.menus import build_menu_bar
 from app.ui.panels.base import PanelParts
@@ -40,7 +42,10 @@ def build_main_window(document: Document, specs: list[PanelSpec] | None = None) 
     docks = DockHost(window, PanelParts(document, lesson), specs)
     session = Session(document)
     presentation = Presentation(window, docks, stored_presentation(settings()))
-    arrangement = Arrangement(window, docks, lesson)
+    stage = Stage(lesson, window)
+    stage.hide()
+    console = PresenterConsole(lesson, window)
+    arrangement = Arrangement(window, docks, lesson, presentation, stage, console)
     presentation.presenting_changing.connect(arrangement.presenting_changing)
     presentation.presenting_changed.connect(arrangement.presenting_changed)
     # presentation first: its Close filter runs after the file actions' (Qt calls the
@@ -61,6 +66,8 @@ def build_main_window(document: Document, specs: list[PanelSpec] | None = None) 
                       presentation.look_changed, presentation.presenting_changed,
                       arrangement.lesson_toggled, lesson.moved, lesson.revealed,
                       files.recent_changed)
+    console.addActions(actions.values())  # the clicker's keys work on the teacher's screen
+    actions.update_on(arrangement.staging.toggled)
     build_menu_bar(window.menuBar(), actions)
     toolbar = MainToolbar(document, actions, window)
     window.addToolBar(Qt.ToolBarArea.TopToolBarArea, toolbar)

@@ -15,6 +15,7 @@ from app.model.data import LessonData
 from app.model.figures import EXAMPLE, Figure
 from app.model.memory import kv_cache, reduction_pct
 from app.model.modelconfig import Claim
+from app.model.scenes import Lesson
 from app.model.scoring import score_matrix
 from app.model.timeline import stage
 from app.ui.format import format_claim, format_figure, format_number
@@ -91,6 +92,17 @@ def lesson_values(figures: dict[str, Figure], data: LessonData) -> dict[str, str
     values["additive_year"] = str(stage("additive").year)
     values.update(_provenance(data))
     return values
+
+
+def scene_values(figures: dict[str, Figure], data: LessonData,
+                 lesson: Lesson) -> tuple[dict[str, str], dict[str, str]]:
+    """(bold, plain) values for the scene texts: the lesson's, plus the course's lesson
+    numbers and the 2-D world's width, all read from the data files."""
+    plain = lesson_values(figures, data)
+    plain.update({f"lesson_{name}": str(number)
+                  for name, number in lesson.lesson_numbers.items()})
+    plain["dialogue_d"] = str(data.dialogue.q.shape[0])
+    return bold_values(plain), plain
 
 
 def bold_values(values: dict[str, str]) -> dict[str, str]:

@@ -68,3 +68,15 @@ def test_ctrl_y_and_ctrl_shift_z_both_redo(qtbot, open_window):
         assert document.state.scorer == "cosine"
     help_rows = dict(window.actions.shortcut_rows())
     assert "Ctrl+Y" in help_rows[window.actions["redo"].text().replace("&", "")]
+
+
+def test_the_shortcut_list_has_rows_of_one_height(qtbot, open_window) -> None:
+    """F1 lists Chinese and Latin names alike, one line each: no row stands out."""
+    from app.ui.widgets.shortcuts_dialog import ShortcutsDialog
+
+    window = open_window("zh")
+    dialog = ShortcutsDialog(window.actions.shortcut_rows(), "keys", window)
+    qtbot.addWidget(dialog)
+    heights = {dialog.table.rowHeight(row) for row in range(dialog.table.rowCount())}
+    assert dialog.table.rowCount() > 20 and len(heights) == 1
+    assert not dialog.table.wordWrap()

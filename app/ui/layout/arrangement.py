@@ -1,30 +1,33 @@
-"""Owns every arrangement of the window's docks: the default layout and its sizes, the
-layout kept in the settings between starts, the projector's two columns in presentation
-mode, and each lesson scene's layout (data first, the guide beside it). Leaving the lesson
-or presentation mode gives the layout before it back exactly as it was.
+"""Owns every arrangement of the window: the default dock layout and its sizes, the layout
+kept in the settings between starts, the projector's two columns in presentation mode, each
+lesson scene's docks, and the stage: a lesson presented on the projector, its panels hosted
+by the stage instead of docks, shown together or one build at a time, never smaller than
+they can be read, and the teacher's notes on the console or in a band (N). Leaving the
+lesson, presentation mode or the stage gives the layout before it back as it was.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow
+from PySide6.QtWidgets import QApplication, QMainWindow
 
 from app.i18n import tr
 from app.model.view import initial_state
 from app.state.lesson import LessonRun
 from app.ui import settings as keys
 from app.ui.actions.spec import ActionSpec
+from app.ui.layout.console import PresenterConsole
+from app.ui.layout.dock_layouts import fit_aside, projector_columns, scene_docks
 from app.ui.layout.docks import DockHost
-from app.ui.panels.guide.panel import GuidePanel
+from app.ui.layout.stage import Stage
+from app.ui.layout.stage_host import GUIDE, StageHost
+from app.ui.presentation import Presentation
 from app.ui.settings import settings, settings_problem
 
 LAYOUT_VERSION = 1
 """Version tag of the free layout kept in the settings (restoreState checks it)."""
 DESK_LAYOUT = 7
 """Version tag of the layout saved on entering presentation mode."""
-GUIDE = "guide"
-"""The lesson's stepper: every scene shows it beside its data."""
 LEFT, RIGHT = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
 
 
@@ -35,12 +38,18 @@ class Arrangement(QObject):
     """The lesson was left and the free layout is back."""
     lesson_toggled = Signal(bool)
 
-    def __init__(self, window: QMainWindow, docks: DockHost, lesson: LessonRun) -> None:
+
+    def __init__(self, window: QMainWindow, docks: DockHost, lesson: LessonRun,
+                 presentation: Presentation, stage: Stage,
+                 console: PresenterConsole) -> None:
         super().__init__(window)
         self.window = window
         self.host = docks
         self.docks = docks.docks
         self.lesson = lesson
+        self.presentation = presentation
+        self.staging = StageHost(window, docks, lesson, presentation, stage, console)
+        self.stage = stage
         self.in_lesson = False
         self.free_layout: QByteArray | None = None
         """The layout the lesson replaced, given back when it is left."""
@@ -49,8 +58,8 @@ class Arrangement(QObject):
         self._sized = False
         self._aside: str | None = None
         self._shown_world = ""
-        lesson.moved.connect(lambda _index: self.arrange_scene())
-        lesson.revealed.connect(lambda _index: self.arrange_scene())
+        for signal in (lesson.moved, lesson.revealed):
+            signal.connect(lambda _index: self.arrange_scene())
         docks.document.changed.connect(self._on_document_changed)
         window.installEventFilter(self)
         self._on_document_changed()
@@ -61,6 +70,9 @@ class Arrangement(QObject):
                        section=1, checkable=True, checked=lambda: self.in_lesson),
             ActionSpec("reset_layout", "action.reset_layout", self.reset, ("Ctrl+Shift+L",),
                        menu="view", section=1),
+            ActionSpec("notes", "stage.action.notes", self.show_notes, ("N",), menu="view",
+                       section=1, checkable=True, checked=lambda: self.staging.notes_open,
+                       enabled=lambda: self.on_stage),
         ]
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -166,39 +178,24 @@ class Arrangement(QObject):
     # ---- presentation mode ----------------------------------------------------------------
 
     def presenting_changing(self, on: bool) -> None:
-        """Before the projector look: keep the desk layout and lay the docks out in two
-        columns."""
+        """Before the projector look: keep the desk layout and, outside the lesson, lay the
+        docks out in two columns; a lesson leaves its stage before the desk look is back."""
         if on:
             self._desk_layout = self.window.saveState(DESK_LAYOUT)
-            self._arrange_for_projector()
+            if not self.in_lesson:
+                projector_columns(self.window, self.docks)
+        else:
+            self._leave_stage()
 
     def presenting_changed(self, on: bool) -> None:
-        """After the desk look came back: so does the desk layout."""
-        if not on:
+        """After the look changed: a lesson goes up on the stage, or back to its docks; the
+        free layout gets the desk layout back."""
+        if on:
+            self._update_stage()
+        elif self.in_lesson:
+            self.arrange_scene()
+        else:
             self.window.restoreState(self._desk_layout, DESK_LAYOUT)
-
-    def _arrange_for_projector(self) -> None:
-        """Two columns of tabbed docks: at 200 % a stack of five panels cannot fit 720 lines,
-        but one panel per column, chosen by its tab, can."""
-        window = self.window
-        shown = [d for d in self.docks.values() if not d.isHidden() and not d.isFloating()]
-        on_top = [d for d in shown if d.isVisible()] or shown
-        columns: tuple[list[QDockWidget], list[QDockWidget]] = ([], [])
-        for dock in sorted(shown, key=lambda d: window.dockWidgetArea(d) != LEFT):
-            # docks on the left stay there; the others fill the shorter column, ties right
-            on_left = window.dockWidgetArea(dock) == LEFT or len(columns[0]) < len(columns[1])
-            columns[0 if on_left else 1].append(dock)
-        for area, column in zip((LEFT, RIGHT), columns, strict=True):
-            for dock in column:
-                window.addDockWidget(area, dock)
-            for dock in column[1:]:
-                window.tabifyDockWidget(column[0], dock)
-            if column:
-                next((d for d in on_top if d in column), column[0]).raise_()
-        firsts = [column[0] for column in columns if column]
-        if len(firsts) == 2:
-            half = max(1, window.width() // 2)
-            window.resizeDocks(firsts, [half, half], Qt.Orientation.Horizontal)
 
     # ---- the lesson -----------------------------------------------------------------------
 
@@ -212,11 +209,15 @@ class Arrangement(QObject):
             self.free_layout = self.window.saveState(LAYOUT_VERSION)
             self.in_lesson = True
             self.arrange_scene()
+            self._update_stage()
         else:
+            self._leave_stage()
             self.in_lesson = False
             if self.free_layout is not None:
                 self.window.restoreState(self.free_layout, LAYOUT_VERSION)
             self.host.world_docks.show_world(self.host.document.state.world, force=True)
+            if self.presentation.presenting:
+                projector_columns(self.window, self.docks)
             self.lesson_left.emit()
         self.lesson_toggled.emit(on)
 
@@ -246,64 +247,47 @@ class Arrangement(QObject):
         return names
 
     def arrange_scene(self) -> None:
-        """Data panels left (the first large), the guide right, and the scene's `aside`
-        panel, if it has one, under the guide; every other dock hidden. The shares come
-        from the scene's layout (`data/lesson-scenes.json`)."""
+        """The current scene, on the stage or in docks (the shares from the scene's layout in
+        `data/lesson-scenes.json`)."""
         if not self.in_lesson:
             return
-        window, docks = self.window, self.docks
-        layout = self.lesson.scene.layout
+        if self.on_stage:
+            self.arrange_stage()
+            return
         names = self.shown_panels()
-        aside = layout.aside if layout.aside in names and len(names) > 1 else None
-        left_names = [name for name in names if name != aside]
-        for name, dock in docks.items():
-            dock.setFloating(False)
-            if name not in names and name != GUIDE:
-                dock.hide()
-        first, guide = docks[left_names[0]], docks[GUIDE]
-        window.addDockWidget(LEFT, first)
-        window.addDockWidget(RIGHT, guide)
-        if aside is not None:
-            window.splitDockWidget(guide, docks[aside], Qt.Orientation.Vertical)
-        if len(left_names) > 1:
-            window.splitDockWidget(first, docks[left_names[1]], Qt.Orientation.Vertical)
-        if len(left_names) > 2:
-            window.splitDockWidget(docks[left_names[1]], docks[left_names[2]],
-                                   Qt.Orientation.Horizontal)
-        for name in (*names, GUIDE):
-            docks[name].show()
-        width, height = window.width(), window.height()
-        window.resizeDocks([first, guide], [int(width * (1 - layout.guide)),
-                                            int(width * layout.guide)],
-                           Qt.Orientation.Horizontal)
-        self._aside = aside
-        self.fit_aside(int(width * layout.guide))
+        self._aside = scene_docks(self.window, self.docks, names, self.lesson.scene.layout,
+                                  GUIDE)
+        self.fit_aside(int(self.window.width() * self.lesson.scene.layout.guide))
         QTimer.singleShot(0, self.fit_aside)  # again once the docks have their new sizes
-        if len(left_names) > 1:
-            window.resizeDocks([first, docks[left_names[1]]],
-                               [int(height * layout.top), int(height * (1 - layout.top))],
-                               Qt.Orientation.Vertical)
         self.host.panels[GUIDE].catch_up()
 
     def fit_aside(self, width: int | None = None) -> None:
         """Under the guide, the aside panel gets the height the guide's notes leave."""
-        if not self.in_lesson or self._aside is None:
-            return
-        guide, aside = self.docks[GUIDE], self.docks[self._aside]
-        if aside.isHidden() or guide.isHidden():
-            return
-        panel = self.host.panels[GUIDE]
-        if not isinstance(panel, GuidePanel):
-            return
-        line = QFontMetrics(panel.font()).lineSpacing()
-        chrome = (guide.height() - panel.height() if guide.height() > panel.height()
-                  else 2 * line)
-        needed = panel.notes_height(width) + chrome
-        column = (guide.height() + aside.height() if guide.isVisible()
-                  else self.window.height() - 4 * line)
-        self.window.resizeDocks([guide, aside], [needed, max(1, column - needed)],
-                                Qt.Orientation.Vertical)
+        if self.in_lesson and not self.on_stage and self._aside is not None:
+            fit_aside(self.window, self.docks[GUIDE], self.docks[self._aside], width)
 
+    # ---- the stage ------------------------------------------------------------------------
+
+    def _update_stage(self) -> None:
+        """Up while a lesson is presented, down otherwise."""
+        if self.in_lesson and self.presentation.presenting:
+            self.staging.enter()
+        else:
+            self._leave_stage()
+
+    def _leave_stage(self) -> None:
+        self.staging.leave()
+
+    @property
+    def on_stage(self) -> bool:
+        return self.staging.up
+
+    def arrange_stage(self) -> None:
+        self.staging.arrange()
+
+    def show_notes(self, on: bool) -> None:
+        """N: the notes as a band over the stage (one screen) or the console (two)."""
+        self.staging.show_notes(on)
 
 def _scene_number(value: object) -> int:
     """A stored scene index, or the first scene for anything that is not a number."""

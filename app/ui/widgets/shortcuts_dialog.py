@@ -44,7 +44,14 @@ class ShortcutsDialog(QDialog):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self.table.setWordWrap(False)  # one line a row: a wrapped name made rows uneven
         self.table.resizeRowsToContents()
+        even = max((self.table.rowHeight(r) for r in range(len(rows))), default=0)
+        rows_header = self.table.verticalHeader()
+        rows_header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        rows_header.setDefaultSectionSize(even)  # Chinese and Latin rows alike
+        for row in range(len(rows)):
+            self.table.setRowHeight(row, even)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

@@ -21,7 +21,7 @@ from app.paths import user_data_dir
 from app.state.document import Document
 from app.state.lesson import LessonRun
 from app.ui.fonts import HEADING, READING, TITLE, emphasize
-from app.ui.lesson_values import bold_values, lesson_values
+from app.ui.lesson_values import bold_values, lesson_values, scene_values
 from app.ui.panels.base import Panel, PanelParts
 from app.ui.panels.guide.ask import AskBox
 from app.ui.panels.guide.checklist import Checklist
@@ -59,6 +59,7 @@ class GuidePanel(Panel):
         self.figures = document.figures
         self.values: dict[str, str] = {}
         self.run = run
+        self._withheld = False
         self.stepper = Stepper(self.run)
         self.question = rich_label("guide_question", selectable=True)
         self.labels: dict[str, QLabel] = {}
@@ -104,6 +105,7 @@ class GuidePanel(Panel):
         layout.addWidget(self.scroll, 1)
         document.chosen.connect(self._on_chosen)
         self.run.moved.connect(lambda _index: self._show_blocks())
+        self.run.revealed.connect(lambda _index: self._show_blocks())
         self.run.revealed.connect(lambda _index: QTimer.singleShot(
             0, self, lambda: self.scroll.ensureWidgetVisible(self.stepper.answer)))
         self.checklist.show_progress()
@@ -125,9 +127,20 @@ class GuidePanel(Panel):
         notes = self.stepper.heightForWidth(width or self.stepper.width())
         return notes + text + 2 * self.layout().spacing()
 
+    def withhold(self, on: bool) -> None:
+        """On the projector (the notes band), the blocks that answer the scene's question
+        stay back until it is revealed; on the teacher's own screen they show."""
+        if on != self._withheld:
+            self._withheld = on
+            self._show_blocks()
+
     def _show_blocks(self) -> None:
-        """Only the blocks the current scene asks for, from the top of the page."""
-        wanted = set(self.run.scene.blocks)
+        """Only the blocks the current scene asks for, from the top of the page (those that
+        answer its question only once revealed, while withheld)."""
+        scene = self.run.scene
+        wanted = set(scene.blocks)
+        if self._withheld and not self.run.is_revealed():
+            wanted -= set(scene.answer_blocks)
         for name, widgets in self.blocks.items():
             for widget in widgets:
                 widget.setVisible(name in wanted)
@@ -135,15 +148,6 @@ class GuidePanel(Panel):
 
     def _on_chosen(self, _query: int, _key: int) -> None:
         self.checklist.chosen(self.document.state, self.document.view)
-
-    def scene_values(self) -> tuple[dict[str, str], dict[str, str]]:
-        """(bold, plain) values for the scene texts: the lesson's, plus the course's lesson
-        numbers and the 2-D world's width, all read from the data files."""
-        plain = dict(self.values)
-        plain.update({f"lesson_{name}": str(number)
-                      for name, number in self.run.lesson.lesson_numbers.items()})
-        plain["dialogue_d"] = str(self.document.data.dialogue.q.shape[0])
-        return bold_values(plain), plain
 
     def retranslate(self) -> None:
         self.values = lesson_values(self.figures, self.document.data)
@@ -157,5 +161,6 @@ class GuidePanel(Panel):
         self.checklist.set_values(bold)
         self.measure.retranslate()
         self.ask.retranslate()
-        self.stepper.retranslate(*self.scene_values())
+        self.stepper.retranslate(*scene_values(self.figures, self.document.data,
+                                                self.run.lesson))
         self._show_blocks()

@@ -5,15 +5,12 @@ scene up again. It reads and drives a `LessonRun`; the texts' numbers come from 
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QHelpEvent, QMouseEvent, QPainter, QPaintEvent, QPalette
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QSizePolicy,
-    QToolTip,
     QVBoxLayout,
     QWidget,
 )
@@ -23,74 +20,8 @@ from app.i18n import tr
 from app.model.scenes import Text
 from app.state.lesson import LessonRun
 from app.ui.fonts import HEADING, READING, STRONG, emphasize
-from app.ui.look import OKABE_ITO
 from app.ui.widgets.rich_label import rich_label
-
-CURRENT_COLOUR = OKABE_ITO[0]
-SEEN_COLOUR = OKABE_ITO[4]
-
-
-class SceneStrip(QWidget):
-    """One segment per scene, the current one filled: click a segment to go to that scene."""
-
-    clicked = Signal(int)
-
-    def __init__(self, count: int, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("guide_scene_strip")
-        self.count = count
-        self.current = 0
-        self.seen: set[int] = {0}
-        self.titles: list[str] = []
-        self.setMinimumHeight(14)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.setCursor(Qt.CursorShape.PointingHandCursor)
-
-    def sizeHint(self) -> QSize:
-        return QSize(self.count * 16, max(14, self.fontMetrics().height() // 2))
-
-    def set_current(self, index: int) -> None:
-        self.current = index
-        self.seen.add(index)
-        self.update()
-
-    def segment(self, index: int) -> QRectF:
-        """Where scene `index` is drawn (tests click its centre)."""
-        width = self.width() / max(self.count, 1)
-        return QRectF(index * width + 1, 1, width - 2, self.height() - 2)
-
-    def index_at(self, point: QPointF) -> int:
-        return min(max(int(point.x() / max(self.width() / self.count, 1)), 0), self.count - 1)
-
-    def tip(self, index: int) -> str:
-        """What hovering a segment says: the scene's number and title, so a teacher can find
-        a scene by name before clicking."""
-        title = self.titles[index] if index < len(self.titles) else ""
-        return tr("guide.scene.strip_tip", number=index + 1, count=self.count, title=title)
-
-    def event(self, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
-            QToolTip.showText(event.globalPos(), self.tip(self.index_at(QPointF(event.pos()))),
-                              self)
-            return True
-        return super().event(event)
-
-    def mousePressEvent(self, event: QMouseEvent) -> None:
-        if event.button() == Qt.MouseButton.LeftButton:
-            self.clicked.emit(self.index_at(event.position()))
-
-    def paintEvent(self, _event: QPaintEvent) -> None:
-        painter = QPainter(self)
-        mid = self.palette().color(QPalette.ColorRole.Mid)
-        for index in range(self.count):
-            rect = self.segment(index)
-            if index == self.current:
-                painter.fillRect(rect, QColor(CURRENT_COLOUR))
-            elif index in self.seen:
-                painter.fillRect(rect, QColor(SEEN_COLOUR))
-            else:
-                painter.setPen(mid)
-                painter.drawRect(rect.adjusted(0, 0, -1, -1))
+from app.ui.widgets.scene_strip import SceneStrip
 
 
 class Stepper(QWidget):

@@ -1,0 +1,132 @@
+"""Owns the presenter console: the teacher's own window on the laptop while the stage fills
+the projector (the PowerPoint / Keynote / reveal.js convention). It shows where the lesson
+is, the answer the class does not see yet, the next scene's title, the time since the
+lesson started, and the scene's notes (the guide); the clicker's keys work here too."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QElapsedTimer, QEvent, Qt, QTimer
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from app import i18n
+from app.i18n import tr
+from app.state.lesson import LessonRun
+from app.ui.fonts import HEADING, READING, STRONG, emphasize
+from app.ui.widgets.rich_label import rich_label
+
+TICK_MS = 1000
+
+
+class PresenterConsole(QWidget):
+    """The teacher's window: the lesson's place and time, the answer, the notes."""
+
+    def __init__(self, lesson: LessonRun, parent: QWidget | None = None) -> None:
+        super().__init__(parent, Qt.WindowType.Window)
+        self.setObjectName("presenter_console")
+        self.lesson = lesson
+        self.values: dict[str, str] = {}
+        self.plain: dict[str, str] = {}
+        self.place = QLabel(objectName="console_place")
+        emphasize(self.place, HEADING, bold=True)
+        self.clock = QLabel(objectName="console_clock")
+        emphasize(self.clock, STRONG, bold=True)
+        self.coming = QLabel(objectName="console_next")
+        self.coming.setWordWrap(True)
+        self.secret = QFrame(objectName="console_answer_box")
+        self.secret.setFrameShape(QFrame.Shape.StyledPanel)
+        self.secret_title = QLabel(objectName="console_answer_title")
+        emphasize(self.secret_title, READING, bold=True)
+        self.secret_text = rich_label("console_answer")
+        box = QVBoxLayout(self.secret)
+        box.addWidget(self.secret_title)
+        box.addWidget(self.secret_text)
+        self.notes = QWidget(objectName="console_notes")
+        QVBoxLayout(self.notes).setContentsMargins(0, 0, 0, 0)
+        self.previous_button = QPushButton("◀", objectName="console_previous")
+        self.next_button = QPushButton("▶", objectName="console_next_button")
+        self.reveal_button = QPushButton(objectName="console_reveal")
+        for button in (self.previous_button, self.next_button, self.reveal_button):
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.previous_button.clicked.connect(lesson.previous)
+        self.next_button.clicked.connect(lesson.next)
+        self.reveal_button.clicked.connect(lesson.reveal)
+        top = QHBoxLayout()
+        top.addWidget(self.previous_button)
+        top.addWidget(self.place, 1)
+        top.addWidget(self.clock)
+        top.addWidget(self.reveal_button)
+        top.addWidget(self.next_button)
+        column = QVBoxLayout(self)
+        column.addLayout(top)
+        column.addWidget(self.coming)
+        column.addWidget(self.secret)
+        column.addWidget(self.notes, 1)
+        self._started = QElapsedTimer()
+        self._started.start()
+        self._ticker = QTimer(self, interval=TICK_MS, timeout=self._tick)
+        for signal in (lesson.moved, lesson.revealed, lesson.built):
+            signal.connect(lambda _index: self.show_scene())
+        self.retranslate()
+
+    def hold_notes(self, notes: QWidget | None) -> None:
+        """Show `notes` (the guide) in the notes area, or nothing."""
+        layout = self.notes.layout()
+        while layout.count():
+            layout.takeAt(0)
+        if notes is not None:
+            notes.setParent(self.notes)
+            layout.addWidget(notes)
+            notes.show()
+
+    def set_values(self, values: dict[str, str], plain: dict[str, str]) -> None:
+        self.values, self.plain = values, plain
+        self.show_scene()
+
+    def show_scene(self) -> None:
+        if not self.plain:  # the values come when the stage first goes up
+            return
+        run, scene, languages = self.lesson, self.lesson.scene, i18n.chain()
+        self.place.setText(tr("console.place", number=run.index + 1, count=run.count,
+                              title=scene.title.get(languages).format(**self.plain)))
+        following = (run.lesson.scenes[run.index + 1].title.get(languages).format(**self.plain)
+                     if run.index + 1 < run.count else tr("console.last"))
+        self.coming.setText(tr("console.coming", title=following))
+        hidden = scene.answer is not None and not run.is_revealed()
+        self.secret.setVisible(scene.answer is not None)
+        self.secret_title.setText(tr("console.answer_hidden") if hidden
+                                  else tr("console.answer_shown"))
+        if scene.answer is not None:
+            self.secret_text.setText(scene.answer.get(languages).format(**self.values))
+        self.reveal_button.setVisible(hidden)
+
+    def start_clock(self) -> None:
+        """The lesson's time runs from the first time the stage goes up."""
+        if not self._ticker.isActive():
+            self._started.restart()
+            self._ticker.start()
+        self._tick()
+
+    def elapsed_ms(self) -> int:
+        return self._started.elapsed()
+
+    def _tick(self) -> None:
+        seconds = self._started.elapsed() // 1000
+        self.clock.setText(tr("console.clock", minutes=seconds // 60,
+                              seconds=f"{seconds % 60:02d}"))
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(tr("console.title"))
+        self.reveal_button.setText(tr("guide.scene.reveal"))
+        self.show_scene()
+        self._tick()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        """Closing the console is not leaving the lesson: it only hides itself."""
+        event.ignore()
+        self.hide()

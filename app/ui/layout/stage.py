@@ -1,0 +1,188 @@
+"""Owns the projector's stage: the scene as the class sees it, the way a slide show replaces
+the editing window. A header with the scene's title and its question in large type (the
+answer under it once revealed), the scene's live panels in the body, and a slim footer with
+"n / 15" and the clickable strip. The notes never show here unless the teacher opens the
+band over it (N) on a single screen; which panels stand in the body, and when, is the
+arrangement's to say (`app.ui.layout.arrangement`)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QRect, QSize, Qt
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import (
+    QBoxLayout,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app import i18n
+from app.i18n import tr
+from app.state.lesson import LessonRun
+from app.ui.fonts import DISPLAY, HEADING, READING, STRONG, emphasize
+from app.ui.widgets.rich_label import rich_label
+from app.ui.widgets.scene_strip import SceneStrip
+
+BAND_SHARE = 0.45
+"""The notes band covers this share of the stage's height, from the bottom up."""
+MARGIN = 12
+GAP = 10
+"""Pixels between panels side by side (the arrangement plans with it)."""
+
+
+class Stage(QWidget):
+    """Header, body and footer; the body holds the panels the arrangement places there."""
+
+    def __init__(self, lesson: LessonRun, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("stage")
+        self.setAutoFillBackground(True)
+        self.lesson = lesson
+        self.values: dict[str, str] = {}
+        self.plain: dict[str, str] = {}
+        self.title = QLabel(objectName="stage_title")
+        self.title.setWordWrap(True)
+        self.title.setTextFormat(Qt.TextFormat.PlainText)
+        emphasize(self.title, DISPLAY, bold=True)
+        self.question = rich_label("stage_question")
+        emphasize(self.question, DISPLAY)
+        self.answer = rich_label("stage_answer")
+        emphasize(self.answer, READING)
+        self.body = QWidget(objectName="stage_body")
+        self._body_layout = QBoxLayout(QBoxLayout.Direction.LeftToRight, self.body)
+        self._body_layout.setContentsMargins(0, 0, 0, 0)
+        self._body_layout.setSpacing(GAP)
+        self.counter = QLabel(objectName="stage_counter")
+        emphasize(self.counter, STRONG, bold=True)
+        self.strip = SceneStrip(lesson.count, "stage_scene_strip")
+        self.strip.clicked.connect(lesson.go)
+        self.reveal_button = QPushButton(objectName="stage_reveal")
+        self.set_up_button = QPushButton(objectName="stage_set_up_again")
+        for button in (self.reveal_button, self.set_up_button):
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Space stays the clicker's key
+        self.reveal_button.clicked.connect(lesson.reveal)
+        self.set_up_button.clicked.connect(lesson.set_up_again)
+        self.build_marks = QLabel(objectName="stage_builds")
+        emphasize(self.build_marks, HEADING, bold=True)
+        footer = QHBoxLayout()
+        footer.setSpacing(GAP)
+        footer.addWidget(self.counter)
+        footer.addWidget(self.strip, 1)
+        footer.addWidget(self.build_marks)
+        footer.addWidget(self.set_up_button)
+        footer.addWidget(self.reveal_button)
+        column = QVBoxLayout(self)
+        column.setContentsMargins(MARGIN, MARGIN // 2, MARGIN, MARGIN // 2)
+        column.setSpacing(GAP // 2)
+        column.addWidget(self.title)
+        column.addWidget(self.question)
+        column.addWidget(self.answer)
+        column.addWidget(self.body, 1)
+        column.addLayout(footer)
+        self.band = QFrame(self, objectName="stage_notes_band")
+        self.band.setFrameShape(QFrame.Shape.StyledPanel)
+        self.band.setAutoFillBackground(True)
+        QVBoxLayout(self.band).setContentsMargins(6, 6, 6, 6)
+        self.band.hide()
+        for signal in (lesson.moved, lesson.revealed, lesson.built):
+            signal.connect(lambda _index: self.show_scene())
+        lesson.offer_changed.connect(lambda _on: self.show_scene())
+        self.retranslate()
+
+    # ---- what the class reads ---------------------------------------------------------------
+
+    def set_values(self, values: dict[str, str], plain: dict[str, str]) -> None:
+        """The computed values the scene texts name ({top_score} …), bold and plain."""
+        self.values, self.plain = values, plain
+        self.strip.titles = [scene.title.get(i18n.chain()).format(**plain)
+                             for scene in self.lesson.lesson.scenes]
+        self.show_scene()
+
+    def show_scene(self) -> None:
+        if not self.plain:  # the values come when the stage first goes up
+            return
+        run, scene = self.lesson, self.lesson.scene
+        languages = i18n.chain()
+        self.title.setText(scene.title.get(languages).format(**self.plain))
+        hidden = scene.prompt is not None and scene.answer is not None
+        revealed = run.is_revealed()
+        self.question.setVisible(hidden)
+        self.answer.setVisible(hidden and revealed)
+        if hidden:
+            self.question.setText(scene.prompt.get(languages).format(**self.values))
+            self.answer.setText(scene.answer.get(languages).format(**self.values)
+                                if revealed else "")
+        self.counter.setText(tr("guide.scene.counter", number=run.index + 1, count=run.count))
+        self.strip.set_current(run.index)
+        self.reveal_button.setVisible(hidden and not revealed)
+        self.set_up_button.setVisible(run.offer)
+        self.build_marks.setVisible(run.builds > 1)
+        self.build_marks.setText(
+            " ".join("●" if i == run.build else "○" for i in range(run.builds)))
+
+    def retranslate(self) -> None:
+        self.reveal_button.setText(tr("guide.scene.reveal"))
+        self.set_up_button.setText(tr("guide.scene.set_up"))
+        self.strip.setToolTip(tr("guide.scene.strip"))
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    # ---- the body ---------------------------------------------------------------------------
+
+    def body_room(self) -> QSize:
+        """The room the body has for panels now (the header grows with a revealed answer)."""
+        self.layout().activate()
+        return self.body.size()
+
+    def place(self, panels: list[QWidget], across: bool, stretches: list[int]) -> None:
+        """Show `panels` in the body, side by side or one over the other; any panel the body
+        held before and does not hold now is hidden (the arrangement hands it back)."""
+        layout = self._body_layout
+        layout.setDirection(QBoxLayout.Direction.LeftToRight if across
+                            else QBoxLayout.Direction.TopToBottom)
+        while layout.count():
+            item = layout.takeAt(0)
+            widget = item.widget()
+            if widget is not None and widget not in panels:
+                widget.hide()
+        for panel, stretch in zip(panels, stretches, strict=True):
+            if panel.parentWidget() is not self.body:
+                panel.setParent(self.body)
+            layout.addWidget(panel, stretch)
+            panel.show()
+
+    # ---- the notes band (one screen) ----------------------------------------------------------
+
+    def hold_notes(self, notes: QWidget | None) -> None:
+        """The widget the band shows when opened (the guide), or None (it is on the console)."""
+        band = self.band.layout()
+        while band.count():
+            item = band.takeAt(0)
+            if item.widget() is not None and item.widget() is not notes:
+                item.widget().hide()
+        if notes is not None:
+            notes.setParent(self.band)
+            band.addWidget(notes)
+            notes.show()
+        else:
+            self.band.hide()
+
+    def show_notes(self, on: bool) -> None:
+        self.band.setVisible(bool(on) and self.band.layout().count() > 0)
+        self._fit_band()
+        self.band.raise_()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_band()
+
+    def _fit_band(self) -> None:
+        height = int(self.height() * BAND_SHARE)
+        self.band.setGeometry(QRect(MARGIN, self.height() - height - MARGIN,
+                                    self.width() - 2 * MARGIN, height))

@@ -1,0 +1,195 @@
+"""Owns putting a lesson scene on the projector's stage and taking it down: the window's
+chrome and docks put away, the scene's panels moved from their docks into the stage's body
+(the same panels: one code path) and back, each build's panels at least their readable
+size, the teacher's notes on the console (two screens) or in the band (one), and the stage
+full screen on the projector when there is one. The arrangement decides when."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QByteArray, QEvent, QObject, QTimer, Signal
+from PySide6.QtGui import QGuiApplication, QScreen
+from PySide6.QtWidgets import QMainWindow, QToolBar, QWidget
+
+from app.state.lesson import LessonRun
+from app.ui.layout.builds import plan_builds
+from app.ui.layout.console import PresenterConsole
+from app.ui.layout.docks import DockHost
+from app.ui.layout.stage import GAP, Stage
+from app.ui.lesson_values import scene_values
+from app.ui.panels.base import Panel
+from app.ui.presentation import Presentation
+
+GUIDE = "guide"
+"""The lesson's stepper: every scene shows it beside its data (on the stage, as notes)."""
+
+
+class StageHost(QObject):
+    """The stage's panels, builds, notes and screens while it is up."""
+
+    toggled = Signal(bool)
+
+    def __init__(self, window: QMainWindow, docks: DockHost, lesson: LessonRun,
+                 presentation: Presentation, stage: Stage, console: PresenterConsole) -> None:
+        super().__init__(window)
+        self.window = window
+        self.host = docks
+        self.docks = docks.docks
+        self.lesson = lesson
+        self.presentation = presentation
+        self.stage = stage
+        self.console = console
+        self.up = False
+        self.held: dict[str, Panel] = {}
+        """The panels the stage holds now, by name (each goes back to its dock after)."""
+        self.notes_open = False
+        self._chrome: list[QWidget] = []
+        self._geometry = QByteArray()
+        self._planning = False
+        lesson.built.connect(lambda _index: self.arrange())
+        presentation.look_changed.connect(lambda _look: self._replan())
+        stage.installEventFilter(self)
+        window.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.stage and event.type() == QEvent.Type.Resize:
+            self._replan()
+        elif (watched is self.window and event.type() == QEvent.Type.LanguageChange
+              and self.up):
+            self._give_values()
+            self._replan()
+        return False
+
+    def projector(self) -> QScreen | None:
+        """The screen that is not the teacher's, when there are two."""
+        here = self.window.screen()
+        return next((s for s in QGuiApplication.screens() if s is not here), None)
+
+    def enter(self) -> None:
+        if self.up:
+            return
+        window = self.window
+        self._chrome = [w for w in (window.menuBar(), window.statusBar(),
+                                    *window.findChildren(QToolBar)) if not w.isHidden()]
+        for widget in self._chrome:
+            widget.hide()
+        for dock in self.docks.values():
+            dock.hide()
+        window.setCentralWidget(self.stage)
+        self.stage.show()
+        self.up = True
+        projector = self.projector()
+        guide = self.host.panels[GUIDE]
+        if projector is not None:
+            here = window.screen()
+            self._geometry = window.saveGeometry()
+            self.console.hold_notes(guide)
+            self.console.setScreen(here)
+            self.console.setGeometry(here.availableGeometry())
+            self.console.show()
+            window.setScreen(projector)
+            window.setGeometry(projector.geometry())
+            window.showFullScreen()
+            self.stage.hold_notes(None)
+        else:
+            guide.withhold(True)  # the band is on the projector: no answer in it
+            self.stage.hold_notes(guide)
+            self.stage.show_notes(self.notes_open)
+        self.console.start_clock()  # the lesson's time, from the first time the stage is up
+        self.presentation.set_stage(True)
+        self._give_values()
+        self.arrange()
+        self.toggled.emit(True)
+
+    def leave(self) -> None:
+        if not self.up:
+            return
+        self.up = False
+        window = self.window
+        for name, panel in self.held.items():
+            self.docks[name].setWidget(panel)
+        self.held = {}
+        guide = self.host.panels[GUIDE]
+        self.stage.hold_notes(None)
+        self.console.hold_notes(None)
+        guide.withhold(False)
+        self.docks[GUIDE].setWidget(guide)
+        self.console.hide()
+        window.takeCentralWidget()
+        self.stage.setParent(window)
+        self.stage.hide()
+        if not self._geometry.isEmpty():
+            window.showNormal()
+            window.restoreGeometry(self._geometry)
+            self._geometry = QByteArray()
+        for widget in self._chrome:
+            widget.show()
+        self._chrome = []
+        self.presentation.set_stage(False)
+        self.lesson.set_builds(1)
+        self.toggled.emit(False)
+
+    def _give_values(self) -> None:
+        values = scene_values(self.host.document.figures, self.host.document.data,
+                              self.lesson.lesson)
+        self.stage.set_values(*values)
+        self.console.set_values(*values)
+
+    def show_notes(self, on: bool) -> None:
+        """N: the notes as a band over the stage (one screen) or the console (two)."""
+        self.notes_open = bool(on)
+        if self.projector() is not None and self.up:
+            self.console.setVisible(True)
+        self.stage.show_notes(self.notes_open)
+
+    def stage_order(self) -> list[str]:
+        """The scene's panels in the order the stage builds them: once revealed, the panels
+        that show the answer first, then those the class has seen."""
+        scene = self.lesson.scene
+        if not self.lesson.is_revealed():
+            return list(scene.panels)
+        first = [name for name in scene.answer_panels]
+        return first + [name for name in scene.panels if name not in first]
+
+    def _replan(self) -> None:
+        if self.up and not self._planning:
+            QTimer.singleShot(0, self, self.arrange)
+
+    def arrange(self) -> None:
+        """The current build's panels in the stage's body, each at least its readable size;
+        what does not fit beside them comes in a later build."""
+        if not self.up or self._planning:
+            return
+        self._planning = True
+        try:
+            names = self.stage_order()
+            for name in [n for n in self.held if n not in names]:
+                self.docks[name].setWidget(self.held.pop(name))
+            panels = {name: self.host.panels[name] for name in names}
+            revealed = self.lesson.is_revealed()
+            for name, panel in panels.items():
+                panel.withhold(not revealed and name in self.lesson.scene.withheld)
+                if name not in self.held:
+                    self.held[name] = panel
+                    panel.setParent(self.stage.body)
+            room = self.stage.body_room()
+            sizes = [(name, _size(panels[name])) for name in names]
+            builds = plan_builds(sizes, (room.width(), room.height()), GAP)
+            self.lesson.set_builds(len(builds))
+            build = builds[min(self.lesson.build, len(builds) - 1)]
+            shown = [panels[name] for name in build.names]
+            stretch = [max(1, (s[0] if build.across else s[1]) // 10)
+                       for name, s in sizes if name in build.names]
+            self.stage.place(shown, build.across, stretch)
+            for name, panel in panels.items():
+                if name not in build.names:
+                    panel.hide()
+                else:
+                    panel.catch_up()
+            self.stage.show_scene()
+        finally:
+            self._planning = False
+
+
+def _size(panel: Panel) -> tuple[int, int]:
+    size = panel.readable_size()
+    return size.width(), size.height()

@@ -1,0 +1,89 @@
+"""A laptop and a projector: the stage goes full screen on the projector with none of the
+teacher's notes, and the presenter console on the laptop shows the notes, the answer before
+it is revealed, the next scene and the time. Qt's offscreen platform takes the two screens
+from a file, which it reads when the application starts, so the window runs in a child."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENS = {"screens": [
+    {"name": "laptop", "x": 0, "y": 0, "width": 1366, "height": 768,
+     "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1},
+    {"name": "projector", "x": 1366, "y": 0, "width": 1024, "height": 768,
+     "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1},
+]}
+CHILD = r"""
+import json, sys
+from PySide6.QtWidgets import QApplication, QLabel, QAbstractButton
+from app.startup import make_application, build_window
+
+def texts(widget):
+    found = [w.text() for w in widget.findChildren(QLabel) if w.isVisible()]
+    found += [w.text() for w in widget.findChildren(QAbstractButton) if w.isVisible()]
+    return found
+
+def settle():
+    for _ in range(5):
+        QApplication.processEvents()
+
+make_application()
+window = build_window("en")
+window.resize(1200, 700)
+window.move(40, 30)
+window.show()
+settle()
+index = [s.id for s in window.lesson.lesson.scenes].index("fails")
+window.arrangement.open_scene(index, set_up=True)
+window.presentation.set_presenting(True)
+settle()
+console = window.arrangement.staging.console
+out = {"stage_screen": window.screen().name(), "full_screen": window.isFullScreen(),
+       "console_screen": console.screen().name(), "console_shown": console.isVisible(),
+       "stage": texts(window.arrangement.stage), "console": texts(console),
+       "console_answer": console.secret_text.text(),
+       "look": window.panels["guide"].stepper.look.text()}
+window.lesson.reveal()
+settle()
+out["stage_after"] = texts(window.arrangement.stage)
+window.presentation.set_presenting(False)
+settle()
+out["back_screen"] = window.screen().name()
+out["back_full_screen"] = window.isFullScreen()
+out["console_after"] = console.isVisible()
+print("RESULT " + json.dumps(out, ensure_ascii=False), flush=True)
+window.dispose()
+"""
+
+
+def _run(tmp_path: Path) -> dict:
+    config = tmp_path / "screens.json"
+    config.write_text(json.dumps(SCREENS), encoding="utf-8")
+    env = dict(os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={config}",
+               ATTENTION_LAB_HOME=str(tmp_path / "home"))
+    done = subprocess.run([sys.executable, "-c", CHILD], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
+    assert done.returncode == 0 and lines, done.stderr[-2000:]
+    return json.loads(lines[-1].removeprefix("RESULT "))
+
+
+def test_the_stage_is_on_the_projector_and_the_notes_on_the_laptop(tmp_path) -> None:
+    seen = _run(tmp_path)
+    assert seen["stage_screen"] == "projector" and seen["full_screen"]
+    assert seen["console_screen"] == "laptop" and seen["console_shown"]
+    answer = seen["console_answer"]
+    assert answer and "GiB" in answer, "the console has the answer before the reveal"
+    stage = " ".join(seen["stage"])
+    assert "GiB" not in stage and answer not in seen["stage"]
+    look = seen["look"]
+    assert look and look not in seen["stage"], "the notes are not on the projector"
+    assert any(look == text for text in seen["console"]), "the notes are on the laptop"
+    assert any("GiB" in text for text in seen["stage_after"]), "revealed on the stage"
+    assert seen["back_screen"] == "laptop" and not seen["back_full_screen"]
+    assert not seen["console_after"]
