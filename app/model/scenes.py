@@ -20,6 +20,7 @@ from typing import Any
 
 from app.model.data import DEFAULT_DATA_DIR, LessonData
 from app.model.jsonfile import JsonFile, describe, join
+from app.model.poll import Poll, parse_poll
 from app.model.scoring import SCORERS
 from app.model.state import WORLDS, LabState, Options, World, option_problem
 from app.model.timeline import STAGES
@@ -99,6 +100,7 @@ class Scene:
     answer: Text | None = None
     answer_panels: tuple[str, ...] = ()
     layout: SceneLayout = SceneLayout()
+    poll: Poll | None = None
 
     @property
     def hides_answer(self) -> bool:
@@ -264,6 +266,9 @@ def _scene(f: JsonFile, node: Any, where: str, data: LessonData | None,
         answer_panels=answer_panels,
         layout=_layout(f, node, where, (*panels, *(n for n in answer_panels
                                                    if n not in panels))),
+        poll=(parse_poll(f, answer, answer_base, langs,
+                         lambda obj, base, key: _text(f, obj, base, key, langs))
+              if answer is not None else None),
     )
 
 
