@@ -15,6 +15,7 @@ Usage, from the stage or the window:
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
@@ -108,8 +109,9 @@ class ClassPoll(QObject):
             except OSError as error:
                 if attempt + 1 < len(ports):
                     continue
+                reason = os.strerror(error.errno) if error.errno else str(error)
                 raise PollError(tr("poll.error.bind", host=bind, port=number,
-                                   reason=error.strerror or str(error))) from None
+                                   reason=reason)) from None
             break
         self._thread, self.room, self.host = thread, room, bound_host
         self.address = f"http://{shown_host(bound_host)}:{bound_port}"

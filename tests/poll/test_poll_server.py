@@ -142,3 +142,19 @@ def test_a_saved_record_comes_back_frozen(qtbot, poll, phone) -> None:
                     timeout=TIMEOUT_S * 1000)
     assert phone.answer(0).status == 409
     assert poll.counts("s1").counts == (0, 1, 0)
+
+
+def test_an_address_that_cannot_be_used_is_one_clear_error(poll) -> None:
+    from app.poll.classpoll import ClassPoll, PollError
+
+    taken = int(poll.address.rsplit(":", 1)[1])
+    other = ClassPoll()
+    for host, port in (("127.0.0.1", taken), ("203.0.113.7", 0)):
+        try:
+            other.start(host, port)
+        except PollError as error:
+            text = str(error)
+            assert host in text and str(port) in text and "\n" not in text
+        else:
+            raise AssertionError(f"{host}:{port} should not be usable")
+        assert not other.running and other.join_url == ""
