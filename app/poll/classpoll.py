@@ -23,8 +23,8 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal
 from app.i18n import language, tr
 from app.model.tally import RECORD_VERSION, PollBook, SceneCounts, counts_csv
 from app.poll.guard import Limits, new_room
-from app.poll.network import ANY_HOST, DEFAULT_PORT, shown_host
-from app.poll.page import load_page
+from app.poll.network import DEFAULT_PORT, default_address, shown_host
+from app.poll.page import Page, load_page
 from app.poll.questions import Question
 from app.poll.server import ServerThread
 from app.poll.service import PollService
@@ -97,7 +97,7 @@ class ClassPoll(QObject):
         the address a phone opens, e.g. http://192.168.1.23:8423. Raises PollError."""
         if self._thread is not None:
             return self.address
-        bind = host or shown_host(ANY_HOST)
+        bind = host or default_address()
         ports = [DEFAULT_PORT, 0] if port is None else [port]
         room = new_room()
         page = load_page()
@@ -127,7 +127,7 @@ class ClassPoll(QObject):
         self.address = self.room = self.host = ""
         self.running_changed.emit(False)
 
-    def _service(self, page: Any, room: str) -> PollService:
+    def _service(self, page: Page, room: str) -> PollService:
         """Built on the server's thread; the book passes to it while the server runs."""
         service = PollService(page, self._book, room, self._relay.counted.emit, self.limits,
                               lang=self._question.lang if self._question else language())
