@@ -23,7 +23,8 @@ MACHINE_FIELDS = {"cpu_count", "cpu", "python", "numpy", "blas", "pyside6", "qt"
 RESULT_FIELDS = {"group", "name", "size", "runs", "median_ms", "p95_ms", "samples_ms"}
 TARGET_KEYS = {"teaching_edit_frame_p95", "scale_1024_edit_frame_p95", "scale_4096_ui_block",
                "model_vs_numpy_1024", "startup_first_paint", "additive_peak_bounded",
-               "every_dock_edit_frame_p95", "startup_first_paint_1s", "stage_scene_drag_p95"}
+               "every_dock_edit_frame_p95", "startup_first_paint_1s", "stage_scene_drag_p95",
+               "poll_answer_p95", "poll_ui_block", "poll_counts_exact"}
 
 
 def test_p95_interpolates_like_numpy() -> None:
@@ -107,7 +108,8 @@ def test_quick_bench_reports_every_field(tmp_path: Path) -> None:
     assert set(report["machine"]) >= MACHINE_FIELDS
     assert report["machine"]["cpu_count"] >= 1
     results = report["results"]
-    assert {r["group"] for r in results} == {"ui", "panel", "model", "startup", "additive"}
+    assert {r["group"] for r in results} == {"ui", "panel", "model", "startup", "additive",
+                                             "poll"}
     for result in results:
         assert set(result) >= RESULT_FIELDS, result["name"]
         assert result["runs"] == len(result["samples_ms"]) >= 1
@@ -141,6 +143,8 @@ def test_quick_bench_reports_every_field(tmp_path: Path) -> None:
     assert targets["every_dock_edit_frame_p95"]["limit"] == 16.7
     assert targets["stage_scene_drag_p95"]["limit"] == 16.7
     assert targets["stage_scene_drag_p95"]["met"] in (True, False)
+    assert targets["poll_counts_exact"]["value"] == 0.0  # exactness is not a timing
+    assert targets["poll_answer_p95"]["met"] in (True, False)
     assert targets["startup_first_paint_1s"]["limit"] == 1000.0
     assert f"{report['machine']['cpu_count']} CPUs" in child.stdout
     for name in ("python", "numpy", "pyside6", "pyqtgraph"):

@@ -40,6 +40,9 @@ class Plan:
     additive_T: int
     additive_d_a: int
     fixed_repeat: bool = False
+    poll_phones: int = 300
+    poll_seconds: float = 60.0
+    """Issue 24: simulated phones answering and changing their answers, for this long."""
 
     def repeated(self, count: int) -> Plan:
         """The same sizes with every repeat count set to `count`."""
@@ -56,7 +59,8 @@ class Plan:
 FULL = Plan("full", teaching_steps=200, scale_ts=(256, 1024, 4096), scale_d=256,
             scale_steps=30, model_repeat=30, startup_runs=7, additive_T=512, additive_d_a=64)
 QUICK = Plan("quick", teaching_steps=5, scale_ts=(64,), scale_d=32, scale_steps=3,
-             model_repeat=3, startup_runs=1, additive_T=64, additive_d_a=16, fixed_repeat=True)
+             model_repeat=3, startup_runs=1, additive_T=64, additive_d_a=16, fixed_repeat=True,
+             poll_phones=20, poll_seconds=2.0)
 
 
 def machine() -> dict[str, object]:
@@ -113,6 +117,7 @@ def evaluate(results: list[Result]) -> list[Target]:
                      and "bound_bytes" in r.extra), None)
     stage = [r for r in results if r.group == "ui" and r.name.startswith("stage scene")]
     bound = float(additive.extra["bound_bytes"]) / MIB if additive else math.inf
+    poll = next((r for r in results if r.group == "poll"), None)
     return [
         Target("teaching_edit_frame_p95",
                "teaching scale (T=5, d=4, default layout): edit→frame p95 ≤ 8 ms", 8.0, "ms",
@@ -140,6 +145,13 @@ def evaluate(results: list[Result]) -> list[Target]:
                "additive peak memory ≤ chunk + T² output + projections + 1 MiB (not T²·d_a)",
                bound, "MiB",
                float(additive.extra["peak_bytes"]) / MIB if additive else None),
+        Target("poll_answer_p95", "poll: an answer's round trip under load, p95 ≤ 50 ms",
+               50.0, "ms", poll.p95_ms if poll else None),
+        Target("poll_ui_block", "poll: UI thread never blocked > 50 ms while phones answer",
+               50.0, "ms", float(poll.extra["max_ui_block_ms"]) if poll else None),
+        Target("poll_counts_exact",
+               "poll: no answer lost or counted twice (scenes whose counts differ ≤ 0)", 0.0,
+               "scenes", float(len(poll.extra["mismatched"])) if poll else None),
     ]
 
 
@@ -161,6 +173,11 @@ def _note(result: Result) -> str:
         parts.append(f"longest UI block {extra['max_ui_block_ms']:.1f} ms")
     if extra.get("timeouts"):
         parts.append(f"{extra['timeouts']} timed out")
+    if "counts_match" in extra:
+        parts.append(f"{extra['answers']} answers, counts "
+                     f"{'exact' if extra['counts_match'] else 'WRONG'}")
+    if extra.get("rss_growth_mib") is not None:
+        parts.append(f"memory +{extra['rss_growth_mib']:.1f} MiB over the run")
     if "ratio_to_bare" in extra:
         parts.append(f"{extra['ratio_to_bare']:.2f}× bare NumPy")
     if "peak_bytes" in extra:
@@ -202,7 +219,7 @@ def format_table(info: dict[str, object], setup: dict[str, str], results: list[R
 
 
 def _sections(plan: Plan) -> list[tuple[str, Callable[[], list[Result]]]]:
-    from app.bench import import_time, model_speed, startup_time, ui_latency
+    from app.bench import import_time, model_speed, poll_load, startup_time, ui_latency
 
     def ui() -> list[Result]:
         window = ui_latency.open_window()
@@ -236,6 +253,7 @@ def _sections(plan: Plan) -> list[tuple[str, Callable[[], list[Result]]]]:
         ("additive", lambda: model_speed.additive_vs_dot(plan.additive_T, plan.additive_d_a,
                                                          plan.model_runs(plan.additive_T))),
         ("ui", ui),
+        ("poll", lambda: [poll_load.measure_poll_load(plan.poll_phones, plan.poll_seconds)]),
     ]
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from app.model.data import DEFAULT_DATA_DIR, LessonData
 from app.model.jsonfile import JsonFile, describe, join
+from app.model.poll import Poll, parse_poll
 from app.model.scoring import SCORERS
 from app.model.state import WORLDS, LabState, Options, World, option_problem
 from app.model.timeline import STAGES
@@ -106,6 +107,7 @@ class Scene:
     answer_values: tuple[str, ...] = ()
     """The computed values ({placeholders}) that answer the question: never on the stage
     before Reveal (the tests look for them)."""
+    poll: Poll | None = None
 
     @property
     def hides_answer(self) -> bool:
@@ -277,6 +279,9 @@ def _scene(f: JsonFile, node: Any, where: str, data: LessonData | None,
         answer_blocks=_names(f, answer, answer_base, "blocks", blocks or ("",),
                              required=False),
         answer_values=_values(f, answer, answer_base),
+        poll=(parse_poll(f, answer, answer_base, langs,
+                         lambda obj, base, key: _text(f, obj, base, key, langs))
+              if hides else None),
     )
 
 

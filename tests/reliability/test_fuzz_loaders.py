@@ -77,15 +77,15 @@ def mutated(draw: st.DrawFn, base: Any) -> Any:
         action = draw(st.sampled_from(["replace", "replace", "delete", "add", "grow"]))
         if not path:
             if action == "replace":
-                doc = draw(JSON_VALUES)
+                doc = copy.deepcopy(draw(JSON_VALUES))
             continue
         parent, step = _parent(doc, path), path[-1]
         if action == "replace":
-            parent[step] = draw(JSON_VALUES | INTERESTING)
+            parent[step] = copy.deepcopy(draw(JSON_VALUES | INTERESTING))  # never a shared []
         elif action == "delete":
             del parent[step]
         elif action == "add" and isinstance(parent, dict):
-            parent[draw(st.text(max_size=10))] = draw(JSON_VALUES)
+            parent[draw(st.text(max_size=10))] = copy.deepcopy(draw(JSON_VALUES))
         elif action == "grow" and isinstance(parent, list):
             parent.insert(draw(st.integers(0, len(parent))), copy.deepcopy(parent[step]))
     return doc

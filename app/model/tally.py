@@ -1,0 +1,243 @@
+"""Owns the class's answers to the polls: one answer per device, changeable until Reveal freezes
+it, counts per choice, and the counts of every scene as a record to save and export.
+
+A device is only a random token its browser made; it lives in memory while the poll runs and
+is never written anywhere. What is kept (the record, the CSV) is each scene's question as the
+class saw it and how many chose each answer — nothing about any student.
+"""
+
+from __future__ import annotations
+
+import csv
+import enum
+import io
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["MAX_DEVICES", "RECORD_VERSION", "Outcome", "PollBook", "RecordError", "SceneCounts",
+           "SceneTally", "counts_csv"]
+
+MAX_DEVICES = 500
+"""Devices one question counts: a lecture hall, with room to spare; a flood stops there."""
+MAX_SCENES = 256
+MAX_COUNT = 10**6
+RECORD_VERSION = 1
+CSV_HEADER = ("scene", "choice", "text", "answers", "right", "frozen")
+
+
+class Outcome(enum.Enum):
+    """What one answer did to a tally."""
+
+    COUNTED = "counted"
+    """A device answered this question for the first time."""
+    CHANGED = "changed"
+    """A device moved its one vote to another choice."""
+    UNCHANGED = "unchanged"
+    """The device's answer was already this choice."""
+    FROZEN = "frozen"
+    """The answer was revealed: nothing changes any more."""
+    FULL = "full"
+    """A new device beyond MAX_DEVICES."""
+    NO_SUCH_CHOICE = "no_such_choice"
+
+    @property
+    def accepted(self) -> bool:
+        return self in (Outcome.COUNTED, Outcome.CHANGED, Outcome.UNCHANGED)
+
+
+class RecordError(ValueError):
+    """A saved poll record that cannot be read; `field` is its JSON path inside the record."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(f"{field}: {problem}")
+        self.field = field
+        self.problem = problem
+
+
+@dataclass(frozen=True)
+class SceneCounts:
+    """One scene's question as the class saw it and how the class split: what is kept."""
+
+    scene: str
+    choices: tuple[str, ...]
+    right: int | None
+    counts: tuple[int, ...]
+    frozen: bool
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"scene": self.scene, "choices": list(self.choices), "right": self.right,
+                "counts": list(self.counts), "frozen": self.frozen}
+
+
+class SceneTally:
+    """The answers to one scene's question: a device's last choice, until it is frozen."""
+
+    def __init__(self, scene: str, choices: Sequence[str], right: int | None,
+                 max_devices: int = MAX_DEVICES) -> None:
+        if not choices:
+            raise ValueError("a poll needs choices")
+        if right is not None and not 0 <= right < len(choices):
+            raise ValueError(f"right choice {right} is not one of {len(choices)}")
+        self.scene = scene
+        self.choices = tuple(choices)
+        self.right = right
+        self.max_devices = max_devices
+        self.frozen = False
+        self._answers: dict[str, int] = {}
+        self._counts = [0] * len(self.choices)
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        return tuple(self._counts)
+
+    @property
+    def devices(self) -> int:
+        return len(self._answers)
+
+    def answer(self, device: str, choice: int) -> Outcome:
+        """Count `device`'s answer, or say why not; an answer moves that device's one vote."""
+        if self.frozen:
+            return Outcome.FROZEN
+        if not 0 <= choice < len(self._counts):
+            return Outcome.NO_SUCH_CHOICE
+        before = self._answers.get(device)
+        if before == choice:
+            return Outcome.UNCHANGED
+        if before is None and len(self._answers) >= self.max_devices:
+            return Outcome.FULL
+        self._answers[device] = choice
+        self._counts[choice] += 1
+        if before is None:
+            return Outcome.COUNTED
+        self._counts[before] -= 1
+        return Outcome.CHANGED
+
+    def freeze(self) -> bool:
+        """Stop every change (Reveal); the devices are forgotten, the counts stay. True when
+        this call froze it."""
+        if self.frozen:
+            return False
+        self.frozen = True
+        self._answers.clear()
+        return True
+
+    def relabel(self, choices: Sequence[str], right: int | None) -> None:
+        """The same question in other words (the teacher switched language)."""
+        if len(choices) != len(self.choices):
+            raise ValueError("relabelling cannot change the number of choices")
+        self.choices, self.right = tuple(choices), right
+
+    def summary(self) -> SceneCounts:
+        return SceneCounts(self.scene, self.choices, self.right, self.counts, self.frozen)
+
+    @classmethod
+    def restored(cls, counts: SceneCounts, max_devices: int = MAX_DEVICES) -> SceneTally:
+        """A saved scene: its counts, frozen, because which device gave which answer was
+        never kept, so no one could change an answer without being counted twice."""
+        tally = cls(counts.scene, counts.choices, counts.right, max_devices)
+        tally._counts = list(counts.counts)
+        tally.frozen = True
+        return tally
+
+
+class PollBook:
+    """Every scene's tally of this session, in the order the class first met them."""
+
+    def __init__(self, max_devices: int = MAX_DEVICES) -> None:
+        self.max_devices = max_devices
+        self._tallies: dict[str, SceneTally] = {}
+
+    def __len__(self) -> int:
+        return len(self._tallies)
+
+    def get(self, scene: str) -> SceneTally | None:
+        return self._tallies.get(scene)
+
+    def open(self, scene: str, choices: Sequence[str], right: int | None) -> SceneTally:
+        """The scene's tally, kept from an earlier visit when it asks as many choices (its
+        texts may change with the language); a fresh one otherwise."""
+        tally = self._tallies.get(scene)
+        if tally is not None and len(tally.choices) == len(choices):
+            tally.relabel(choices, right)
+            return tally
+        if tally is None and len(self._tallies) >= MAX_SCENES:
+            raise ValueError(f"a session keeps at most {MAX_SCENES} polls")
+        tally = SceneTally(scene, choices, right, self.max_devices)
+        self._tallies[scene] = tally
+        return tally
+
+    def summaries(self) -> tuple[SceneCounts, ...]:
+        return tuple(tally.summary() for tally in self._tallies.values())
+
+    def to_json(self) -> dict[str, Any]:
+        """The record saved with a scenario: questions and counts, never a device."""
+        return {"version": RECORD_VERSION, "scenes": [s.to_json() for s in self.summaries()]}
+
+    @classmethod
+    def from_json(cls, record: Any, max_devices: int = MAX_DEVICES) -> PollBook:
+        """A saved record back, every scene frozen; RecordError names the field at fault."""
+        book = cls(max_devices)
+        for counts in _read_record(record):
+            book._tallies[counts.scene] = SceneTally.restored(counts, max_devices)
+        return book
+
+    def csv_text(self) -> str:
+        return counts_csv(self.summaries())
+
+
+def counts_csv(scenes: Iterable[SceneCounts]) -> str:
+    """One row per choice of every scene: its text, how many chose it, whether it is right
+    and whether the poll was closed; no row names anyone."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_HEADER)
+    writer.writerows((s.scene, i + 1, text, count, "yes" if i == s.right else "",
+                      "yes" if s.frozen else "")
+                     for s in scenes
+                     for i, (text, count) in enumerate(zip(s.choices, s.counts, strict=True)))
+    return out.getvalue()
+
+
+def _whole(value: Any, where: str, most: int) -> int:
+    if type(value) is not int or not 0 <= value <= most:
+        raise RecordError(where, f"must be a whole number from 0 to {most}, found {value!r:.40}")
+    return value
+
+
+def _read_record(record: Any) -> list[SceneCounts]:
+    if not isinstance(record, dict) or set(record) != {"version", "scenes"}:
+        raise RecordError("(record)", "must be an object with version and scenes")
+    if record["version"] != RECORD_VERSION:
+        raise RecordError("version", f"this app reads {RECORD_VERSION}")
+    scenes = record["scenes"]
+    if not isinstance(scenes, list) or len(scenes) > MAX_SCENES:
+        raise RecordError("scenes", f"must be a list of at most {MAX_SCENES} scenes")
+    found: list[SceneCounts] = []
+    for i, node in enumerate(scenes):
+        where = f"scenes[{i}]"
+        keys = {"scene", "choices", "right", "counts", "frozen"}
+        if not isinstance(node, dict) or set(node) != keys:
+            raise RecordError(where, f"must be an object with {', '.join(sorted(keys))}")
+        scene, choices, counts = node["scene"], node["choices"], node["counts"]
+        if not isinstance(scene, str) or not scene or any(s.scene == scene for s in found):
+            raise RecordError(f"{where}.scene", "must be a scene's id, once")
+        if (not isinstance(choices, list) or not 1 <= len(choices) <= 16
+                or not all(isinstance(text, str) for text in choices)):
+            raise RecordError(f"{where}.choices", "must be a list of texts")
+        if not isinstance(counts, list) or len(counts) != len(choices):
+            raise RecordError(f"{where}.counts", "must hold one count per choice")
+        right = node["right"]
+        if right is not None:
+            right = _whole(right, f"{where}.right", len(choices) - 1)
+        if not isinstance(node["frozen"], bool):
+            raise RecordError(f"{where}.frozen", "must be true or false")
+        found.append(SceneCounts(
+            scene, tuple(choices), right,
+            tuple(_whole(c, f"{where}.counts[{j}]", MAX_COUNT) for j, c in enumerate(counts)),
+            True))
+    return found

@@ -1,0 +1,207 @@
+"""Owns the class's poll as the window sees it: start and stop the server, ask the current
+scene's question, freeze it on Reveal, and the counts of every scene, delivered as Qt signals
+on the UI thread and kept for the session (to be saved with the scenario, or as CSV).
+
+Usage, from the stage or the window:
+
+    poll = ClassPoll(parent=window)
+    poll.counts_changed.connect(bars.on_counts_changed)
+    address = poll.start()                  # or poll.start("127.0.0.1", 0)
+    card.show_poll(poll.join_url, address, poll.room)
+    poll.set_question(scene_question(scene, values, figures))
+    poll.freeze()                           # on Reveal
+    poll.stop()                             # also done when the application quits
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QObject, Signal
+
+from app.i18n import language, tr
+from app.model.tally import RECORD_VERSION, PollBook, SceneCounts, counts_csv
+from app.poll.guard import Limits, new_room
+from app.poll.network import DEFAULT_PORT, default_address, shown_host
+from app.poll.page import Page, load_page
+from app.poll.questions import Question
+from app.poll.server import ServerThread
+from app.poll.service import PollService
+
+__all__ = ["ClassPoll", "PollError"]
+
+
+class PollError(OSError):
+    """The poll could not start; the message is for the teacher, in the current language."""
+
+
+class _Relay(QObject):
+    """Lives on the UI thread; the server's thread emits through it, so every slot runs on
+    the UI thread (a queued connection) and never while the server holds anything."""
+
+    counted = Signal(object)
+    failed = Signal(str)
+
+
+class ClassPoll(QObject):
+    """One window's poll: off until started, one question at a time, counts per scene."""
+
+    counts_changed = Signal(str, list)
+    """(scene id, counts per choice): a scene's counts moved (at most every 50 ms)."""
+    frozen = Signal(str)
+    """The scene's poll was frozen (Reveal); its final counts were sent just before."""
+    running_changed = Signal(bool)
+    failed = Signal(str)
+    """The server stopped by itself; the text says why (the poll is off now)."""
+
+    def __init__(self, parent: QObject | None = None, limits: Limits | None = None) -> None:
+        super().__init__(parent)
+        self.limits = limits or Limits()
+        self._book = PollBook(self.limits.max_devices)
+        self._counts: dict[str, SceneCounts] = {}
+        self._question: Question | None = None
+        self._frozen_now = False
+        self._thread: ServerThread | None = None
+        self.address = ""
+        self.host = ""
+        self.room = ""
+        self._relay = _Relay(self)
+        self._relay.counted.connect(self._on_counted)
+        self._relay.failed.connect(self._on_failed)
+        app = QCoreApplication.instance()
+        if app is not None:
+            app.aboutToQuit.connect(self.stop)
+
+    # ---- running ------------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None
+
+    @property
+    def connected(self) -> int:
+        """Phones with the page open now (their event streams), for the presenter's console."""
+        service = self._thread.service if self._thread is not None else None
+        return service.streams if service is not None else 0
+
+    @property
+    def join_url(self) -> str:
+        """What the QR code holds: the address with the room code after '#', which the page
+        reads and the browser never sends."""
+        return f"{self.address}/#{self.room}" if self.running else ""
+
+    def start(self, host: str | None = None, port: int | None = None) -> str:
+        """Listen on `host` (default: the LAN's address; 0.0.0.0: every interface) and `port`
+        (default 8423, or any free port if that one is taken; 0: any free port); returns
+        the address a phone opens, e.g. http://192.168.1.23:8423. Raises PollError."""
+        if self._thread is not None:
+            return self.address
+        bind = host or default_address()
+        ports = [DEFAULT_PORT, 0] if port is None else [port]
+        room = new_room()
+        page = load_page()
+        for attempt, number in enumerate(ports):
+            thread = ServerThread(lambda r=room: self._service(page, r), self.limits,
+                                  self._relay.failed.emit)
+            try:
+                bound_host, bound_port = thread.start(bind, number)
+            except OSError as error:
+                if attempt + 1 < len(ports):
+                    continue
+                reason = os.strerror(error.errno) if error.errno else str(error)
+                raise PollError(tr("poll.error.bind", host=bind, port=number,
+                                   reason=reason)) from None
+            break
+        self._thread, self.room, self.host = thread, room, bound_host
+        self.address = f"http://{shown_host(bound_host)}:{bound_port}"
+        self.running_changed.emit(True)
+        return self.address
+
+    def stop(self) -> None:
+        """Stop the server (phones see the page go quiet); the counts stay in the session."""
+        thread, self._thread = self._thread, None
+        if thread is None:
+            return
+        thread.stop()
+        self.address = self.room = self.host = ""
+        self.running_changed.emit(False)
+
+    def _service(self, page: Page, room: str) -> PollService:
+        """Built on the server's thread; the book passes to it while the server runs."""
+        service = PollService(page, self._book, room, self._relay.counted.emit, self.limits,
+                              lang=self._question.lang if self._question else language())
+        service.set_question(self._question)
+        if self._frozen_now:
+            service.freeze()
+        return service
+
+    # ---- the question --------------------------------------------------------------------
+
+    def set_question(self, question: Question | None) -> None:
+        """Ask this scene's question (None: the phones wait for the next one). Answers given
+        to the scene earlier in the session stay counted."""
+        self._question, self._frozen_now = question, False
+        if self._thread is not None:
+            self._post("set_question", question, language())
+        elif question is not None:
+            tally = self._book.open(question.scene, question.choices, question.right)
+            self._on_counted(tally.summary())
+
+    def freeze(self) -> None:
+        """Reveal: no more answers to the current question; phones show the right one."""
+        if self._question is None:
+            return
+        self._frozen_now = True
+        if self._thread is not None:
+            self._post("freeze")
+        else:
+            tally = self._book.get(self._question.scene)
+            if tally is not None and tally.freeze():
+                self._on_counted(tally.summary())
+
+    def _post(self, name: str, *args: Any) -> None:
+        """Call the service's method `name` on the server's thread, in the order posted."""
+        thread = self._thread
+        if thread is not None:
+            thread.call(lambda: thread.service and getattr(thread.service, name)(*args))
+
+    @property
+    def question(self) -> Question | None:
+        return self._question
+
+    # ---- counts ------------------------------------------------------------------------
+
+    def counts(self, scene: str) -> SceneCounts | None:
+        """The scene's counts as last delivered (None: never asked this session)."""
+        return self._counts.get(scene)
+
+    def record(self) -> dict[str, Any]:
+        """Every scene's question and counts, JSON-ready, to save with the scenario."""
+        scenes = [counts.to_json() for counts in self._counts.values()]
+        return {"version": RECORD_VERSION, "scenes": scenes}
+
+    def restore(self, record: Any) -> None:
+        """Bring saved counts back (all frozen); RecordError if the record is not valid."""
+        book = PollBook.from_json(record, self.limits.max_devices)
+        self._book = book
+        self._counts.clear()
+        for counts in book.summaries():
+            self._on_counted(counts)
+        if self._thread is not None:
+            self._post("adopt", book)
+
+    def csv_text(self) -> str:
+        """The counts of every scene as CSV text (one row per choice)."""
+        return counts_csv(self._counts.values())
+
+    def _on_counted(self, counts: SceneCounts) -> None:
+        before = self._counts.get(counts.scene)
+        self._counts[counts.scene] = counts
+        self.counts_changed.emit(counts.scene, list(counts.counts))
+        if counts.frozen and not (before is not None and before.frozen):
+            self.frozen.emit(counts.scene)
+
+    def _on_failed(self, reason: str) -> None:
+        self.stop()
+        self.failed.emit(tr("poll.error.stopped", reason=reason))

@@ -1,0 +1,180 @@
+"""Owns the class's answers as the stage shows them: one bar per choice with its count, none
+marked while the class still answers; after Reveal, the right answer marked beside the split.
+
+The choices are the teacher's texts and the counts are numbers: nothing a phone sends is
+shown, and every label is plain text.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette
+from PySide6.QtWidgets import (
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.i18n import tr
+from app.model.tally import SceneCounts
+from app.poll.classpoll import ClassPoll
+from app.ui.fonts import HEADING, emphasize
+from app.ui.format import format_number
+
+__all__ = ["RIGHT_COLOUR", "Bar", "PollBars"]
+
+LETTERS = "ABCDEFGHIJKLMNOP"
+RIGHT_COLOUR = QColor("#2e7d32")
+BAR_HEIGHT_EM = 1.1
+
+
+def _plain(name: str, bold: bool = False) -> QLabel:
+    label = QLabel()
+    label.setObjectName(name)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    emphasize(label, HEADING, bold)
+    return label
+
+
+class Bar(QWidget):
+    """A horizontal bar: `share` of its width filled, in the palette's highlight or `colour`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.share = 0.0
+        self.colour: QColor | None = None
+        self.dim = False
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+
+    def sizeHint(self) -> QSize:
+        return QSize(200, round(self.fontMetrics().height() * BAR_HEIGHT_EM))
+
+    def set_bar(self, share: float, colour: QColor | None, dim: bool) -> None:
+        if (share, colour, dim) != (self.share, self.colour, self.dim):
+            self.share, self.colour, self.dim = share, colour, dim
+            self.update()
+
+    def paintEvent(self, _event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        palette = self.palette()
+        track = QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5)
+        radius = track.height() / 4
+        painter.setPen(palette.color(QPalette.ColorRole.Mid))
+        painter.setBrush(palette.color(QPalette.ColorRole.Base))
+        painter.drawRoundedRect(track, radius, radius)
+        if self.share > 0:
+            fill = QRectF(track)
+            fill.setWidth(max(track.height() / 2, track.width() * self.share))
+            colour = self.colour or palette.color(QPalette.ColorRole.Highlight)
+            if self.dim:
+                colour = palette.color(QPalette.ColorRole.Mid)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(colour)
+            painter.drawRoundedRect(fill, radius, radius)
+        painter.end()
+
+
+class _Row(QWidget):
+    """One choice: its letter and text (and, once revealed, the right-answer mark) over its
+    bar and count."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.letter, self.text = _plain("poll_letter"), _plain("poll_choice")
+        self.number, self.mark = _plain("poll_count"), _plain("poll_right", bold=True)
+        self.text.setWordWrap(True)
+        self.number.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.mark.setStyleSheet(f"color: {RIGHT_COLOUR.name()};")
+        self.mark.setVisible(False)
+        self.bar = Bar()
+        words = QHBoxLayout()
+        words.addWidget(self.text, 1)
+        words.addWidget(self.mark, 0, Qt.AlignmentFlag.AlignTop)
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setColumnStretch(1, 1)
+        grid.addWidget(self.letter, 0, 0, Qt.AlignmentFlag.AlignTop)
+        grid.addLayout(words, 0, 1, 1, 2)
+        grid.addWidget(self.bar, 1, 1)
+        grid.addWidget(self.number, 1, 2)
+
+    def show_choice(self, index: int, text: str, count: int, share: float, right: bool,
+                    revealed: bool) -> None:
+        self.letter.setText(LETTERS[index])
+        self.text.setText(text)
+        self.number.setText(format_number(count))
+        self.number.setMinimumWidth(self.number.fontMetrics().horizontalAdvance("0000"))
+        self.mark.setText(f"✓ {tr('poll.bars.right')}" if right else "")
+        self.mark.setVisible(right)
+        for label in (self.letter, self.text, self.number):
+            emphasize(label, HEADING, bold=right)
+        self.bar.set_bar(share, RIGHT_COLOUR if right else None, revealed and not right)
+
+
+class PollBars(QWidget):
+    """The split of one scene's answers; `show_counts` draws it, `bind` follows a poll."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("poll_bars")
+        self._counts: SceneCounts | None = None
+        self.rows: list[_Row] = []
+        self._list = QVBoxLayout()
+        self.total = _plain("poll_total")
+        self.total.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.addLayout(self._list)
+        layout.addWidget(self.total)
+        layout.addStretch(1)
+        self.show_counts(None)
+
+    @property
+    def counts(self) -> SceneCounts | None:
+        return self._counts
+
+    def bind(self, poll: ClassPoll) -> None:
+        """Show the counts of `poll`'s current question as they arrive."""
+        def on_counts(scene: str, _counts: list) -> None:
+            question = poll.question
+            if question is not None and scene == question.scene:
+                self.show_counts(poll.counts(scene))
+
+        poll.counts_changed.connect(on_counts)
+
+    def show_counts(self, counts: SceneCounts | None) -> None:
+        """One bar per choice; the right one is marked only once the poll is frozen."""
+        self._counts = counts
+        wanted = len(counts.choices) if counts is not None else 0
+        while len(self.rows) > wanted:
+            row = self.rows.pop()
+            self._list.removeWidget(row)
+            row.deleteLater()
+        while len(self.rows) < wanted:
+            self.rows.append(_Row())
+            self._list.addWidget(self.rows[-1])
+            self.rows[-1].show()  # a child added to a shown widget is not shown by itself
+        if counts is None:
+            self.total.setText(tr("poll.bars.no_question"))
+            return
+        most = max(counts.counts, default=0)
+        revealed = counts.frozen and counts.right is not None
+        for i, row in enumerate(self.rows):
+            row.show_choice(i, counts.choices[i], counts.counts[i],
+                            counts.counts[i] / most if most else 0.0,
+                            revealed and i == counts.right, revealed)
+        total = format_number(counts.total)
+        if counts.frozen:
+            self.total.setText(tr("poll.bars.frozen", count=total))
+        elif counts.total:
+            self.total.setText(tr("poll.bars.total", count=total))
+        else:
+            self.total.setText(tr("poll.bars.none"))
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.show_counts(self._counts)
+        super().changeEvent(event)
