@@ -35,9 +35,11 @@ __all__ = [
     "measure_repeated",
 ]
 
-MIN_T, MAX_T = 2, 2048
+MIN_T, MAX_T = 2, 4096
 MAX_D_A = 256
-"""Bounds that keep one run to seconds and a few hundred MiB on a student laptop."""
+"""Bounds that keep a run to a few hundred MiB (the additive blocks never hold more than
+CHUNK_BYTES, so the lesson's T = 4,096, dₐ = 256 never builds its 8 GiB tensor) and to
+seconds, or about twenty at that largest size, on a student laptop."""
 
 DTYPE = np.float32
 CHUNK_BYTES = 64 * 1024 * 1024

@@ -21,6 +21,9 @@ HEATMAP_MODES: tuple[HeatmapMode, ...] = ("scores", "weights")
 HeatmapSource = Literal["qk", "embeddings"]
 HEATMAP_SOURCES: tuple[HeatmapSource, ...] = ("qk", "embeddings")
 """What the teaching world's heatmap compares: projected Q, K or the raw embeddings E."""
+ShapesScale = Literal["lesson", "anchor"]
+SHAPES_SCALES: tuple[ShapesScale, ...] = ("lesson", "anchor")
+"""The head the shapes panel draws: the lesson's d_h and tokens, or the anchor model's."""
 Q_SCALES: tuple[float, ...] = (0.25, 0.5, 1.0, 2.0, 4.0)
 """Lengths of q the weights may be computed at: powers of two, so scaling q is exact."""
 
@@ -63,6 +66,9 @@ class Options:
     scale_seed: int = 0
     q_scale: float = 1.0  # weights are softmax of the scorer at q_scale × q (one of Q_SCALES)
     heatmap_source: HeatmapSource = "qk"  # "embeddings": the heatmap shows cos(E·Eᵀ)
+    shapes_scale: ShapesScale = "lesson"  # the shapes panel's d_h (and its T when unset)
+    shapes_T: int | None = None  # None: the scale's own T (the lesson's tokens, the context)
+    shapes_d_a: int | None = None  # the additive cube's depth dₐ; None: the anchor's head_dim
 
 
 MAX_SCALE_T = 4096
@@ -76,6 +82,11 @@ ROPE_STEP_RANGE = (0.01, 3.14)
 SINK_LIMIT = 50.0
 """A sink logit beyond ±50 already takes all or none of the weight; larger values add nothing."""
 MAX_STAGE_NAME = 200
+MAX_SHAPES_T = 2**20
+"""The longest sequence the shapes panel is asked to size (the KV chart's longest context);
+it draws at most the anchor's own context."""
+MAX_SHAPES_D_A = 1024
+"""The widest additive hidden size the shapes panel offers: four times the anchor's head_dim."""
 OPTION_RANGES: dict[str, tuple[int, int]] = {
     "heads": (1, MAX_HEADS),
     "scale_T": (2, MAX_SCALE_T),
@@ -83,6 +94,11 @@ OPTION_RANGES: dict[str, tuple[int, int]] = {
     "scale_seed": (0, MAX_SEED),
 }
 """Whole-number options and their ranges: what the document accepts, a scenario may hold."""
+UNSET_RANGES: dict[str, tuple[int, int]] = {
+    "shapes_T": (2, MAX_SHAPES_T),
+    "shapes_d_a": (1, MAX_SHAPES_D_A),
+}
+"""Whole-number options that may also be unset (null: the panel's own default)."""
 
 
 def _shown(value: object) -> str:
@@ -113,6 +129,9 @@ def option_problem(options: Options) -> tuple[str, str] | None:
     if options.q_scale not in Q_SCALES or isinstance(options.q_scale, bool):
         return "q_scale", (f"must be one of {', '.join(f'{s:g}' for s in Q_SCALES)}, "
                            f"found {_shown(options.q_scale)}")
+    if options.shapes_scale not in SHAPES_SCALES:
+        return "shapes_scale", (f"must be one of {', '.join(SHAPES_SCALES)}, "
+                                f"found {_shown(options.shapes_scale)}")
     for name in ("causal", "rope", "show_additive", "scale_mode"):
         value = getattr(options, name)
         if not isinstance(value, bool):
@@ -121,6 +140,12 @@ def option_problem(options: Options) -> tuple[str, str] | None:
         value = getattr(options, name)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             return name, f"must be a whole number from {low} to {high}, found {_shown(value)}"
+    for name, (low, high) in UNSET_RANGES.items():
+        value = getattr(options, name)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                  or not low <= value <= high):
+            return name, (f"must be unset (null) or a whole number from {low} to {high}, "
+                          f"found {_shown(value)}")
     sink = options.sink_logit
     if sink is not None and (
         isinstance(sink, bool) or not isinstance(sink, (int, float))

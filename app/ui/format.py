@@ -198,6 +198,13 @@ def with_gloss(name: str, glosses: dict[str, str]) -> str:
 _SYMBOL = re.compile(r"(?<![A-Za-z])([qk])(?![A-Za-z])")
 
 
+def pair_symbol(symbol: str, token: str) -> str:
+    """A vector named by its token as the language writes it: q「给了」 in Chinese, q[给了] in
+    English; never q_给了, whose underscore the class would read as a character."""
+    return tr("format.pair_symbol", symbol=symbol, token=token)
+
+
 def pair_formula(formula: str, query: str, key: str) -> str:
-    """The scorer's formula with the tokens filled in: "q·k" → "q_给了·k_苹果"."""
-    return _SYMBOL.sub(lambda m: f"q_{query}" if m.group(1) == "q" else f"k_{key}", formula)
+    """The scorer's formula with the tokens filled in: "q·k" → "q「给了」·k「苹果」"."""
+    return _SYMBOL.sub(lambda m: pair_symbol(m.group(1), query if m.group(1) == "q" else key),
+                       formula)

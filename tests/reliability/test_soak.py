@@ -200,13 +200,11 @@ def check_readouts(window, fresh: View) -> None:
     assert status == tr("status.pair", query=fresh.query_names[state.query],
                         key=fresh.key_names[state.key], scorer=tr(f"scorer.{state.scorer}"),
                         score=format_score(fresh.selected_score))
-    line = window.show_panel("expansion").scorer_line
-    if not line.isHidden():
-        assert format_score(fresh.selected_score) in line.text()
     expansion = window.show_panel("expansion")
-    if expansion.showing_additive:  # its own steps, ending on the score the heatmap shows
+    if not isinstance(fresh.selected_score, Undefined):  # each scorer's steps end on its score
         assert f"<b>{number(fresh.selected_score)}</b>" in expansion.equation.text()
-    elif not isinstance(fresh.pair.cos, Undefined):
+    if fresh.scorer in ("dot", "scaled_dot", "cosine") and not isinstance(fresh.pair.cos,
+                                                                          Undefined):
         assert format_score(fresh.pair.cos, 3) in expansion.polar.text()
 
 

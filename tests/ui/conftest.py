@@ -19,6 +19,7 @@ from app.ui.language import apply_language
 from app.ui.look import Look
 from app.ui.main_window import MainWindow
 from app.ui.panels.base import Panel, PanelParts
+from app.ui.panels.guide.measure import MeasureBox
 from app.ui.presentation import restore_base_style, scale_app_font
 
 CLASSROOM_SIZE = (1280, 720)
@@ -74,6 +75,21 @@ def present() -> Iterator[Callable[[Panel, Look], None]]:
 
     yield present_
     restore_base_style()
+
+
+@pytest.fixture
+def box(qtbot) -> Iterator[MeasureBox]:
+    """The guide's measure box on its own, in English, shown; stopped and Chinese after."""
+    make_application()
+    apply_language("en")
+    box = MeasureBox()
+    qtbot.addWidget(box)
+    box.retranslate()
+    box.show()
+    qtbot.waitExposed(box)
+    yield box
+    box.shutdown()
+    apply_language("zh")
 
 
 @pytest.fixture

@@ -990,3 +990,25 @@ def _ranges(widget: QWidget) -> str:
     return ", ".join(f"{side} {b.maximum() - b.minimum()} px hidden"
                      for side, b in zip(("across", "down"), bars, strict=True) if b.maximum())
 
+
+
+def lesson_tokens(data: object) -> list[str]:
+    """The lesson's token names (both worlds), longest first: never broken inside."""
+    names = {data.dialogue.query_token, *data.dialogue.key_tokens,  # type: ignore[attr-defined]
+             *data.teaching.tokens}  # type: ignore[attr-defined]
+    return sorted(names, key=len, reverse=True)
+
+
+def problems(top: QWidget, tokens: Iterable[str] = (), seen: list[Seen] | None = None,
+               script_least_px: float | None = None) -> dict[str, list[object]]:
+    """The stage's legibility contract on `top` as it is now, by kind of problem (only the
+    kinds found): too small, on top of each other, cut off, scrolling, broken inside."""
+    seen = seen_texts(top) if seen is None else seen
+    found: dict[str, list[object]] = {
+        "smaller than 18 px": list(too_small(seen, script_least_px=script_least_px)),
+        "labels on top of each other": list(overlapping(seen)),
+        "cut off or out of view": list(clipped(seen)),
+        "scroll bars": list(scroll_bars_showing(top)),
+        "broken inside a number or token": list(broken_inside(top, tokens)),
+    }
+    return {kind: items for kind, items in found.items() if items}

@@ -9,9 +9,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QPainter, QPixmap, QTextDocument
 from PySide6.QtWidgets import QApplication
 
-from app.ui.format import format_score
+from app.ui.format import format_score, pair_symbol
 from app.ui.look import Look
-from app.ui.panels.expansion.panel import ExpansionPanel, number, operand
+from app.ui.panels.expansion.panel import ExpansionPanel
+from app.ui.panels.expansion.written import number, operand
 
 
 @pytest.fixture
@@ -22,7 +23,7 @@ def panel(open_panel):
 def plain(html: str) -> str:
     text = QTextDocument()
     text.setHtml(html)
-    return text.toPlainText()
+    return text.toPlainText().replace("\u2060", "")  # the word joiners that keep |q| whole
 
 
 def test_number_formatting_is_what_a_class_writes():
@@ -79,7 +80,8 @@ def test_selecting_another_pair_updates_everything(qtbot, panel):
         document.select(query=0, key=1)
     view = document.view
     assert panel.equation.text() != before
-    assert f"q_{view.query_names[0]} · k_{view.key_names[1]}" in panel.heading.text()
+    pair = f"{pair_symbol('q', view.query_names[0])} · {pair_symbol('k', view.key_names[1])}"
+    assert panel.heading.text().startswith(pair) and "_" not in panel.heading.text()
     assert np.allclose(panel.bars.opts["height"], view.q[0] * view.k[1])
 
 
@@ -101,14 +103,15 @@ def test_zero_vector_says_the_angle_is_undefined(qtbot, panel):
     assert panel.dominant.text() == ""
 
 
-def test_non_dot_scorer_adds_its_own_line(qtbot, panel):
-    assert panel.scorer_line.isHidden()
+def test_the_scaled_dot_product_divides_the_sum_by_root_d(qtbot, panel):
     with qtbot.waitSignal(panel.document.changed, timeout=2000):
         panel.document.set_scorer("scaled_dot")
-    assert not panel.scorer_line.isHidden()
-    view = panel.document.view
-    assert "/√d" in panel.scorer_line.text()
-    assert panel.scorer_line.text().endswith(f"= {format_score(view.selected_score)}")
+    view, state = panel.document.view, panel.document.state
+    text = plain(panel.equation.text())
+    dot = float(view.scores["dot"][state.query, state.key])
+    score = float(view.active[state.query, state.key])
+    assert f"q·k / √d = {number(dot)} / √{view.q.shape[1]} = {number(score)}" in text
+    assert text.endswith(f"= {number(score)}") and number(score) != number(dot)
 
 
 def test_presentation_scale_enlarges_the_equation(panel, present):
@@ -221,13 +224,12 @@ def test_tanh_count_reads_in_yi_in_chinese(qtbot, panel):
 def test_additive_ranking_is_called_untrained_and_names_its_top_key(qtbot, panel):
     view, state = additive_panel(qtbot, panel)
     top = view.key_names[int(np.argmin(view.row_ranks["additive"]))]
-    assert panel.scorer_line.isHidden()  # the steps end on the score: no second line for it
     assert top in panel.dominant.text() and "not trained" in panel.dominant.text()
     assert top == view.query_names[state.query]  # the teaching world's weights pick 给了 itself
     with qtbot.waitSignal(panel.document.changed, timeout=2000):
         panel.document.set_scorer("dot")
     assert plain(panel.equation.text()).startswith("q·k = ")
-    assert panel.scorer_line.isHidden()
+    assert "trained" not in panel.dominant.text()
 
 
 def test_a_tall_panel_gives_the_longer_additive_steps_their_full_height(qtbot, open_panel):
@@ -239,3 +241,87 @@ def test_a_tall_panel_gives_the_longer_additive_steps_their_full_height(qtbot, o
         QApplication.processEvents()
     holder = tall.equation.holder
     assert holder.height() >= tall.equation.heightForWidth(holder.width())
+
+
+# --- each scorer's own calculation -------------------------------------------------------
+
+OWN_STEPS = {
+    "dot": ("q·k = ",),
+    "scaled_dot": ("q·k = ", "q·k / √d = "),
+    "cosine": ("q·k = ", "cos θ = q·k ÷ |q| ÷ |k| = "),
+    "neg_euclidean": ("q − k = ", "|q − k|² = ", "−|q − k| = −√"),
+    "additive": ("W₁q = ", "t = tanh(W₁q + W₂k) = ", "v·t = "),
+    "qk_norm": ("q′ = g ⊙ q ÷ rms(q)", "q′·k′ = "),
+}
+"""The steps each scorer's page must write (its own operations, not q·k's beside them)."""
+
+
+@pytest.mark.parametrize("world", ["teaching", "dialogue"])
+@pytest.mark.parametrize("scorer", list(OWN_STEPS))
+def test_every_scorer_writes_its_own_calculation_ending_on_its_score(qtbot, panel, scorer,
+                                                                   world):
+    """The page under each scorer writes that scorer's steps with the model's numbers and
+    ends on the very cell of its matrix; the bars are the terms of its own sum."""
+    from app.model.scoring import SCORERS
+    from app.model.worked import pair_work
+
+    assert set(OWN_STEPS) == set(SCORERS)  # a new scorer needs its own page
+    document = panel.document
+    if document.state.world != world:
+        with qtbot.waitSignal(document.changed, timeout=2000):
+            document.set_world(world)
+    if document.state.scorer != scorer:
+        with qtbot.waitSignal(document.changed, timeout=2000):
+            document.set_scorer(scorer)
+    view, state = document.view, document.state
+    text = plain(panel.equation.text())
+    for step in OWN_STEPS[scorer]:
+        assert step in text, (scorer, step, text)
+    if scorer not in ("dot", "scaled_dot", "cosine"):
+        assert "q·k =" not in text  # no dot product beside another scorer's score
+    score = float(view.active[state.query, state.key])
+    assert text.endswith(f"= {number(score)}"), text
+    assert f"<b>{number(score)}</b>" in panel.equation.text()
+    work = pair_work(view, state.query, state.key)
+    assert work.total == score and work.reached == pytest.approx(score, abs=1e-12)
+    assert np.allclose(panel.bars.opts["height"], work.terms)
+    assert "_" not in panel.heading.text()
+    names = (view.query_names[state.query], view.key_names[state.key])
+    assert panel.heading.text().startswith(
+        f"{pair_symbol('q', names[0])} · {pair_symbol('k', names[1])}")
+
+
+def test_qk_norm_writes_the_normalised_vectors_and_the_gain(qtbot, panel):
+    document = panel.document
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.set_world("dialogue")
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.set_scorer("qk_norm")
+    view, state = document.view, document.state
+    norm = document.data.dialogue.qk_norm
+    q, k = view.q[0], view.k[state.key]
+    rms = [np.sqrt(np.mean(x * x) + norm.eps) for x in (q, k)]
+    q_hat, k_hat = norm.gain * q / rms[0], norm.gain * k / rms[1]
+    text = plain(panel.equation.text())
+    gain = number(norm.gain[0])  # the dialogue's gain is one number for every dimension
+
+    def vector(values):  # no-break spaces read as spaces in the plain text
+        return "(" + ", ".join(number(x) for x in values) + ")"
+
+    assert f"q′ = {gain} × {vector(q)} ÷ {number(rms[0])} = {vector(q_hat)}" in text
+    assert f"k′ = {gain} × {vector(k)} ÷ {number(rms[1])} = {vector(k_hat)}" in text
+    assert float(q_hat @ k_hat) == pytest.approx(float(view.active[0, state.key]))
+    assert number(float(np.hypot(*q_hat))) in panel.polar.text()
+
+
+def test_negative_distance_writes_the_difference_and_its_length(qtbot, panel):
+    document = panel.document
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.set_scorer("neg_euclidean")
+    view, state = document.view, document.state
+    diff = view.q[state.query] - view.k[state.key]
+    text = plain(panel.equation.text())
+    assert "(" + ", ".join(number(x) for x in diff) + ")" in text
+    assert ",\u00a0" in panel.equation.text()  # a vector never wraps inside
+    assert f"= {number(float(diff @ diff))}\n−|q − k| = −√{number(float(diff @ diff))}" in text
+    assert np.allclose(panel.bars.opts["height"], diff * diff)

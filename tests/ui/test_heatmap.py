@@ -84,7 +84,7 @@ def test_hover_shows_the_exact_value_and_the_formula(qtbot, panel):
     qtbot.waitUntil(lambda: view.key_names[1] in panel.readout.text())
     formula = pair_formula(SCORERS["dot"].formula, view.query_names[0], view.key_names[1])
     assert panel.readout.text() == f"{formula} = {format_score(float(view.active[0, 1]))}"
-    assert formula.startswith(f"q_{view.query_names[0]}·k_{view.key_names[1]}")
+    assert formula.startswith(f"q[{view.query_names[0]}]·k[{view.key_names[1]}]")
 
 
 def test_weights_with_causal_mask_show_zero_above_the_diagonal(qtbot, panel):

@@ -60,7 +60,7 @@ def test_a_longer_q_sharpens_the_dot_products_weights(qtbot, panel):
     assert document.state.options.q_scale == 4.0
     assert panel.choices.value_label.text() == "×4"
     assert row_weights(panel).max() > before + 20  # percent: one key takes over
-    assert "4q_" in panel.readout.text()
+    assert "4q[" in panel.readout.text()  # q with its token: 4q[给了], no underscore
     document.undo_stack.undo()  # the whole slide is undone step by step, one per stop
     assert document.state.options.q_scale == 2.0
 

@@ -139,3 +139,64 @@ def test_a_dock_too_short_for_captions_keeps_the_plots_and_tips_the_captions(qtb
     panel.resize(900, 600)
     qtbot.waitUntil(lambda: not panel.plots["dot"].caption.isHidden())
     assert plot.graphics.toolTip() == ""
+
+
+def test_the_q_length_buttons_stretch_q_in_one_undo_step_and_every_map_follows(qtbot, panel):
+    """"Make q twice as long": ×2 doubles q along its own direction as one undo step; then no
+    point of the cosine map changes while every point of the dot product's map doubles."""
+    from PySide6.QtCore import Qt
+
+    document = panel.document
+    control = panel.q_length
+    lesson = document.data.dialogue.q
+    assert control.buttons[1.0].isChecked() and not control.buttons[2.0].isChecked()
+
+    def maps() -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        shown = {name: plot.shown_landscape() for name, plot in panel.plots.items()}
+        return {name: (land.xs, land.ys, np.asarray(panel.plots[name].image.image))
+                for name, land in shown.items()}
+
+    before, steps = maps(), document.undo_stack.count()
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        qtbot.mouseClick(control.buttons[2.0], Qt.MouseButton.LeftButton)
+    assert np.array_equal(document.state.dialogue_q, 2 * lesson)
+    assert document.undo_stack.count() == steps + 1
+    assert control.buttons[2.0].isChecked() and not control.buttons[1.0].isChecked()
+    assert tr("landscapes.q_norm", norm=f"{2 * np.hypot(*lesson):.2f}") == control.norm.text()
+    after = maps()
+    for name in ("dot", "cosine"):  # compared where both grids have a sample
+        xs0, ys0, image0 = before[name]
+        xs1, ys1, image1 = after[name]
+        cols = [(i, j) for i, x in enumerate(xs0) for j in np.flatnonzero(np.isclose(xs1, x))]
+        rows = [(i, j) for i, y in enumerate(ys0) for j in np.flatnonzero(np.isclose(ys1, y))]
+        assert len(cols) > 10 and len(rows) > 10
+        old = image0[np.ix_([i for i, _ in rows], [i for i, _ in cols])]
+        new = image1[np.ix_([j for _, j in rows], [j for _, j in cols])]
+        if name == "cosine":
+            assert np.allclose(new, old, atol=1e-12)
+        else:
+            assert np.allclose(new, 2 * old) and not np.allclose(new, old)
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.undo_stack.undo()
+    assert np.array_equal(document.state.dialogue_q, lesson)
+    assert control.buttons[1.0].isChecked()
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        qtbot.mouseClick(control.buttons[0.5], Qt.MouseButton.LeftButton)
+    assert np.array_equal(document.state.dialogue_q, lesson / 2)
+
+
+def test_the_q_length_keeps_a_dragged_qs_direction_and_refuses_a_zero_q(qtbot, panel):
+    from PySide6.QtCore import Qt
+
+    document = panel.document
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.set_vector("q", 0, [3.0, 0.0])
+    control = panel.q_length
+    assert not any(button.isChecked() for button in control.buttons.values())
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        qtbot.mouseClick(control.buttons[1.0], Qt.MouseButton.LeftButton)
+    lesson = np.hypot(*document.data.dialogue.q)
+    assert document.state.dialogue_q == pytest.approx([lesson, 0.0])
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.set_vector("q", 0, [0.0, 0.0])
+    assert not any(button.isEnabled() for button in control.buttons.values())

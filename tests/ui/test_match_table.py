@@ -154,3 +154,24 @@ def test_presentation_scale_enlarges_the_numbers(qtbot, panel, present):
     present(panel, Look(scale=2.0, theme=DARK))
     dark = index.data(Qt.ItemDataRole.BackgroundRole).lightness()
     assert dark < 128 < light  # the highlight stays readable on a dark theme
+
+
+def test_the_panel_opens_at_its_top_whichever_row_is_current(qtbot, open_panel):
+    """Scene 13 opened the table scrolled to its last row: a panel shown again (a scene
+    shows its docks afresh) starts at its caption and first row, with the last key current."""
+    from PySide6.QtWidgets import QApplication
+
+    panel = open_panel(MatchTablePanel, (420, 160))
+    last = len(panel.document.view.key_names) - 1
+    with qtbot.waitSignal(panel.document.changed, timeout=2000):
+        panel.document.select(key=last)
+    bar = panel.scroll.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0)
+    bar.setValue(bar.maximum())
+    panel.hide()
+    panel.show()
+    qtbot.waitUntil(lambda: bar.value() == 0)
+    QApplication.processEvents()
+    assert bar.value() == 0 and panel.table.verticalScrollBar().value() == 0
+    assert panel.proxy.mapToSource(panel.table.currentIndex()).row() == last
+    assert panel.caption.mapTo(panel, panel.caption.rect().topLeft()).y() >= 0

@@ -3,29 +3,11 @@ thread, the bar counts the runs, and the result is the median with the runs' spr
 
 from __future__ import annotations
 
-import pytest
 from PySide6.QtCore import Qt
 
 from app.i18n import tr
 from app.model.measure import RUNS, Repeated
 from app.ui.format import format_seconds, format_times
-from app.ui.panels.guide.measure import MeasureBox
-
-
-@pytest.fixture
-def box(qtbot):
-    from app.startup import make_application
-    from app.ui.language import apply_language
-
-    make_application()
-    apply_language("en")
-    box = MeasureBox()
-    qtbot.addWidget(box)
-    box.retranslate()
-    box.show()
-    yield box
-    box.shutdown()
-    apply_language("zh")
 
 
 def test_the_measurement_repeats_and_reports_median_and_spread(qtbot, box):

@@ -293,3 +293,49 @@ def test_negative_distance_is_drawn_on_a_one_sided_scale(qtbot, panel):
     assert np.array_equal(bar.colorMap().getLookupTable(nPts=8),
                           washed_map(signed=True).getLookupTable(nPts=8))
     assert bar.levels()[0] == -bar.levels()[1]
+
+
+SELECTED_KEY_LINE = {
+    "dot": ("q·k = |q| × |k|cos θ",),
+    "scaled_dot": ("q·k / √d", "/ √2 ="),
+    "cosine": ("cos θ = q·k ÷ |q| ÷ |k|",),
+    "neg_euclidean": ("q − k = (", "−|q − k| ="),
+    "additive": ("vᵀtanh(W₁q + W₂k) = vᵀtanh(",),
+    "qk_norm": ("q′ = (", "k′ = (", "(gain 1.5)", "q′·k′ ="),
+}
+"""What each scorer's line on the selected key writes (its own steps)."""
+
+
+@pytest.mark.parametrize("scorer", list(SELECTED_KEY_LINE))
+def test_the_selected_keys_line_is_the_scorers_own_calculation(qtbot, panel, scorer):
+    """Under every scorer the line on the selected key works out that scorer's score with the
+    model's numbers and ends on the score the table shows, never q·k = |q||k|cos θ beside it."""
+    from app.model.scoring import SCORERS
+    from app.model.worked import pair_work
+
+    assert set(SELECTED_KEY_LINE) == set(SCORERS)
+    document = panel.document
+    if scorer != document.state.scorer:
+        with qtbot.waitSignal(document.changed, timeout=2000):
+            document.set_scorer(scorer)
+    view, key = document.view, document.state.key
+    text = panel.readouts.identity.text().replace("\u00a0", " ").replace("\u2060", "")
+    for step in SELECTED_KEY_LINE[scorer]:
+        assert step in text, (scorer, step, text)
+    if scorer != "dot":
+        assert "|k|cos θ" not in text
+    score = format_score(float(view.active[0, key]))
+    if scorer == "dot":  # q·k, then the same as |q| times the projection
+        assert f"→   {score} = {format_score(view.plane.norm_q)} × " in text, text
+    else:
+        assert text.endswith(f" {score}"), text
+    work = pair_work(view, 0, key)
+    assert format_score(work.reached) == score
+    if scorer == "cosine":
+        pair = view.pair
+        assert f"{format_score(pair.total)} ÷ {format_score(pair.norm_q)} ÷ " in text
+    if scorer == "neg_euclidean":
+        diff = view.q[0] - view.k[key]
+        assert f"q − k = ({', '.join(f'{v:g}' for v in diff)})" in text
+    if scorer != "dot" and "active" in panel.readouts.cells[key]:
+        assert cell(panel, "active", key) == score

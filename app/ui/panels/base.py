@@ -64,6 +64,7 @@ class Panel(QWidget):
         self.setObjectName(f"panel_{self.name}")
         self._stale = False
         self._untranslated = False
+        self._offered: QSize | None = None
         self._shown_inputs = self.inputs()  # a panel is built showing the current state
         self._reads = frozenset(name.split(".")[0] for name in self.depends_on)
         document.changed.connect(self._on_document_changed)
@@ -166,6 +167,19 @@ class Panel(QWidget):
         what does not fit beside another panel is shown on its own. Panels whose content
         sets a larger floor than their layout's minimum (a plot, a table) override it."""
         return self.minimumSizeHint().expandedTo(self.minimumSize())
+
+    def room(self) -> QSize:
+        """The most room this panel may be given: on the stage, its body (the stage says,
+        `offer_room`); elsewhere, the screen. A panel with two arrangements (readouts beside
+        or below) picks, in `readable_size`, the one that fits this."""
+        if self._offered is not None:
+            return self._offered
+        screen = self.screen()
+        return screen.availableGeometry().size() if screen is not None else QSize(1024, 768)
+
+    def offer_room(self, room: QSize | None) -> None:
+        """The stage's body is `room` (None: the panel is back in its dock)."""
+        self._offered = room
 
     def withhold(self, on: bool) -> None:
         """Keep back (or show again) what would answer the scene's question before the

@@ -43,16 +43,19 @@ ENTRY_WIDTH = 50
 LESSON_D = 4
 
 
-def entry_width(box: EntryBox, dims: int, scale: float) -> int:
+def entry_width(box: EntryBox, dims: int, scale: float, stage: bool = False) -> int:
     """The boxes of a wider world share the row: narrower, but never below what "-0.00" in
     the box's own font needs (plus the frame and margins Qt gives its widest text), so up to
-    8 of them fit a projector's dock side by side."""
+    8 of them fit a projector's dock side by side. On the stage's larger type, never below
+    what the widest entry ("-10.00") needs."""
     wide = ENTRY_WIDTH * scale
-    if dims <= LESSON_D:
-        return int(wide)
     metrics = QFontMetricsF(box.font())
     frame = box.minimumSizeHint().width() - metrics.horizontalAdvance(  # Qt adds a space
         box.textFromValue(box.minimum()) + " ")
+    if stage:
+        return int(max(wide, metrics.horizontalAdvance("-10.00") + max(frame, 0.0)))
+    if dims <= LESSON_D:
+        return int(wide)
     needed = metrics.horizontalAdvance("-0.00") + max(frame, 0.0)
     return int(max(needed, wide * LESSON_D / dims))
 

@@ -4,13 +4,11 @@ exact entry boxes, and the query/key buttons that select the pair every panel sh
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QPoint, QRect, Qt, QTimer
+from PySide6.QtCore import QPoint, QRect, QSize, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
-    QBoxLayout,
     QButtonGroup,
     QGridLayout,
-    QHBoxLayout,
     QLabel,
     QPushButton,
     QStyle,
@@ -22,19 +20,18 @@ from app.i18n import current, tr
 from app.model.reshape import tokens_of
 from app.model.state import EDIT_LIMIT, LabState
 from app.state.document import Document
-from app.ui.fonts import DISPLAY, READING, SMALL, emphasize
-from app.ui.format import plain_tip, token_glosses
+from app.ui.fonts import READING, emphasize
+from app.ui.format import token_glosses
 from app.ui.look import OKABE_ITO, SELECTION_COLOUR
 from app.ui.panels.base import Panel
+from app.ui.panels.editor import stage as rows
 from app.ui.panels.editor.charts import (
     LESSON_D,
     MINIMUM_SIZE,
     ROLES,
     VectorChart,
     bar_reach,
-    entry_width,
     snapped,
-    stacked_width,
 )
 from app.ui.panels.editor.imported import ImportedEditor
 from app.ui.panels.editor.reshape import ReshapeBar
@@ -93,6 +90,7 @@ class EditorPanel(Panel):
         grid.setVerticalSpacing(6)
         self.role_headers = {role: QLabel(page) for role in ROLES}
         self._narrow: bool | None = None
+        self._shown_tokens: tuple[int, ...] | None = None
         self._pair_shown: tuple[int, int] | None = None  # the pair last scrolled into view
         self._build_tokens()
         self._arrange(narrow=False)
@@ -130,8 +128,14 @@ class EditorPanel(Panel):
         page = self._page
         self.role_marks = {(role, token): QLabel(role, page)
                            for token in range(len(self.tokens)) for role in ROLES}
-        self._cells = [self._token_cell(token, name, OKABE_ITO[token % len(OKABE_ITO)])
-                       for token, name in enumerate(self.tokens)]
+        self._cells = []
+        for token, name in enumerate(self.tokens):
+            cell, label, gloss, buttons = rows.token_cell(
+                token, name, OKABE_ITO[token % len(OKABE_ITO)], self.pick_groups)
+            self._cells.append(cell)
+            self.name_labels.append(label)
+            self.gloss_labels.append(gloss)
+            self.pick_buttons.update({(role, token): b for role, b in buttons.items()})
         for (role, token), _mark in self.role_marks.items():
             chart = VectorChart(role, token, OKABE_ITO[token % len(OKABE_ITO)], self._dims)
             self._connect(chart)
@@ -140,13 +144,9 @@ class EditorPanel(Panel):
 
     def _clear_tokens(self) -> None:
         """Take every token's widgets out (the world was reshaped); Qt deletes them later."""
-        for (role, _token), button in self.pick_buttons.items():
-            self.pick_groups[role].removeButton(button)
-        for widget in (*self.role_marks.values(), *self._cells,
-                       *(chart.widget for chart in self.charts.values())):
-            self._grid.removeWidget(widget)
-            widget.hide()
-            widget.deleteLater()
+        rows.clear_rows(self._grid, self.pick_groups, self.pick_buttons,
+                        [*self.role_marks.values(), *self._cells,
+                         *(chart.widget for chart in self.charts.values())])
         self.charts, self.pick_buttons = {}, {}
         self.name_labels, self.gloss_labels = [], []
 
@@ -165,15 +165,9 @@ class EditorPanel(Panel):
         QTimer.singleShot(0, self, self._fit_columns)
 
     def _emphasize(self) -> None:
-        """Token names, pick buttons, the q/k marks and the numbers typed stand out from the
-        inherited font; the muted gloss and help line follow it through their style sheets."""
-        for label in self.name_labels:
-            emphasize(label, DISPLAY, bold=True)
-        for widget in (*self.pick_buttons.values(), *self.role_marks.values()):
-            emphasize(widget, READING, bold=True)
-        for chart in self.charts.values():
-            for box in chart.boxes:
-                emphasize(box, READING if self._dims <= LESSON_D else SMALL)  # 8 fit a row
+        rows.emphasize_rows(self._dims, self.name_labels,
+                            [*self.pick_buttons.values(), *self.role_marks.values()],
+                            self.charts)
 
     def _arrange(self, narrow: bool) -> None:
         """A row per token: its name and buttons, then its q and k charts side by side. In a
@@ -182,32 +176,35 @@ class EditorPanel(Panel):
         if narrow == self._narrow:
             return
         self._narrow = narrow
-        grid, rows = self._grid, 3 if narrow else 1
-        for widget in (*self.role_headers.values(), *self.role_marks.values(), *self._cells,
-                       *(chart.widget for chart in self.charts.values())):
-            grid.removeWidget(widget)
-            widget.setVisible(widget not in self.role_marks.values() or narrow)
-        if not narrow:
-            grid.addWidget(self.role_headers["q"], 0, 2)
-            grid.addWidget(self.role_headers["k"], 0, 3)
-        for token, cell in enumerate(self._cells):
-            top = 1 + rows * token
-            grid.addWidget(cell, top, 0, 1, 3 if narrow else 1)
-            cell.layout().setDirection(QBoxLayout.Direction.LeftToRight if narrow
-                                       else QBoxLayout.Direction.TopToBottom)
-            for index, role in enumerate(ROLES):
-                row, column = (top + 1 + index, 2) if narrow else (top, 2 + index)
-                if narrow:
-                    grid.addWidget(self.role_marks[(role, token)], row, 1)
-                grid.addWidget(self.charts[(role, token)].widget, row, column)
-        for header in self.role_headers.values():
-            header.setVisible(not narrow)
-        grid.setColumnStretch(2, 1)
-        grid.setColumnStretch(3, 0 if narrow else 1)
+        rows.lay_out_rows(self._grid, self.role_headers, self.role_marks, self._cells,
+                          self.charts, narrow)
+        self._shown_tokens = None
+        self._show_tokens()
+
+    def _show_tokens(self) -> None:
+        """On the stage, every token's rows if they all fit the panel's height, else only
+        the selected pair's (the stage never scrolls); at the desk, every token's."""
+        state, count = self.document.state, len(self._cells)
+        shown = tuple(range(count))  # the panel's own height: its scroll area resizes later
+        if self.look.stage and len(state.teaching_q) == count:
+            margins = self.layout().contentsMargins()
+            fits = self._rows_height(shown) <= self.height() - margins.top() - margins.bottom()
+            shown = rows.stage_tokens(count, (state.query, state.key), fits)
+        if shown != self._shown_tokens:
+            self._shown_tokens = shown
+            rows.show_rows(shown, self._cells, self.charts, self.role_marks, bool(self._narrow))
+
+    def _rows_height(self, tokens: range | tuple[int, ...], narrow: bool | None = None) -> int:
+        """The page's height with the rows of `tokens` (the role headers above them)."""
+        narrow = bool(self._narrow) if narrow is None else narrow
+        return rows.rows_height(self._grid, self.role_headers, narrow,
+                                [(self._cells[t], [self.charts[(r, t)] for r in ROLES])
+                                 for t in tokens])
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_columns()
+        self._show_tokens()
         self._pair_shown = None  # a scene's new layout: bring the pair back into view
         QTimer.singleShot(0, self, self._show_pair)
 
@@ -254,36 +251,30 @@ class EditorPanel(Panel):
 
     def _fit_columns(self) -> None:
         """Narrow when the two charts of a token and its name would not fit side by side."""
-        chart = self.charts[("q", 0)].widget.minimumSizeHint().width()
-        cells = max(stacked_width(cell) for cell in self._cells)
-        bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
-        margins = self.layout().contentsMargins()
-        needed = cells + 2 * chart + 2 * self._grid.horizontalSpacing() + 4 + bar + (
-            margins.left() + margins.right())
-        self._arrange(narrow=self.width() < needed)
+        self._arrange(narrow=self.width() < self._wide_width())
 
-    def _token_cell(self, token: int, name: str, colour: str) -> QWidget:
-        cell = QWidget()
-        layout = QBoxLayout(QBoxLayout.Direction.TopToBottom, cell)
-        layout.setContentsMargins(0, 0, 0, 0)
-        label = QLabel(name, objectName=f"editor_name_{token}")
-        label.setStyleSheet(f"color: {colour};")
-        label.setTextFormat(Qt.TextFormat.PlainText)  # a token name from data, never markup
-        self.name_labels.append(label)
-        layout.addWidget(label)
-        gloss = QLabel(objectName=f"editor_gloss_{token}")  # English only: "(gave)"
-        gloss.setTextFormat(Qt.TextFormat.PlainText)
-        self.gloss_labels.append(gloss)
-        layout.addWidget(gloss)
-        buttons = QHBoxLayout()
-        for role in ROLES:
-            button = QPushButton(role, objectName=f"editor_pick_{role}_{token}", checkable=True)
-            self.pick_groups[role].addButton(button, token)
-            self.pick_buttons[(role, token)] = button
-            buttons.addWidget(button)
-        layout.addLayout(buttons)
-        layout.addStretch(1)
-        return cell
+    def _wide_width(self) -> int:
+        """The least width of two charts per token beside its name (and, at the desk, the
+        page's scroll bar)."""
+        shown = min(self.document.state.query, len(self._cells) - 1)  # (a hidden one's hint
+        chart = self.charts[("q", shown)].widget  # lags its font)
+        bar = 0 if self.look.stage else self.style().pixelMetric(
+            QStyle.PixelMetric.PM_ScrollBarExtent)
+        margins = self.layout().contentsMargins()
+        return rows.wide_width(self._cells, [*self.name_labels, *self.gloss_labels], chart,
+                               self._grid.horizontalSpacing(), self.look.stage) + bar + (
+            margins.left() + margins.right())
+
+    def readable_size(self) -> QSize:
+        """On the stage: the selected pair's rows, two charts beside each name, every entry
+        whole (the other tokens show too where the stage gives the height)."""
+        if not self.look.stage or self.stack.currentWidget() is not self._content:
+            return super().readable_size()
+        state = self.document.state
+        pair = rows.stage_tokens(len(self._cells), (state.query, state.key), fits_all=False)
+        margins = self.layout().contentsMargins()
+        return QSize(self._wide_width(), self._rows_height(pair, narrow=False)
+                     + margins.top() + margins.bottom())
 
     def _connect(self, chart: VectorChart) -> None:
         role, token = chart.role, chart.token
@@ -300,26 +291,18 @@ class EditorPanel(Panel):
     # --- look and language ---------------------------------------------------------------
 
     def apply_look(self) -> None:
+        """On the stage the scene has chosen the pair: the q/k buttons, the reshaping bar
+        and the help line stay on the teacher's desk (the chosen charts keep their frames)."""
         self._style_tokens()
         self.help_line.setStyleSheet(f"color: {self.look.theme.muted};")
+        for widget in (self.reshape_bar, self.help_line, *self.pick_buttons.values()):
+            widget.setHidden(self.look.stage)
+        self._shown_tokens = None
         self.imported.apply_look(self.look)
         QTimer.singleShot(0, self, self._fit_columns)  # once new fonts reach the minimum sizes
 
     def _style_tokens(self) -> None:
-        look = self.look
-        theme = look.theme
-        for gloss in self.gloss_labels:
-            gloss.setStyleSheet(f"color: {theme.muted};")
-        for button in self.pick_buttons.values():
-            button.setMinimumWidth(int(look.px(34)))
-            button.setStyleSheet(
-                f"QPushButton:checked {{ background: {SELECTION_COLOUR}; color: white; }}")
-        for chart in self.charts.values():
-            chart.plot.setBackground(theme.background)
-            chart.plot.setFixedHeight(int(look.px(50)))
-            chart.bars.set_edge_width(look.px(2.5))
-            for box in chart.boxes:
-                box.setMinimumWidth(entry_width(box, self._dims, look.scale))
+        rows.style_rows(self.look, self._dims, self.gloss_labels, self.pick_buttons, self.charts)
 
     def retranslate(self) -> None:
         self.role_headers["q"].setText(tr("editor.col_q"))
@@ -335,19 +318,7 @@ class EditorPanel(Panel):
     def _word_tokens(self) -> None:
         """Each token's tooltips, and its English gloss beside it (Chinese: the word alone)."""
         glosses = token_glosses(self.document.data) if current().token_glosses else {}
-        for token, label in enumerate(self.gloss_labels):
-            gloss = glosses.get(self.tokens[token])
-            label.setText(f"({gloss})" if gloss else "")
-            label.setVisible(bool(gloss))
-        tips = {"q": "editor.pick_query_tip", "k": "editor.pick_key_tip"}
-        for (role, token), button in self.pick_buttons.items():
-            button.setToolTip(plain_tip(tr(tips[role], name=self.tokens[token])))
-        for (role, token), chart in self.charts.items():  # tooltips are rich text: escape names
-            chart.plot.setToolTip(plain_tip(
-                tr("editor.chart_tip", role=role, name=self.tokens[token])))
-            for dim, box in enumerate(chart.boxes):
-                box.setToolTip(plain_tip(
-                    tr("editor.entry_tip", role=role, name=self.tokens[token], dim=dim + 1)))
+        rows.word_tokens(self.tokens, glosses, self.gloss_labels, self.pick_buttons, self.charts)
 
     # --- repaint from the document -------------------------------------------------------
 
@@ -379,6 +350,7 @@ class EditorPanel(Panel):
             button.blockSignals(True)
             button.setChecked(selected[role] == token)
             button.blockSignals(False)
+        self._show_tokens()
         if (state.query, state.key) != self._pair_shown:
             QTimer.singleShot(0, self, self._show_pair)  # after the layout has settled
         for token, label in enumerate(self.name_labels):

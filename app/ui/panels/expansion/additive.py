@@ -9,25 +9,19 @@ import html
 import numpy as np
 
 from app.i18n import tr
-from app.model.additive import AdditiveSteps, additive_steps, tanh_evaluations
+from app.model.additive import AdditiveSteps, tanh_evaluations
 from app.model.figures import EXAMPLE
 from app.model.view import View
+from app.model.worked import AdditiveWork
 from app.ui.format import format_in_words, format_number
-
-SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
-
-
-def pair_steps(view: View, query: int, key: int) -> AdditiveSteps | None:
-    """The selected pair's additive steps, ending on the matrix cell the heatmap shows; None
-    when this world has no additive weights or the cell has no value."""
-    weights = view.params.additive if view.params is not None else None
-    matrix = view.scores.get("additive")
-    if weights is None or matrix is None or view.q.shape[1] != weights.d:
-        return None
-    cell = matrix[query, key]
-    if cell is np.ma.masked:
-        return None
-    return additive_steps(view.q[query], view.k[key], weights, total=float(cell))
+from app.ui.panels.expansion.written import (
+    SUBSCRIPTS,
+    Styles,
+    Written,
+    operand,
+    result,
+    vector,
+)
 
 
 def count_text(count: int) -> str:
@@ -43,26 +37,27 @@ def term_label(index: int) -> str:
     return f"v{sub}t{sub}"
 
 
-def equation_html(steps: AdditiveSteps, number, operand, mark: str, rest: str) -> str:
-    """Five lines: the two projections, their sum, tanh, and v·t written out to the total.
-    `number` / `operand` write one value; `mark` / `rest` wrap the largest term and the others."""
-    def vector(values: np.ndarray) -> str:
-        return html.escape("(" + ", ".join(number(x) for x in values) + ")")
-
+def write_additive(work: AdditiveWork, view: View, pair: str, styles: Styles) -> Written:
+    """The two projections, their sum, tanh, and v·t written out to the score; a bar per
+    term vᵢtᵢ; the tanh count under them, and the note that these weights are made up in
+    place of the largest term."""
+    steps = work.steps
     terms = [f"{operand(a)}×{operand(b)}" for a, b in zip(steps.v, steps.activated, strict=True)]
-    products = [operand(p) for p in steps.terms]
-    largest = int(np.argmax(np.abs(steps.terms)))
-    for parts in (terms, products):
+    values = [operand(p) for p in steps.terms]
+    for parts in (terms, values):
         for i, part in enumerate(parts):
-            parts[i] = (mark if i == largest else rest).format(html.escape(part))
-    return "<br>".join([
-        f"W₁q = {vector(steps.w1q)}",
-        f"W₂k = {vector(steps.w2k)}",
-        f"W₁q + W₂k = {vector(steps.hidden)}",
-        f"t = tanh(W₁q + W₂k) = {vector(steps.activated)}",
-        "v·t = " + " + ".join(terms),
-        "= " + " + ".join(products) + f" = <b>{number(steps.total)}</b>",
-    ])
+            parts[i] = (styles.mark if i == work.dominant else styles.rest).format(
+                html.escape(part))
+    lines = (f"W₁q = {vector(steps.w1q)}",
+             f"W₂k = {vector(steps.w2k)}",
+             f"W₁q + W₂k = {vector(steps.hidden)}",
+             f"t = tanh(W₁q + W₂k) = {vector(steps.activated)}",
+             "v·t = " + " + ".join(terms),
+             "= " + " + ".join(values) + f" = {result(work.total)}")
+    shown = np.arange(steps.d_a)
+    return Written(tr("expansion.additive_heading", pair=pair), lines, shown,
+                   tuple(term_label(i + 1) for i in shown), count_sentence(view, steps),
+                   untrained_note(view))
 
 
 def count_sentence(view: View, steps: AdditiveSteps) -> str:

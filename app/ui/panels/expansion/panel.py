@@ -1,54 +1,32 @@
-"""Owns the term-by-term view of the selected pair: q·k written out with its real numbers,
-a bar per product q_i·k_i with the dominant one marked, and the same sum as |q|·|k|·cos θ;
-under the additive scorer, its own steps instead (app/ui/panels/expansion/additive.py).
-"""
+"""Owns the term-by-term view of the selected pair: the chosen scorer's own calculation
+written out with the pair's real numbers and ending on the score the heatmap shows (q·k and
+|q|·|k|·cos θ, ÷ √d, ÷ |q| ÷ |k|, the difference vector, the normalised q′ and k′, or the additive
+steps; written.py, additive.py), and a bar per term of its sum with the largest one marked."""
 
 from __future__ import annotations
 
-import html
+import math
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QFont, QFontMetricsF
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtGui import QFont, QFontMetricsF, QResizeEvent, QTextDocument, QTextOption
+from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from app.i18n import tr
-from app.model.additive import AdditiveSteps
-from app.model.breakdown import Breakdown
-from app.model.capture_view import largest_terms
 from app.model.nice import HeldRange, snap_out
-from app.model.scoring import SCORERS, Undefined
+from app.model.scoring import Undefined
 from app.model.state import STATE_FIELDS
-from app.model.view import View
+from app.model.worked import AdditiveWork, pair_work, worked
 from app.state.document import Document
 from app.ui.fonts import DISPLAY, HEADING, READING, STRONG, emphasize, scaled_font
-from app.ui.format import format_percent, format_score, pair_formula
+from app.ui.format import format_percent, pair_symbol
 from app.ui.look import SELECTION_COLOUR, diverging_map
 from app.ui.panels.base import Panel
 from app.ui.panels.expansion import additive
+from app.ui.panels.expansion.written import NBSP, WRITERS, Styles, number, unbroken
 from app.ui.widgets.live_label import LiveLabel
 from app.ui.widgets.scroll import FittedScrollArea
-
-SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
-
-
-def number(value: float) -> str:
-    """A factor or term as a class writes it: two decimals at most, no trailing zeros, and
-    two significant digits for tiny values rather than a misleading 0 or scientific form."""
-    value = float(value)
-    if value != 0 and abs(value) < 0.005:
-        return np.format_float_positional(value, precision=2, fractional=False).replace("-", "−")
-    text = format_score(value, 2)
-    if "." in text and "e" not in text:
-        text = text.rstrip("0").rstrip(".")
-    return "0" if text == "−0" else text
-
-
-def operand(value: float) -> str:
-    """A number that follows × or +: negative ones get parentheses, "(−0.5)"."""
-    text = number(value)
-    return f"({text})" if text.startswith("−") else text
 
 
 def tick_row_height(axis: pg.AxisItem, font: QFont) -> float:
@@ -60,6 +38,11 @@ def tick_row_height(axis: pg.AxisItem, font: QFont) -> float:
             + float(style["tickTextOffset"][1]) + 2.0)
 
 
+BARS_LINES = 4
+"""The bars' least height on the stage, in lines of their tick labels: a few values up the
+side, the terms' names underneath, and bars tall enough to compare."""
+
+
 class BarsView(pg.PlotWidget):
     """The products' plot asks for a height from its minimum and grows into the room left.
 
@@ -67,8 +50,13 @@ class BarsView(pg.PlotWidget):
     before the window first showed) would keep the scrolled page that tall for good.
     """
 
+    snug = False
+    """On the stage: ask for the least size only (beside the text, the least width too), so
+    the results keep the room and the bars grow into what is left."""
+
     def sizeHint(self) -> QSize:
-        return QSize(super().sizeHint().width(), self.minimumHeight() * 3 // 2)
+        width = self.minimumWidth() or super().sizeHint().width()
+        return QSize(width, self.minimumHeight() * (2 if self.snug else 3) // 2)
 
 
 class ExpansionPanel(Panel):
@@ -97,7 +85,8 @@ class ExpansionPanel(Panel):
         plot.setMenuEnabled(False)
         plot.hideButtons()
         self._drawn: tuple[object, ...] | None = None  # what the bars show
-        self._mode = "dot"  # or "additive": which computation the panel writes out
+        self._mode = "dot"  # the scorer whose computation the panel writes out
+        self._pair = ""  # the heading's q and k with their tokens
         self._tick_labels: list[tuple[int, str]] = []
         self._y_range = HeldRange()
         self._span: tuple[tuple[float, float], tuple[float, float]] | None = None
@@ -106,41 +95,110 @@ class ExpansionPanel(Panel):
         plot.addItem(pg.InfiniteLine(pos=0, angle=0, pen=pg.mkPen("#888888", width=1)))
         self.dominant = LiveLabel("expansion_dominant")
         self.polar = LiveLabel("expansion_polar")
-        self.scorer_line = LiveLabel("expansion_scorer")
         for label, size, bold in ((self.heading, HEADING, True), (self.equation, DISPLAY, False),
-                                  (self.polar, STRONG, False), (self.dominant, READING, True),
-                                  (self.scorer_line, READING, False)):
+                                  (self.polar, STRONG, False), (self.dominant, READING, True)):
             emphasize(label, size, bold)
         self.dominant.setStyleSheet(f"color: {SELECTION_COLOUR}")
         content = QWidget()
-        layout = QVBoxLayout(content)
-        layout.setContentsMargins(6, 4, 6, 4)
-        layout.addWidget(self.heading.holder)
-        layout.addWidget(self.equation.holder)
-        layout.addWidget(self.bars_plot, 1)
-        layout.addWidget(self.dominant.holder)
-        layout.addWidget(self.polar.holder)
-        layout.addWidget(self.scorer_line.holder)
+        self._grid = QGridLayout(content)
+        self._grid.setContentsMargins(6, 4, 6, 4)
+        self._beside: bool | None = None
         # a short dock scrolls instead of forcing the whole window taller than the screen; the
         # fitted area re-reads the content's height whenever fonts or texts change it
         self.scroll = FittedScrollArea(content)
         self.scroll.setObjectName("expansion_scroll")
         self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self._arrange(beside=False)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(self.scroll)
         self.apply_look()
         self.retranslate()
 
+    def _arrange(self, beside: bool) -> None:
+        """One column (heading, sum, bars, largest term, polar form), or on a wide stage the
+        bars beside the text, so every result stays in view in a short room."""
+        if beside == self._beside:
+            return
+        self._beside = beside
+        grid = self._grid
+        texts = (self.heading.holder, self.equation.holder, self.dominant.holder,
+                 self.polar.holder)
+        for widget in (*texts, self.bars_plot):
+            grid.removeWidget(widget)
+        for row in range(grid.rowCount()):
+            grid.setRowStretch(row, 0)
+        grid.setColumnStretch(0, 0)
+        if beside:
+            grid.addWidget(self.heading.holder, 0, 0, 1, 2)
+            for row, holder in enumerate(texts[1:], start=1):
+                grid.addWidget(holder, row, 0)
+            grid.addWidget(self.bars_plot, 1, 1, 4, 1)
+            grid.setRowStretch(4, 1)
+            grid.setColumnStretch(0, 1)  # the text takes the width, the bars their own
+            self.bars_plot.setMinimumWidth(self.bars_width())
+        else:
+            self.bars_plot.setMinimumWidth(0)
+            for row, widget in enumerate((*texts[:2], self.bars_plot, *texts[2:])):
+                grid.addWidget(widget, row, 0)
+            grid.setRowStretch(2, 1)
+            grid.setRowStretch(5, 1)  # past the bars' largest height, room is left below
+        self.scroll.relayout()
+
+    def _heights(self, width: int, text: int) -> tuple[int, int]:
+        """The page's height in one column `width` wide, and with the bars beside a text
+        column `text` wide (0: no room for them there)."""
+        grid, labels = self._grid, (self.equation, self.dominant, self.polar)
+        spacing = grid.verticalSpacing()
+        margins = grid.contentsMargins()
+        edge = margins.top() + margins.bottom()
+        inner = width - margins.left() - margins.right()
+        heading = self.heading.heightForWidth(inner) + spacing
+        bars = min(self.bars_plot.sizeHint().height(), self.bars_plot.maximumHeight())
+        column = heading + bars + sum(label.heightForWidth(inner) + spacing
+                                      for label in labels) + edge
+        if text < unwrapped_width(self.equation, whole_words=True):
+            return column, 0
+        aside = sum(label.heightForWidth(text) + spacing for label in labels)
+        return column, heading + max(aside, bars) + edge
+
+    def bars_width(self) -> int:
+        """The bars' least width beside the text: each term's name with room either side,
+        and the values up the side."""
+        metrics = QFontMetricsF(scaled_font(READING))
+        names = [name for _x, name in self._tick_labels] or ["q₀k₀"]
+        per_bar = max(metrics.horizontalAdvance(name) for name in names) + metrics.height() / 2
+        return math.ceil(len(names) * per_bar + 2 * metrics.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_arrangement()
+
+    def _fit_arrangement(self) -> None:
+        """On the stage, the bars go beside the text where one column would not fit and
+        that is shorter (decided again for a new size or new texts, never within a drag)."""
+        beside = False
+        if self.look.stage:
+            width, height = self.width(), self.height()
+            text = width - self.bars_width() - self._grid.horizontalSpacing() - 12
+            column, aside = self._heights(width, text)
+            beside = column > height and 0 < aside < column
+        self._arrange(beside)
+
     def apply_look(self) -> None:
         look, theme = self.look, self.look.theme
-        self.bars_plot.setMinimumHeight(int(look.px(90)))
-        self.bars_plot.setMaximumHeight(int(look.px(260)))
-        self.bars_plot.setBackground(theme.background)
         tick_font = scaled_font(READING)
+        least = look.px(90)
+        if look.stage:  # tall enough for a few values up the side, in the stage's type
+            least = max(least, BARS_LINES * QFontMetricsF(tick_font).lineSpacing())
+        self.bars_plot.snug = look.stage
+        self.bars_plot.setMinimumHeight(math.ceil(least))
+        self.bars_plot.setMaximumHeight(max(math.ceil(least), int(look.px(260))))
+        self.bars_plot.setBackground(theme.background)
         for side in ("left", "bottom"):
             axis = self.bars_plot.getPlotItem().getAxis(side)
-            axis.setStyle(tickFont=tick_font)
+            # a value at the plot's very edge would be cut in half: left out instead
+            axis.setStyle(tickFont=tick_font, hideOverlappingLabels=True)
             axis.setTextPen(theme.foreground)
             axis.setPen(theme.foreground)
         bottom = self.bars_plot.getPlotItem().getAxis("bottom")
@@ -153,22 +211,31 @@ class ExpansionPanel(Panel):
     def refresh(self) -> None:
         view, state = self.document.view, self.document.state
         query, key = view.query_names[state.query], view.key_names[state.key]
-        steps = additive.pair_steps(view, state.query, state.key) if (
-            state.scorer == "additive") else None
-        if steps is not None:
-            self._show_additive(view, steps, query, key)
-            self._relayout_on_new_mode("additive")
-            return
-        q, k, pair = view.q[state.query], view.k[state.key], view.pair
-        self.heading.setText(tr("expansion.heading", q_name=query, k_name=key))
-        self.equation.setText(self._equation_html(q, k, pair))
-        self._update_bars(pair)
-        self.polar.setText(self._polar_text(pair))
-        formula = pair_formula(SCORERS[state.scorer].formula, query, key)
-        self.scorer_line.setVisible(state.scorer != "dot")  # for q·k the sum above says it all
-        self.scorer_line.setText("" if state.scorer == "dot" else tr(
-            "expansion.active_scorer", formula=formula, value=format_score(view.selected_score)))
-        self._relayout_on_new_mode("dot")
+        pair = self._pair = f"{pair_symbol('q', query)} · {pair_symbol('k', key)}"
+        work = pair_work(view, state.query, state.key)
+        if work is None:  # no weights for this scorer here: the dot product's own sum
+            work = worked("dot", view.q[state.query], view.k[state.key],
+                          total=view.pair.total, dot=view.pair.total)
+        styles = self._term_styles()
+        q, k = view.q[state.query], view.k[state.key]
+        written = (additive.write_additive(work, view, pair, styles)
+                   if isinstance(work, AdditiveWork)
+                   else WRITERS[type(work)](work, q, k, pair, styles))
+        self.heading.setText(written.heading)
+        self.equation.setText("<br>".join(unbroken(line) for line in written.lines))
+        terms = np.asarray(work.terms, dtype=np.float64)[written.shown]
+        dominant = int(np.argmax(np.abs(terms)))
+        self._update_bar_values(terms, dominant, list(written.labels))
+        share = work.dominant_share
+        self.dominant.setText(written.note if written.note is not None else (
+            "" if isinstance(share, Undefined) else tr(
+                "expansion.dominant", term=written.labels[dominant],
+                value=number(terms[dominant]), share=format_percent(share, 0).replace(
+                    " ", NBSP))))
+        self.polar.setText(written.polar)
+        self._relayout_on_new_mode(work.scorer)
+        if self.look.stage and not self.document.dragging:
+            self._fit_arrangement()
 
     @property
     def showing_additive(self) -> bool:
@@ -176,73 +243,53 @@ class ExpansionPanel(Panel):
         return self._mode == "additive"
 
     def _relayout_on_new_mode(self, mode: str) -> None:
-        """The additive steps take three times the lines of q·k: tell the layout at once (a
+        """Each scorer's steps take their own number of lines: tell the layout at once (a
         live label passes on only height changes it sees itself, and a resize in between
         hid this one, leaving the taller text clipped)."""
         if mode == self._mode:
             return
         self._mode = mode
-        for label in (self.heading, self.equation, self.dominant, self.polar, self.scorer_line):
+        for label in (self.heading, self.equation, self.dominant, self.polar):
             label.holder.updateGeometry()
         self.scroll.relayout()
 
-    def _show_additive(self, view: View, steps: AdditiveSteps, query: str, key: str) -> None:
-        """The additive score's own computation: its steps, one bar per term v_i·t_i, a
-        warning that its weights mean nothing, what factors and how many tanh it takes."""
-        self.heading.setText(tr("expansion.additive_heading", q_name=query, k_name=key))
-        mark, rest = self._term_styles()
-        self.equation.setText(additive.equation_html(steps, number, operand, mark, rest))
-        terms = np.asarray(steps.terms, dtype=np.float64)
-        largest = int(np.argmax(np.abs(terms)))
-        self._update_bar_values(terms, largest,
-                                [additive.term_label(i + 1) for i in range(len(terms))])
-        self.dominant.setText(additive.untrained_note(view))  # in place of the largest term
-        self.polar.setText(additive.count_sentence(view, steps))
-        self.scorer_line.setVisible(False)  # the steps end on the score itself
-        self.scorer_line.setText("")
+    def readable_size(self) -> QSize:
+        """Every line whole at the current fonts: the page as wide as its widest formula
+        line unwrapped (the heading's pair of tokens too; the sentences wrap to that width;
+        past the screen's width, the formulas break at their operators instead) and as tall
+        as it is laid out there, the bars at least their least height; then no result is
+        below the edge and the page does not scroll. On the stage, with the bars beside the
+        text where that fits the screen and one column does not."""
+        if not self._inputs_unchanged():  # measured as the document is now, not as last shown
+            self._refresh_now()
+        margins = self._grid.contentsMargins()
+        pair = QFontMetricsF(self.heading.font()).horizontalAdvance(self._pair)
+        inner = max(math.ceil(pair) + 2, unwrapped_width(self.equation),
+                    self.bars_plot.minimumSizeHint().width())
+        screen = self.room()
+        room = screen.width() - 2 * margins.left()
+        if inner > room:  # wider than the screen: the lines break at their operators
+            inner = max(room, unwrapped_width(self.equation, whole_words=True))
+        # room for a scroll bar too: one shown while the page settles must not wrap a line
+        # and so keep itself shown
+        bar = self.scroll.verticalScrollBar().sizeHint().width()
+        width = inner + margins.left() + margins.right() + bar
+        column = QSize(width, self._heights(width, 0)[0])
+        if self.look.stage:
+            wide = width + self.bars_width() + self._grid.horizontalSpacing()
+            aside = QSize(wide, self._heights(wide, inner)[1])
+            if column.height() > screen.height() and aside.height() and (
+                    aside.width() <= screen.width()):
+                return aside.expandedTo(super().readable_size())
+        return column.expandedTo(super().readable_size())
 
-    def _term_styles(self) -> tuple[str, str]:
+    def _term_styles(self) -> Styles:
         """Format strings for the term that decides and for the rest (faded in spotlight)."""
         mark = f"<b><span style='color:{SELECTION_COLOUR}'>{{}}</span></b>"
         look = self.look
         rest = (f"<span style='color:{look.faded(look.theme.foreground)}'>{{}}</span>"
                 if look.spotlight else "{}")
-        return mark, rest
-
-    def _equation_html(self, q: np.ndarray, k: np.ndarray, pair: Breakdown) -> str:
-        """q·k written out, then its products and sum; the dominant term in the mark colour
-        (with the spotlight on, the other terms fade: the class reads the one that decides)."""
-        mark, rest = self._term_styles()
-        order = largest_terms(pair.products)  # a large d: the largest products first
-        dims = range(len(q)) if order is None else order
-        terms = [f"{operand(q[i])}×{operand(k[i])}" for i in dims]
-        products = [operand(pair.products[i]) for i in dims]
-        for parts in (terms, products):
-            for at, (i, part) in enumerate(zip(dims, parts, strict=True)):
-                parts[at] = (mark if i == pair.dominant else rest).format(html.escape(part))
-                if order is not None:  # which dimension each term is
-                    parts[at] += f"<sub>{i + 1}</sub>"
-        tail, sum_tail = "", ""
-        if order is not None:
-            others = float(pair.total - np.sum(np.asarray(pair.products)[order]))
-            tail = " + " + html.escape(tr("expansion.more_terms", count=len(q) - len(order)))
-            sum_tail = f" + {operand(others)}"
-        return "<br>".join([
-            "q·k = " + " + ".join(terms) + tail,
-            "= " + " + ".join(products) + sum_tail + f" = <b>{number(pair.total)}</b>",
-        ])
-
-    def _update_bars(self, pair: Breakdown) -> None:
-        products = np.asarray(pair.products, dtype=np.float64)
-        order = largest_terms(products)  # a large d: bars for the largest products only
-        dims = np.arange(len(products)) if order is None else order
-        dominant = int(np.flatnonzero(dims == pair.dominant)[0])
-        labels = self._update_bar_values(
-            products[dims], dominant, [f"q{x}k{x}".translate(SUBSCRIPTS) for x in dims + 1])
-        share = pair.dominant_share
-        self.dominant.setText("" if isinstance(share, Undefined) else tr(
-            "expansion.dominant", term=labels[dominant][1],
-            value=number(products[pair.dominant]), share=format_percent(share, 0)))
+        return Styles(mark, rest)
 
     def _update_bar_values(self, products: np.ndarray, dominant: int,
                            names: list[str]) -> list[tuple[int, str]]:
@@ -283,10 +330,18 @@ class ExpansionPanel(Panel):
             pen.setColor(colour)
         self.bars.setOpts(x=xs, height=products, width=0.6, brushes=brushes, pens=pens)
 
-    def _polar_text(self, pair: Breakdown) -> str:
-        if isinstance(pair.cos, Undefined):
-            return tr("expansion.polar_undefined", total=number(pair.total))
-        return tr("expansion.polar", nq=number(pair.norm_q), nk=number(pair.norm_k),
-                  cos=format_score(pair.cos, 3), total=number(pair.total),
-                  angle=f"{pair.angle_deg:.1f}")
 
+def unwrapped_width(label: QLabel, whole_words: bool = False) -> int:
+    """The width a label's text takes on one line per paragraph (its lines unbroken), or with
+    `whole_words` the widest piece between two places it may break (an operator's spaces)."""
+    document = QTextDocument()
+    document.setDefaultFont(label.font())
+    document.setDocumentMargin(0)
+    document.setDefaultTextOption(QTextOption(Qt.AlignmentFlag.AlignLeft))  # words whole
+    if label.textFormat() == Qt.TextFormat.RichText:
+        document.setHtml(label.text())
+    else:
+        document.setPlainText(label.text())
+    if whole_words:
+        document.setTextWidth(1)
+    return math.ceil(document.idealWidth()) + 2 * label.margin() + 2

@@ -4,9 +4,11 @@ method here, so the panel, scale mode and the large-matrix image draw without kn
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pyqtgraph as pg
-from PySide6 import QtGui, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtCore import QObject, QPointF, QRectF, Qt, Signal
 
 from app.ui.fonts import READING, chrome_font
@@ -62,7 +64,7 @@ class HeatmapCanvas(QObject):
         self.cells = CellLayer(self.plot)
 
     def _on_resized(self) -> None:
-        fit_colorbar(self.colorbar, self.plot_height())
+        fit_colorbar(self.colorbar, self.plot_height(), self.cells.floor)
         self.resized.emit()
 
     # --- look and words --------------------------------------------------------------------
@@ -80,7 +82,7 @@ class HeatmapCanvas(QObject):
             axis.setPen(theme.foreground)
             axis.label.setFont(chrome_font(READING))  # the cells get the zoom's room
         self.cells.set_look(look)  # the tick names' font, fitted with the cells
-        fit_colorbar(self.colorbar, self.plot_height())
+        fit_colorbar(self.colorbar, self.plot_height(), self.cells.floor)
         self.colorbar.axis.setTextPen(theme.foreground)
         self.mask_item.setBrush(QtGui.QBrush(QtGui.QColor(theme.muted), Qt.BrushStyle.BDiagPattern))
         for item in (self.backdrop, self.mask_item):
@@ -101,6 +103,22 @@ class HeatmapCanvas(QObject):
     def plot_height(self) -> float:
         """The view box's height, which the colour bar's and the ticks' fonts follow."""
         return self.plot.vb.height()
+
+    def readable_plot(self, image_side: float) -> QtCore.QSize:
+        """The plot's least size: the cells at the floor size (or, for a picture, a view box
+        `image_side` square beside its colour bar), the axes' names and titles around it."""
+        cells = self.cells
+        if cells.grid.labels:
+            box = cells.readable_cells()
+            width, height = box.width(), max(box.height(), cells.title_length())
+        else:  # the colour bar is in the layouts' margins measured below
+            width, height = image_side, image_side
+        vb, graphics = self.plot.vb, self.graphics
+        left, top = self.plot.getAxis("left"), self.plot.getAxis("top")
+        spare_w = graphics.width() - vb.width() - left.width()  # the layouts' own margins
+        spare_h = graphics.height() - vb.height() - top.height()
+        return QtCore.QSize(math.ceil(width + cells.axis_room("left") + max(0.0, spare_w)),
+                            math.ceil(height + cells.axis_room("top") + max(0.0, spare_h)))
 
     def view_px(self) -> int:
         """Device pixels along the plot's longer side (at least 64): what a picture needs."""

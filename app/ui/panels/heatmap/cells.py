@@ -4,21 +4,24 @@ and the spotlight veil."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtGui, QtWidgets
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QRectF, QSizeF, Qt
 
-from app.ui.fonts import HEADING, READING, points, ui_font
+from app.ui.fonts import HEADING, READING, SMALL, points, ui_font
 from app.ui.look import SPOTLIGHT_VEIL, Look
-from app.ui.widgets.axes import reserve_room
+from app.ui.widgets.axes import ROUNDING, reserve_room
+from app.ui.widgets.stage_text import least_pt
 
 CELL_TEXT_LIMIT = 12
 """Up to this many tokens every cell prints its value; beyond, the cells are too small."""
 SMALLEST_CELL_PT = 7.0
-"""Below this a cell's number is unreadable anyway: the label hides instead of spilling over."""
+"""Below this a cell's number is unreadable anyway: the label hides instead of spilling over
+(on the stage the floor is STAGE_MIN_PX: `CellLayer.floor`)."""
 CELL_MOST = HEADING
 """Points at 100 %: a big cell's number grows no larger, scaled with the zoom."""
 CELL_FILL = 0.86
@@ -26,6 +29,11 @@ CELL_FILL = 0.86
 height, leading included, may fill the cell's height: digits take about half of it)."""
 MEASURE_PT = 20.0
 """Cell labels are measured at this size; their width scales with the point size."""
+READABLE_PAD = 0.3
+"""Lines' heights a column adds around its number at the least readable size: a projected
+number needs a visible gap from the next, and from the selection's outline."""
+TICK_LAG = 1.0
+"""Points the tick names' font may lag behind the cells' before it follows them."""
 WIDEST_USUAL = "−0.00"
 """The fit never counts a label narrower than this, so one drag step (4.40 → 0.67) does not
 resize every number."""
@@ -101,6 +109,8 @@ class CellLayer:
     def __init__(self, plot: pg.PlotItem) -> None:
         self.plot = plot
         self.look = Look()
+        self.floor = SMALLEST_CELL_PT
+        """The least point size of a cell's number and a tick name (larger on the stage)."""
         self.grid = CellGrid()
         self.grid.setZValue(1)
         plot.addItem(self.grid)
@@ -118,6 +128,7 @@ class CellLayer:
 
     def set_look(self, look: Look) -> None:
         self.look = look
+        self.floor = least_pt(look.stage, SMALLEST_CELL_PT)
         self._tick_pt = 0.0
         self._fitted = None
         colour = QtGui.QColor(look.theme.background)
@@ -156,29 +167,71 @@ class CellLayer:
         rows, cols = self.grid.values.shape
         view_box = self.plot.vb
         cell_w, cell_h = view_box.width() / max(cols, 1), view_box.height() / max(rows, 1)
-        metrics = QtGui.QFontMetricsF(ui_font(MEASURE_PT, bold=True))
-        widest = max((metrics.horizontalAdvance(text) for line in self.grid.labels
-                      for text in line), default=0.0)
-        widest = max(widest, metrics.horizontalAdvance(WIDEST_USUAL))  # steady while dragging
-        fitted = MEASURE_PT * min(CELL_FILL * cell_w / widest, cell_h / metrics.height())
-        size = max(SMALLEST_CELL_PT, min(points(CELL_MOST), fitted))
-        point, visible = round(size * 2) / 2, fitted >= SMALLEST_CELL_PT
+        widest, line = self._measured()
+        fitted = MEASURE_PT * min(CELL_FILL * cell_w / widest, cell_h / line)
+        size = max(self.floor, min(points(CELL_MOST), fitted))
+        point, visible = round(size * 2) / 2, fitted >= self.floor
         if (point, visible) != self._fitted:  # a drag step changes neither
             self._fitted = (point, visible)
             self.grid.set_font(ui_font(point, bold=True), visible)
-        tick = round(min(size, points(READING)) * 2) / 2
-        moved = abs(tick - self._tick_pt) >= 1.0  # hysteresis: the axes' room moves the cells,
+        tick = self.stage_tick() if self.look.stage else round(min(size, points(READING)) * 2) / 2
+        moved = abs(tick - self._tick_pt) >= TICK_LAG  # hysteresis: the axes' room moves the cells,
         if moved:  # which must not move the axes back and forth
             self._tick_pt = tick
         if rows and (moved or view_box.height() != self._title_room):
             self.fit_axes()
+
+    def _measured(self) -> tuple[float, float]:
+        """The widest cell number (never narrower than WIDEST_USUAL, so a drag step does not
+        resize every number) and a line's height, at MEASURE_PT."""
+        metrics = QtGui.QFontMetricsF(ui_font(MEASURE_PT, bold=True))
+        widest = max((metrics.horizontalAdvance(text) for line in self.grid.labels
+                      for text in line), default=0.0)
+        return max(widest, metrics.horizontalAdvance(WIDEST_USUAL)), metrics.height()
+
+    def readable_cells(self) -> QSizeF:
+        """The view box that prints every number at the floor size on the stage: each column
+        the widest number's width (and its gap) and as wide as its key's name, each row a
+        line's height and as tall as its query's name."""
+        rows, cols = self.grid.values.shape
+        widest, line = self._measured()
+        share = self.floor / MEASURE_PT
+        names = QtGui.QFontMetricsF(ui_font(self.stage_tick(), True))
+        across = max((names.horizontalAdvance(name) for name in self.names.get("top", ())),
+                     default=0.0) + READABLE_PAD * names.height()
+        cell_w = max(share * (widest / CELL_FILL + READABLE_PAD * line), across)
+        cell_h = max(share * line, names.height()) + 1
+        return QSizeF(cols * math.ceil(cell_w), rows * math.ceil(cell_h))
+
+    def stage_tick(self) -> float:
+        """The tick names' point size on the stage: the zoom's small text, at least the floor,
+        whatever the cells' size (a font that followed the cells moved the axes, which
+        moved the cells back)."""
+        return max(self.floor, round(points(SMALL) * 2) / 2)
+
+    def axis_room(self, side: str) -> float:
+        """How deep an axis is on the stage, with its tick names and its title."""
+        axis = self.plot.getAxis(side)
+        metrics = QtGui.QFontMetricsF(ui_font(self.stage_tick(), True))
+        boxes = [metrics.size(0, text) for text in self.names.get(side, ())] or [
+            metrics.size(0, "0")]
+        upright = side in ("left", "right")
+        across = ROUNDING + max(box.width() if upright else box.height() for box in boxes)
+        offset = axis.style["tickTextOffset"][0 if upright else 1]
+        title = axis.label.boundingRect().height() if axis.labelText else 0.0
+        return math.ceil(title + across + offset + max(0, axis.style["tickLength"]))
+
+    def title_length(self) -> float:
+        """The rotated query title's length: the plot is at least this tall to show it."""
+        left = self.plot.getAxis("left")
+        return left.label.boundingRect().width() if left.labelText else 0.0
 
     def fit_scale_axes(self, T: int) -> None:
         """Scale mode's numbered axes (0 … T): tick numbers sized to the plot's height, as
         pyqtgraph spaces about five of them along it whatever their size. Refits only when
         T or the size changes: refitting regenerates both axes."""
         names = {"left": [str(T)], "top": [str(T)]}
-        size = min(points(READING), max(SMALLEST_CELL_PT, 0.12 * self.plot.vb.height()))
+        size = min(max(points(READING), self.floor), max(self.floor, 0.12 * self.plot.vb.height()))
         tick = round(size * 2) / 2
         if (names, tick) != (self.names, self._tick_pt):
             if names != self.names:  # numbered ticks in place of the token names

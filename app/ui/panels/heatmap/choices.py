@@ -27,7 +27,7 @@ from app.model.state import HEATMAP_SOURCES, Q_SCALES, LabState
 from app.model.view import View
 from app.state.document import Document
 from app.ui.fonts import restrain
-from app.ui.format import format_number, pair_formula
+from app.ui.format import format_number, pair_formula, pair_symbol
 
 
 @cache
@@ -53,7 +53,7 @@ def scaled_query(formula: str, query_symbol: str, scale: float) -> str:
 def weights_formula(state: LabState, query: str, key: str) -> str:
     """softmax over the row of the selected scorer, at the chosen length of q."""
     each = scaled_query(pair_formula(SCORERS[state.scorer].formula, query, "j"),
-                        f"q_{query}", state.options.q_scale)
+                        pair_symbol("q", query), state.options.q_scale)
     return f"softmax_j({each})[{key}]"
 
 
@@ -115,13 +115,13 @@ class HeatmapChoices:
         return (state.options.heatmap_source == "embeddings" and view.embeddings is not None
                 and not state.options.scale_mode)
 
-    def sync(self, state: LabState, view: View) -> None:
+    def sync(self, state: LabState, view: View, stage: bool = False) -> None:
         """Mirror the state; the source row only where there are embeddings to compare, the
-        length row only where weights are shown."""
+        length row only where weights are shown, and neither on the stage (the scene chose)."""
         options = state.options
         embeddings = self.shows_embeddings(state, view)
         teaching = state.world == "teaching" and not options.scale_mode
-        self.e_button.setVisible(teaching)
+        self.e_button.setVisible(teaching and not stage)
         self.e_button.setEnabled(view.embeddings is not None)
         self.e_button.setToolTip(tr("heatmap.source_tip") if view.embeddings is not None
                                  else tr("heatmap.source_reshaped"))
@@ -129,7 +129,7 @@ class HeatmapChoices:
             self.e_button.setChecked(embeddings)
         weights = options.heatmap_mode == "weights" and not embeddings and not options.scale_mode
         for widget in (self.length_label, self.slider, self.value_label, self.note):
-            widget.setVisible(weights)
+            widget.setVisible(weights and not stage)
         with QSignalBlocker(self.slider):
             self.slider.setValue(Q_SCALES.index(options.q_scale))
         self.value_label.setText(scale_text(options.q_scale))

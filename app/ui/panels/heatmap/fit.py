@@ -16,13 +16,13 @@ LINE_FONTS = (HEADING, True), (BODY_PT, False)
 
 
 def fit_lines(readout: QLabel, info: QLabel, scale_mode: bool, width: float, room: float,
-              plot_height: float, roomy_height: float) -> None:
+              plot_height: float, roomy_height: float, least: float = 0.0) -> None:
     """Share `room` pixels between the plot (at least `plot_height`, and `roomy_height` to
     keep both lines) and the two lines.
 
     The line that matters less in this mode (the lesson's help line, scale mode's seed line)
     hides and becomes the other's tooltip when the plot would be cramped; the line kept then
-    shrinks, not below 11 pt, rather than run over the plot.
+    shrinks, not below 11 pt nor `least` (the stage's floor), rather than run over the plot.
     """
     fonts = {readout: (points(LINE_FONTS[0][0]), LINE_FONTS[0][1]),
              info: (points(LINE_FONTS[1][0]), LINE_FONTS[1][1])}
@@ -36,13 +36,13 @@ def fit_lines(readout: QLabel, info: QLabel, scale_mode: bool, width: float, roo
     keep.setVisible(True)
     keep.setToolTip("" if spare.isVisible() else spare.text())
     left = room - plot_height - (full[spare] if spare.isVisible() else 0.0)
-    size = largest_size(fonts[keep][0], lambda size: height(keep, size) <= left)
+    size = max(least, largest_size(fonts[keep][0], lambda size: height(keep, size) <= left))
     keep.setFont(ui_font(size, fonts[keep][1]))
     spare.setFont(ui_font(*fonts[spare]))
 
 
-def fit_colorbar(colorbar: pg.ColorBarItem, plot_height: float) -> None:
+def fit_colorbar(colorbar: pg.ColorBarItem, plot_height: float, least: float = 7.0) -> None:
     """The colour bar's numbers shrink with a short plot rather than overlap each other
-    (about five of them share its height)."""
-    size = min(points(BODY_PT), max(7.0, 0.12 * plot_height))
+    (about five of them share its height), never below `least` points."""
+    size = min(max(points(BODY_PT), least), max(least, 0.12 * plot_height))
     colorbar.axis.setStyle(tickFont=ui_font(round(size * 2) / 2))

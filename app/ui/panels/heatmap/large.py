@@ -113,6 +113,7 @@ def show_image(canvas: HeatmapCanvas, picture: Picture, values: np.ndarray,
     canvas.set_scale(image.shape, levels, cmap, picture.factor, unit)
     ticks = {side: thinned(labels, TICKS[side], NAME_CHARS[side])
              for side, labels in names.items()}
-    size = min(points(READING), max(7.0, 0.05 * canvas.plot_height()))
+    least = canvas.cells.floor
+    size = min(max(points(READING), least), max(least, 0.05 * canvas.plot_height()))
     canvas.cells.set_placed_axes(ticks, round(size * 2) / 2)
     canvas.set_mask_path(causal_triangle(rows, cols) if causal else QtGui.QPainterPath())

@@ -6,6 +6,7 @@ and scale mode (scale_mode.py) draws random Q, K up to T = 4096 from its own wor
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -19,18 +20,23 @@ from app.model.scale import SCALE_TS, ScaleResult, score_levels
 from app.model.scoring import SCORERS
 from app.state.document import Document
 from app.state.scale_worker import ScaleWorker
-from app.ui.fonts import restrain
+from app.ui.fonts import points, restrain, ui_font
 from app.ui.format import token_glosses, with_gloss
 from app.ui.look import diverging_map, sequential_map
 from app.ui.panels.base import Panel
 from app.ui.panels.heatmap.canvas import HeatmapCanvas
 from app.ui.panels.heatmap.cells import CellLayer
 from app.ui.panels.heatmap.choices import HeatmapChoices, lesson_info
-from app.ui.panels.heatmap.fit import ROOMY_PLOT_HEIGHT, fit_lines
+from app.ui.panels.heatmap.fit import LINE_FONTS, ROOMY_PLOT_HEIGHT, fit_lines
 from app.ui.panels.heatmap.large import Picture, needs_image, scores_shown, show_image
 from app.ui.panels.heatmap.readout import PERCENT, CellPointer, cell_text, readout_text
 from app.ui.panels.heatmap.scale_mode import ScaleMode
 from app.ui.widgets.live_label import LiveLabel
+from app.ui.widgets.stage_text import kept_whole, least_pt, unbroken
+from app.ui.widgets.text_fit import wrapped_height
+
+PICTURE_SIDE = 260
+"""Pixels at 100 %: scale mode's or a large import's picture on the stage, at the least."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -73,7 +79,7 @@ class HeatmapPanel(Panel):
         self.pointer.picked.connect(lambda row, col: self.document.select(query=row, key=col))
         self.pointer.hovered.connect(lambda _cell: self._update_readout())
         self.scale = ScaleMode(document, self.canvas, self)
-        self.scale.info_changed.connect(self.info.setText)
+        self.scale.info_changed.connect(lambda text: self.info.setText(self._unbroken(text)))
         self.scale.readout_changed.connect(self.readout.setText)
         self.scale.drawn.connect(self._fit_lines)
         self.canvas.resized.connect(self._on_view_resized)
@@ -107,6 +113,8 @@ class HeatmapPanel(Panel):
                        self.scale_box, self.t_combo):
             restrain(widget)  # past 150 % the zoom goes to the cells, not the buttons
         self.choices = HeatmapChoices(self.document, self)
+        self._switches = (self.scores_button, self.weights_button, self.causal_box,
+                          self.scale_box, self.t_combo)
         self._controls = QtWidgets.QVBoxLayout()
         for widgets in ((self.scores_button, self.weights_button, self.causal_box,
                          self.choices.e_button), (self.scale_box, self.t_combo)):
@@ -177,7 +185,11 @@ class HeatmapPanel(Panel):
     # --- look, words, layout ---------------------------------------------------------------
 
     def apply_look(self) -> None:
+        """On the stage the scene has chosen the matrix: the switches, the T box and the
+        choices' row give the room to the cells."""
         self.canvas.apply_look(self.look)
+        for widget in self._switches:
+            widget.setHidden(self.look.stage)
 
     def retranslate(self) -> None:
         self.scores_button.setText(tr("heatmap.mode_scores"))
@@ -197,9 +209,39 @@ class HeatmapPanel(Panel):
         layout, margins = self.layout(), self.layout().contentsMargins()
         room = (self.height() - self._controls.sizeHint().height() - margins.top()
                 - margins.bottom() - 3 * layout.spacing())
+        stage = self.look.stage
+        roomy = self.canvas.readable_plot(self._picture_side()).height() if stage else (
+            self.look.px(ROOMY_PLOT_HEIGHT))
         fit_lines(self.readout, self.info, self.document.state.options.scale_mode,
                   self.width() - margins.left() - margins.right(), room,
-                  self.canvas.graphics.minimumHeight(), self.look.px(ROOMY_PLOT_HEIGHT))
+                  self.canvas.graphics.minimumHeight(), roomy,
+                  least_pt(stage, 0.0))
+
+    def _picture_side(self) -> float:
+        return self.look.px(PICTURE_SIDE)
+
+    def readable_size(self) -> QSize:
+        """On the stage: every cell's number at the stage's least size (a picture at its
+        least side), the row and column names and the axis titles around them, and under
+        them the line this mode is about (the readout) wrapped to that width, which is at
+        least that line's length at the least size; the other line shows when there is
+        room for it too."""
+        if not self.look.stage:
+            return super().readable_size()
+        margins, spacing = self.layout().contentsMargins(), self.layout().spacing()
+        plot = self.canvas.readable_plot(self._picture_side())
+        scale_mode = self.document.state.options.scale_mode
+        label, (size, bold) = (self.info, LINE_FONTS[1]) if scale_mode else (
+            self.readout, LINE_FONTS[0])
+        font = ui_font(points(size), bold)
+        first = "" if scale_mode else label.text().split("   ")[0]  # a note may wrap
+        least = ui_font(least_pt(True, 0.0), bold)
+        inner = max(plot.width(),
+                    math.ceil(QtGui.QFontMetricsF(least).horizontalAdvance(first)))
+        line = math.ceil(wrapped_height(label.text(), font, inner)) if label.text() else 0
+        height = plot.height() + line + self._controls.sizeHint().height() + 3 * spacing
+        return QSize(inner + margins.left() + margins.right(),
+                     height + margins.top() + margins.bottom())
 
     def sizeHint(self) -> QSize:
         """Modest, so the term-by-term dock below gets room at 1280×720; it grows from there."""
@@ -232,7 +274,7 @@ class HeatmapPanel(Panel):
                 SCALE_TS.index(options.scale_T) if options.scale_T in SCALE_TS else -1)
         self.causal_box.setEnabled(self.document.state.world in ("teaching", "imported")
                                    or options.scale_mode)
-        self.choices.sync(self.document.state, self.document.view)
+        self.choices.sync(self.document.state, self.document.view, self.look.stage)
         embeddings = self.choices.shows_embeddings(self.document.state, self.document.view)
         for button in (self.scores_button, self.weights_button):
             button.setEnabled(not embeddings)  # the embeddings' cosine has no weights here
@@ -267,7 +309,7 @@ class HeatmapPanel(Panel):
         self._draw()
         self.canvas.cells.spotlight((state.query, state.key), values.shape)
         self.canvas.set_outlines((state.query, state.key), values.shape, self.look.spotlight)
-        self.info.setText(lesson_info(state, view, embeddings))
+        self.info.setText(self._unbroken(lesson_info(state, view, embeddings)))
         self._update_readout()
 
     def _draw(self) -> None:
@@ -321,6 +363,13 @@ class HeatmapPanel(Panel):
         if state.options.scale_mode:
             return
         view = self.document.view
-        self.readout.setText(readout_text(state, view, self.choices.shows_embeddings(state, view),
-                                          self.pointer.hover or (state.query, state.key),
-                                          self.cell_text))
+        text = readout_text(state, view, self.choices.shows_embeddings(state, view),
+                            self.pointer.hover or (state.query, state.key), self.cell_text)
+        self.readout.setText(self._unbroken(text))
+
+    def _unbroken(self, text: str) -> str:
+        """On the stage a line never breaks inside a token's name or a number."""
+        if not self.look.stage:
+            return text
+        view = self.document.view
+        return kept_whole(unbroken(text), (*view.query_names, *view.key_names))

@@ -1,22 +1,26 @@
 """Owns the four landscapes side by side: the dot product, cosine, −distance and the additive
 scorer over the same 2-D plane and the same q, each with one line on what its contour shape
-means — the picture of why the dot product won (its contours are straight: linear in k)."""
+means — the picture of why the dot product won (its contours are straight: linear in k) — and
+the q-length buttons that stretch q so the class sees which maps change."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QFontMetricsF, QResizeEvent
 from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from app.i18n import tr
 from app.model.landscape import COMPARED_SHAPES
 from app.model.scoring import SCORERS
+from app.model.stretch import length_factor, stretched
 from app.state.document import Document
 from app.ui.fonts import READING, emphasize
 from app.ui.panels.base import Panel
 from app.ui.panels.landscapes.plot import LandscapePlot, wrapping
+from app.ui.panels.landscapes.q_length import QLength
 from app.ui.widgets.world_hint import WorldHint, pages_with_hint
 
 MINIMUM_SIZE = (240, 150)
@@ -84,6 +88,8 @@ class LandscapesPanel(Panel):
         self.intro = QLabel(objectName="landscapes_intro")
         wrapping(self.intro)
         emphasize(self.intro, READING)
+        self.q_length = QLength()
+        self.q_length.picked.connect(self._on_length_picked)
         self.plots = {name: LandscapePlot(name) for name in COMPARED_SHAPES}
         self._grid = QGridLayout()
         self._grid.setSpacing(6)
@@ -93,6 +99,7 @@ class LandscapesPanel(Panel):
         body = QVBoxLayout(self._content)
         body.setContentsMargins(0, 0, 0, 0)
         body.addWidget(self.intro)
+        body.addWidget(self.q_length)
         body.addLayout(self._grid, 1)
         self._hint_page = WorldHint("landscapes", lambda: self.document.set_world("dialogue"))
         self.hint, self.switch_button = self._hint_page.hint, self._hint_page.switch_button
@@ -132,21 +139,26 @@ class LandscapesPanel(Panel):
                 grid.addWidget(plot.caption, row + 2, column, top)
                 plot.caption.setAlignment(Qt.AlignmentFlag.AlignHCenter | top)
 
+    def _title_height(self, width: float) -> float:
+        return max(p.title.heightForWidth(int(width)) for p in self.plots.values()) + 8
+
+    def _caption_height(self, width: float) -> float:
+        return max(p.caption.heightForWidth(int(width)) for p in self.plots.values()) + 8
+
+    def _above(self, width: int, roomy: bool) -> int:
+        """The height the intro (where there is room) and the q-length row take."""
+        intro = self.intro.heightForWidth(width) if roomy else 0
+        return intro + self.q_length.sizeHint().height() + self._content.layout().spacing()
+
     def resizeEvent(self, event: QResizeEvent) -> None:
         """Arrange the four for the new size; the intro line only where there is room."""
         size = event.size()
         line = QFontMetricsF(self.intro.font()).lineSpacing()
         roomy = size.height() > ROOMY_LINES * line
         self.intro.setVisible(roomy)
-        height = size.height() - (self.intro.heightForWidth(size.width()) if roomy else 0)
+        height = size.height() - self._above(size.width(), roomy)
         plots = list(self.plots.values())
-
-        def title_height(width: float) -> float:
-            return max(p.title.heightForWidth(int(width)) for p in plots) + 8
-
-        def caption_height(width: float) -> float:
-            return max(p.caption.heightForWidth(int(width)) for p in plots) + 8
-
+        title_height, caption_height = self._title_height, self._caption_height
         width, height = size.width() - 8, max(1, height - 8)
         columns, beside, side = best_plan(width, height, title_height, caption_height)
         captions = side >= self.look.px(MIN_PLOT)
@@ -158,12 +170,46 @@ class LandscapesPanel(Panel):
         self._arrange(columns, beside)
         super().resizeEvent(event)
 
+    def readable_size(self) -> QSize:
+        """Each plot at least the side where it writes its contour values and key names, with
+        its title and caption whole: four in a row where the screen is that wide, else 2 × 2
+        (the two arrangements the panel itself picks at such sizes), and the q-length row."""
+        if not self._inputs_unchanged():  # measured as the document is now, not as last shown
+            self._refresh_now()
+        side = math.ceil(max(plot.detail_side() + plot.frame() for plot in self.plots.values())) + 2
+        spacing = self._grid.spacing()
+        sizes = []
+        for columns in (4, 2):
+            rows = len(self.plots) // columns
+            width = math.ceil(columns * side + spacing * (columns - 1)) + 8
+            cell = self._title_height(side) + side + self._caption_height(side) + 3 * spacing
+            height = math.ceil(rows * cell) + self._above(width, False) + 8
+            if height > ROOMY_LINES * QFontMetricsF(self.intro.font()).lineSpacing():
+                height += self.intro.heightForWidth(width)  # so tall that the intro shows
+            sizes.append(QSize(width, height))
+        screen = self.room()
+        fits = [size for size in sizes if size.width() <= screen.width()
+                and size.height() <= screen.height()]
+        best = fits[0] if fits else min(sizes, key=lambda s: max(
+            s.width() / screen.width(), s.height() / screen.height()))
+        return best.expandedTo(super().readable_size())
+
+    def _on_length_picked(self, factor: float) -> None:
+        """q at `factor` × its length in the lesson, its direction kept: one undo step."""
+        state = self.document.state
+        if state.world != "dialogue":
+            return
+        q = stretched(state.dialogue_q, self.document.data.dialogue.q, factor)
+        if q is not None:
+            self.document.set_vector("q", 0, q)
+
     def apply_look(self) -> None:
         for plot in self.plots.values():
             plot.apply_look(self.look)
 
     def retranslate(self) -> None:
         self.intro.setText(tr("landscapes.intro"))
+        self.q_length.retranslate()
         self.setToolTip(tr("landscapes.intro"))
         self._hint_page.set_texts(tr("landscapes.teaching_hint"), tr("playground.switch_world"))
         for name, plot in self.plots.items():
@@ -181,3 +227,6 @@ class LandscapesPanel(Panel):
         contours = not self.document.dragging  # back when the gesture ends (base Panel)
         for plot in self.plots.values():
             plot.repaint_from(view, contours)
+        q = self.document.state.dialogue_q
+        self.q_length.show_length(view.plane.norm_q,
+                                  length_factor(q, self.document.data.dialogue.q))

@@ -8,6 +8,7 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
 from app.model.landscape import Landscape
@@ -15,12 +16,23 @@ from app.model.view import View
 from app.ui.fonts import BODY_PT, READING, STRONG, emphasize, scaled_font
 from app.ui.format import format_score
 from app.ui.look import OKABE_ITO, QUERY_COLOUR, Look, landscape_map
+from app.ui.panels.playground.labels import put, text_size
+from app.ui.panels.playground.placement import Label, around, inside, place
 
 LEVEL_LABELS = 12
 """Label items kept per plot for contour values (nice_levels gives about eight)."""
 DETAIL_PX = 190
 """A plot smaller than this (at 100 %) shows shapes only: contour values and key names would
 bury the lines; the keys keep their dots in the playground's colours."""
+DETAIL_LINES = 6
+"""On the stage's larger type, a plot writes its labels only when it is this many of their
+lines tall (and wide)."""
+DEFAULT_FRAME_PX = 20
+"""pyqtgraph's margins around a view box, before a plot is first laid out."""
+NAME_GAP_PX = 9
+"""Pixels (at 100 %) between a key's dot and its name."""
+DOT_PX = 9
+"""A key's dot, in pixels at 100 %: labels keep clear of it."""
 
 
 def wrapping(label: QLabel) -> None:
@@ -122,11 +134,23 @@ class LandscapePlot:
         view = self._view
         return view.landscape_at(self.aspect(), self.scorer) if view is not None else None
 
+    def detail_side(self) -> float:
+        """The least side (pixels) at which the plot writes contour values and key names:
+        DETAIL_PX, and on the stage DETAIL_LINES lines of those labels."""
+        side = self._look.px(DETAIL_PX)
+        if self._look.stage:
+            side = max(side, DETAIL_LINES * QFontMetricsF(scaled_font(READING, True)).height())
+        return side
+
+    def frame(self) -> float:
+        """Pixels the plot's widget has beyond its view box (pyqtgraph's own margins)."""
+        extra = self.graphics.width() - self.plot.vb.width()
+        return extra if self.plot.vb.width() > 0 and extra > 0 else DEFAULT_FRAME_PX
+
     def detailed(self) -> bool:
-        """Room for contour values and key names (see DETAIL_PX)."""
+        """Room for contour values and key names (see `detail_side`)."""
         box = self.plot.vb
-        look = self._look
-        return min(box.width(), box.height()) >= look.px(DETAIL_PX)
+        return min(box.width(), box.height()) >= self.detail_side()
 
     def _paint_field(self, land: Landscape, contours: bool) -> None:
         sx = 2 * land.half_width / (len(land.xs) - 1)
@@ -156,7 +180,9 @@ class LandscapePlot:
                 np.all(np.isfinite(iso.label_points[index])))
             label.setVisible(visible)
             if visible:
-                label.setText(format_score(float(iso.levels[index]), iso.decimals))
+                text = format_score(float(iso.levels[index]), iso.decimals)
+                if text != label.toPlainText():
+                    label.setText(text)
                 label.setPos(*iso.label_points[index])
 
     def _paint_vectors(self, view: View) -> None:
@@ -167,18 +193,44 @@ class LandscapePlot:
         self.q_head.setVisible(bool(np.any(q)))
         look = self._look
         colours = [OKABE_ITO[j % len(OKABE_ITO)] for j in range(len(view.k))]
-        self.keys.setData(pos=view.k, size=look.px(9), symbol="o",
+        self.keys.setData(pos=view.k, size=look.px(DOT_PX), symbol="o",
                           brush=[pg.mkBrush(c) for c in colours],
                           pen=pg.mkPen(look.theme.foreground, width=look.px(1.5)))
         while len(self.names) < len(view.k):
-            label = pg.TextItem("", color="#111111", anchor=(-0.15, 1.1),
+            label = pg.TextItem("", color="#111111", anchor=(0, 1),
                                 fill=pg.mkBrush(255, 255, 255, 170))
             label.setFont(scaled_font(READING, bold=True))
             label.setZValue(12)
             self.plot.addItem(label)
             self.names.append(label)
+        detailed = self.detailed()
         for j, label in enumerate(self.names):
-            label.setVisible(j < len(view.k) and self.detailed())
-            if j < len(view.k):
+            label.setVisible(j < len(view.k) and detailed)
+            if j < len(view.k) and label.toPlainText() != view.key_names[j]:
                 label.setText(view.key_names[j])
-                label.setPos(float(view.k[j, 0]), float(view.k[j, 1]))
+        if detailed:
+            self._place_labels(view)
+
+    def _place_labels(self, view: View) -> None:
+        """Key names beside their dots, then the contour values where they cover no name,
+        no other value and not q's arrow (the rest are left out), inside the plot."""
+        box = self.plot.vb
+        pixel, bounds = box.viewPixelSize(), box.viewRange()
+        gap = NAME_GAP_PX * self._look.scale * pixel[0]
+        labels = []
+        for j, label in enumerate(self.names[:len(view.k)]):
+            x, y = float(view.k[j, 0]), float(view.k[j, 1])
+            outward = math.atan2(y, x) if (x, y) != (0.0, 0.0) else math.pi / 4
+            labels.append(Label(around(x, y, outward, text_size(label, pixel), gap, bounds)))
+        levels = [label for label in self.levels if label.isVisible()]
+        for label in levels:
+            width, height = text_size(label, pixel)
+            point = label.pos()
+            labels.append(Label((inside((point.x() - width / 2, point.y() - height / 2, width,
+                                         height), bounds),), required=False))
+        q = view.q[0]
+        marks = [(0.0, 0.0, float(q[0]), float(q[1]))] if np.any(q) else []
+        marks += [(float(x), float(y), float(x), float(y)) for x, y in view.k]  # the dots
+        chosen = place(labels, marks, pad=self._look.px(DOT_PX / 2 + 2) * pixel[0])
+        for item, rect in zip([*self.names[:len(view.k)], *levels], chosen, strict=True):
+            put(item, rect)

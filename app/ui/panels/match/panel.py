@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import QEvent, QModelIndex, QSignalBlocker, QSize, Qt, QTimer
-from PySide6.QtGui import QResizeEvent, QShowEvent
+from PySide6.QtGui import QFontMetrics, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QBoxLayout,
     QCheckBox,
     QHeaderView,
     QLabel,
-    QStyle,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -20,9 +21,10 @@ from app.i18n import tr
 from app.model.reasons import SwapReason
 from app.model.state import STATE_FIELDS
 from app.state.document import Document
-from app.ui.fonts import BODY_PT, READING, emphasize, scaled_font
+from app.ui.fonts import BODY_PT, READING, SMALL, emphasize, scaled_font
 from app.ui.format import format_length_ratio, format_score, token_glosses, with_gloss
 from app.ui.panels.base import Panel
+from app.ui.panels.match.header import ScoreHeader
 from app.ui.panels.match.model import (
     ADDITIVE_COLUMNS,
     HIGHLIGHT,
@@ -33,9 +35,13 @@ from app.ui.panels.match.model import (
     highlight_kind,
 )
 from app.ui.widgets.scroll import FittedScrollArea
+from app.ui.widgets.stage_text import kept_whole, unbroken
 
 SIDE_MIN_WIDTH = 320
 """Pixels (before presentation scaling) the reasons need to stay readable beside the table."""
+STAGE_BREATH = 8
+"""Pixels at 100 % the stage adds to each compact column: a gap between the numbers that
+still leaves every column of the table in a 1024-pixel-wide room at 200 %."""
 
 REASON_KEYS = {
     ("cosine", "longer"): "match.reason.cosine_longer",
@@ -59,28 +65,6 @@ def reason_text(reason: SwapReason, names: tuple[str, ...]) -> str:
     sign = -1.0 if reason.other == "neg_euclidean" else 1.0
     values["oa"], values["ob"] = (format_score(sign * x) for x in reason.other_scores)
     return tr(REASON_KEYS[(reason.other, reason.kind)], **values)
-
-
-class ScoreHeader(QHeaderView):
-    """A header that, when compact, does not reserve the sort arrow's room beside the text.
-
-    Qt reserves a square as tall as the header beside every label for the arrow; with two-line
-    labels that square alone is wider than a rank. The style draws the arrow over the section
-    (above the label in Fusion), so the compact header keeps only a small allowance.
-    """
-
-    def __init__(self, model: MatchModel, parent: QWidget | None = None) -> None:
-        super().__init__(Qt.Orientation.Horizontal, parent)
-        self.match_model = model
-        self.setSectionsClickable(True)  # as QTableView's own header: a click sorts
-        self.setHighlightSections(True)
-
-    def sectionSizeFromContents(self, logicalIndex: int) -> QSize:
-        size = super().sectionSizeFromContents(logicalIndex)
-        if self.match_model.compact and self.isSortIndicatorShown():
-            margin = self.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, self)
-            size.setWidth(size.width() - size.height() - margin + self.fontMetrics().height() // 2)
-        return size
 
 
 class MatchTablePanel(Panel):
@@ -107,6 +91,7 @@ class MatchTablePanel(Panel):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.table.verticalHeader().hide()
+        self.table.setAutoScroll(False)  # every row shows: a current row needs no scrolling
         # Sized by _fit_table, not by Qt at every dataChanged: a header that sizes itself to
         # its contents measures every cell of the table again for each changed cell.
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
@@ -116,6 +101,9 @@ class MatchTablePanel(Panel):
         self._fitted: tuple[object, ...] | None = None
         """The column widths' inputs at the last fit (None: fit at the next refresh)."""
         self._reasons_text = ""
+        self._compact_width = self._compact_header = 0
+        """The table's width and header height with compact texts, measured at the last fit
+        on the stage."""
         self._tips: dict[int, str] | None = None
         self._measuring = False  # _fit_table trying both layouts: not a resize to refit for
         self.table.horizontalHeader().sectionResized.connect(
@@ -167,12 +155,22 @@ class MatchTablePanel(Panel):
         self.retranslate()
 
     def apply_look(self) -> None:
+        """On the stage the scene has chosen the columns: the additive switch stays on the
+        teacher's desk, and each row is a line of its font tall at least."""
         look = self.look
         self.model.font = scaled_font(READING)
         self.model.theme = highlight_kind(look.theme.background)
         self.model.faded = (look.faded(look.theme.foreground),
                             look.faded(HIGHLIGHT[self.model.theme][0]))
-        self.table.verticalHeader().setDefaultSectionSize(int(look.px(30)))
+        row = int(look.px(30))
+        if look.stage:
+            row = max(row, QFontMetrics(self.model.font).height() + round(look.px(6)))
+        self.table.verticalHeader().setDefaultSectionSize(row)
+        self.additive_box.setHidden(look.stage)
+        # the reasons explain the table: on the stage they take the least size, not more
+        emphasize(self.reasons, SMALL if look.stage else READING)
+        for label in (self.reasons_title, self.reasons):
+            label.setVisible(True)  # the stage shows them where they fit (`_arrange`)
         box = round(look.px(16))
         self.additive_box.setStyleSheet(
             f"QCheckBox::indicator {{ width: {box}px; height: {box}px; }}")
@@ -198,6 +196,8 @@ class MatchTablePanel(Panel):
         reasons = explained.reasons
         lines = [reason_text(reason, view.key_names) for reason in reasons]
         text = "\n".join(f"• {line}" for line in lines) if lines else tr("match.no_disagreement")
+        if self.look.stage:  # a wrapped line never breaks a number or a token's name
+            text = kept_whole(unbroken(text), view.key_names)
         if text != self._reasons_text or self._tips is None:
             self._reasons_text = text
             self.reasons.setText(text)
@@ -215,7 +215,11 @@ class MatchTablePanel(Panel):
             flagged=explained.flagged,
             tips=self._tips,
         ))
-        caption = tr("match.caption", query=with_gloss(view.query_names[row], glosses))
+        query = with_gloss(view.query_names[row], glosses)
+        if self.look.stage:  # what is on it, not how to click it: the class does not click
+            caption = kept_whole(tr("match.caption_stage", query=query), view.query_names)
+        else:
+            caption = tr("match.caption", query=query)
         if caption != self.caption.text():
             self.caption.setText(caption)
         show = state.options.show_additive
@@ -249,7 +253,8 @@ class MatchTablePanel(Panel):
         numbers do not touch; returns the width added."""
         header = self.table.horizontalHeader()
         shown = [c for c in range(header.count()) if not header.isSectionHidden(c)]
-        extra = min(max(0, spare) // max(1, len(shown)), int(self.look.px(12)))
+        most = self.look.px(STAGE_BREATH if self.look.stage else 12)
+        extra = min(max(0, spare) // max(1, len(shown)), int(most))
         if extra:
             self._measuring = True
             try:
@@ -263,11 +268,16 @@ class MatchTablePanel(Panel):
         """Size the table to its rows and columns, so nothing is elided and it never scrolls
         inside. Too narrow a panel (a projector's scene) first gets the compact texts, two-line
         headers and bare tokens, so the cosine and distance columns stay in view; only one
-        narrower still gives the table a horizontal scroll bar."""
+        narrower still gives the table a horizontal scroll bar. On the stage the compact
+        width is measured too: it is the least the stage may give."""
         table = self.table
         header = table.horizontalHeader()
         frame = 2 * table.frameWidth()
         room = self.width() - self.look.px(24)  # margins and the panel's own scroll bar
+        if self.look.stage:  # the least width the stage may give it, measured first
+            width = self._columns_width(compact=True)
+            self._compact_width = width + self._breathe(1 << 20) + 1  # and a pixel of rounding
+            self._compact_header = table.horizontalHeader().sizeHint().height()
         width = self._columns_width(compact=False)
         if width > room:
             width = self._columns_width(compact=True)
@@ -281,10 +291,50 @@ class MatchTablePanel(Panel):
         self._arrange()
         self.scroll.relayout()
 
+    def readable_size(self) -> QSize:
+        """On the stage: every row and every score column (the compact texts) under the
+        caption. The reasons explain the rows marked in it: they show, beside the table or
+        below it, where the stage gives the room they need."""
+        if not self.look.stage:
+            return super().readable_size()
+        if not self._compact_width:
+            self._fit_table()
+        width = self._compact_width
+        return QSize(width + self._frame()[0], self._table_block(width) + self._frame()[1])
+
+    def _frame(self) -> tuple[int, int]:
+        """The page's margins around its content (and the allowance `_fit_table` keeps)."""
+        margins = self.scroll.widget().layout().contentsMargins()
+        return (margins.left() + margins.right() + math.ceil(self.look.px(24)),
+                margins.top() + margins.bottom())
+
+    def _table_block(self, width: int) -> int:
+        """The caption wrapped to `width` over every row of the table (its compact header, on
+        the stage)."""
+        table = self.table
+        rows = sum(table.rowHeight(r) for r in range(self.proxy.rowCount()))
+        header = self._compact_header or table.horizontalHeader().sizeHint().height()
+        return (self.caption.heightForWidth(width) + self.scroll.widget().layout().spacing()
+                + header + rows + 2 * table.frameWidth())
+
+    def _reasons_height(self, width: int) -> int:
+        spacing = self.scroll.widget().layout().spacing()
+        return sum(label.heightForWidth(width) + spacing
+                   for label in (self.reasons_title, self.reasons))
+
     def _arrange(self) -> None:
-        """Reasons beside the table when they get a readable width, else below it."""
+        """Reasons beside the table when they get a readable width, else below it; on the
+        stage, only where they fit whole (they never push the table out of view)."""
         room = self.width() - self.table.maximumWidth() - self.look.px(24)
         wide = room >= self.look.px(SIDE_MIN_WIDTH)
+        if self.look.stage:
+            frame_w, frame_h = self._frame()
+            height = self.height() - frame_h
+            table = self._table_block(self.table.maximumWidth())
+            wide = wide and self._reasons_height(int(room)) <= height
+            below = table + self._reasons_height(self.width() - frame_w) <= height
+            for label in (self.reasons_title, self.reasons):
+                label.setVisible(wide or below)
         direction = QBoxLayout.Direction.LeftToRight if wide else QBoxLayout.Direction.TopToBottom
         if self.body.direction() != direction:
             self.body.setDirection(direction)
@@ -293,6 +343,12 @@ class MatchTablePanel(Panel):
         super().showEvent(event)
         self._fitted = None
         self._schedule_fit()  # fonts are polished now: measure the columns again
+        QTimer.singleShot(0, self, self._to_top)
+
+    def _to_top(self) -> None:
+        """A panel opens at its top: its caption and first row, whichever row is current."""
+        for bar in (self.scroll.verticalScrollBar(), self.table.verticalScrollBar()):
+            bar.setValue(bar.minimum())
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.FontChange:  # the app font scaled: measure again
@@ -304,6 +360,8 @@ class MatchTablePanel(Panel):
         super().resizeEvent(event)
         if event.size().width() != event.oldSize().width():
             self._fit_table()
+        elif self.look.stage:  # a height that no longer holds the reasons, or now does
+            self._arrange()
 
     def _schedule_fit(self) -> None:
         """Refit once the header has settled (fonts polish after show, sections resize)."""

@@ -18,8 +18,7 @@ from app.ui.look import SELECTION_COLOUR, Look
 
 VectorId = tuple[str, int]
 LABEL_GAP_PX = 16
-LABEL_TURNS = tuple(math.radians(a) for a in (0, 55, -55, 110, -110, 180))
-"""Sides of the tip tried for a label, outward first, until it covers no other label."""
+"""Pixels (at 100 %) between a point and the label placed beside it."""
 
 
 class TipHandle(pg.GraphicsObject):
@@ -150,16 +149,9 @@ class VectorArrow:
                                      width=max(1.0, self._width * 0.7))
         self.label.update()
 
-    def set_tip(self, x: float, y: float, text: str, pixel: tuple[float, float],
-                bounds: tuple[tuple[float, float], tuple[float, float]],
-                avoid: list[QRectF]) -> QRectF:
-        """Move shaft, head, label and handle to a new tip; a zero vector shows no head.
-
-        The label goes a few pixels beyond the tip, clear of the grab circle, turning to
-        another side of the tip when the outward place would cover a label in `avoid`, and
-        sliding back inside `bounds` (the visible range) rather than being cut off. `pixel` is
-        the plot's size of one screen pixel. Returns the label's rectangle in plot units.
-        """
+    def set_tip(self, x: float, y: float, text: str) -> None:
+        """Move shaft, head and handle to a new tip and name it; a zero vector shows no head.
+        The label is placed afterwards (`put_label`), clear of every other label."""
         self._tip = (x, y)
         self.halo.setData([0, x], [0, y])
         self.shaft.setData([0, x], [0, y])
@@ -169,30 +161,19 @@ class VectorArrow:
             self.head.setStyle(angle=180.0 - math.degrees(math.atan2(y, x)))
         self.head.setPos(x, y)
         self.handle.setPos(x, y)
-        self.label.setText(text)
-        box = self.label.textItem.boundingRect()
-        size = (box.width() * pixel[0], box.height() * pixel[1])
-        gap = LABEL_GAP_PX * pixel[0] * self._scale
-        outward = math.atan2(y, x) if length > 0 else math.pi / 4
-        places = [self._label_rect(x, y, outward + turn, size, gap, bounds)
-                  for turn in LABEL_TURNS]
-        rect = next((r for r in places if not any(r.intersects(o) for o in avoid)), places[0])
-        self.label.setAnchor((0, 1))
-        self.label.setPos(rect.left(), rect.top())
-        return rect
+        if text != self.label.toPlainText():
+            self.label.setText(text)
 
-    @staticmethod
-    def _label_rect(x: float, y: float, direction: float, size: tuple[float, float], gap: float,
-                    bounds: tuple[tuple[float, float], tuple[float, float]]) -> QRectF:
-        """The label's rectangle (plot units; top() is its lower edge, as y points up) when it
-        sits `gap` from the tip in `direction`, with the side nearest the tip facing it."""
-        ux, uy = math.cos(direction), math.sin(direction)
-        anchor = (0.5 - 0.5 * ux, 0.5 + 0.5 * uy)
-        corner = [x + gap * ux - anchor[0] * size[0], y + gap * uy - (1 - anchor[1]) * size[1]]
-        for axis in (0, 1):
-            low, high = bounds[axis]
-            corner[axis] = min(max(corner[axis], low), max(low, high - size[axis]))
-        return QRectF(corner[0], corner[1], size[0], size[1])
+    @property
+    def outward(self) -> float:
+        """The direction (radians) a label leaves the tip in first: along the arrow."""
+        x, y = self._tip
+        return math.atan2(y, x) if (x, y) != (0.0, 0.0) else math.pi / 4
+
+    def put_label(self, rect: tuple[float, float, float, float]) -> None:
+        """Put the label's lower left corner at the rectangle's (plot units, y up)."""
+        self.label.setAnchor((0, 1))
+        self.label.setPos(rect[0], rect[1])
 
     @property
     def tip(self) -> tuple[float, float]:

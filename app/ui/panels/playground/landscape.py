@@ -34,6 +34,7 @@ class LandscapeLayer:
         self.colorbar = pg.ColorBarItem(values=(-1, 1), colorMap=washed_map(),
                                         interactive=False, width=18)
         self.colorbar.setImageItem(self.image, insert_in=plot)
+        self.colorbar.axis.enableAutoSIPrefix(False)  # −0.5 is −0.5, never −500 (×0.001)
         self.iso = pg.PlotDataItem(connect="pairs")
         self.iso.setZValue(-10)
         plot.addItem(self.iso)
@@ -82,10 +83,21 @@ class LandscapeLayer:
             reserve_room(axis, self._tick_font, list(ends))
         points = iso.segments.reshape(-1, 2)
         self.iso.setData(points[:, 0], points[:, 1], connect="pairs")
+
+    def level_labels(self, land: Landscape) -> list[tuple[pg.TextItem, tuple[float, float]]]:
+        """Each contour's value label with the point of its line it belongs on (the panel
+        shows it there only where it covers no other label and no arrow); the rest hidden."""
+        iso = land.iso
+        shown = []
         for index, label in enumerate(self.labels):
             visible = (index < len(iso.levels)
                        and bool(np.all(np.isfinite(iso.label_points[index]))))
-            label.setVisible(visible)
-            if visible:
-                label.setText(format_score(float(iso.levels[index]), iso.decimals))
-                label.setPos(*iso.label_points[index])
+            if not visible:
+                label.hide()
+                continue
+            text = format_score(float(iso.levels[index]), iso.decimals)
+            if text != label.toPlainText():
+                label.setText(text)
+            point = iso.label_points[index]
+            shown.append((label, (float(point[0]), float(point[1]))))
+        return shown

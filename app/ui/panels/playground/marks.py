@@ -3,9 +3,11 @@ projection onto q (dashed drop, coloured span, foot) with its |k|cos θ label.""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import Qt
 
 from app.i18n import tr
 from app.model.plane import arc_points
@@ -13,36 +15,10 @@ from app.model.scoring import Undefined
 from app.model.view import View
 from app.ui.format import format_score
 from app.ui.look import SELECTION_COLOUR, Look
-from app.ui.panels.playground.arrows import LABEL_GAP_PX
 
 SPAN_OPACITY = 0.45
-
-
-def label_rect(item: pg.TextItem, pixel: tuple[float, float]) -> QRectF:
-    """A shown text item's rectangle in plot units (top() is its lower edge, as y points up),
-    from its position, anchor and size in screen pixels; empty when it is hidden."""
-    if not item.isVisible():
-        return QRectF()
-    box = item.textItem.boundingRect()
-    width, height = box.width() * pixel[0], box.height() * pixel[1]
-    anchor = item.anchor
-    left = item.pos().x() - anchor.x() * width
-    bottom = item.pos().y() - (1 - anchor.y()) * height
-    return QRectF(left, bottom, width, height)
-
-
-def keep_inside(item: pg.TextItem, pixel: tuple[float, float],
-                bounds: tuple[tuple[float, float], tuple[float, float]]) -> QRectF:
-    """Slide a label back inside the visible range (plot units) rather than let the plot's
-    edge cut it; returns its rectangle there."""
-    rect = label_rect(item, pixel)
-    (x_low, x_high), (y_low, y_high) = bounds
-    dx = max(0.0, x_low - rect.left()) - max(0.0, rect.right() - x_high)
-    dy = max(0.0, y_low - rect.top()) - max(0.0, rect.bottom() - y_high)
-    if dx or dy:
-        item.setPos(item.pos().x() + dx, item.pos().y() + dy)
-        rect.translate(dx, dy)
-    return rect
+NAMED_ANGLE_DEG = 1.0
+"""A narrower angle (a key dragged onto q) has no arc to name: θ is left out."""
 
 
 class PairMarks:
@@ -78,24 +54,28 @@ class PairMarks:
         self.foot.setBrush(pg.mkBrush("white"))
         self.foot.setPen(pg.mkPen("#333333", width=look.px(2)))
 
-    def paint(self, view: View, key: int, colour: str, extent: float, pixel: tuple[float, float],
-              bounds: tuple[tuple[float, float], tuple[float, float]]) -> list[QRectF]:
-        """The arc between q and the selected key, and k's projection onto q; returns the
-        rectangles of the labels shown (plot units), for the arrow labels to keep clear of."""
+    def paint(self, view: View, key: int, colour: str,
+              extent: float) -> list[tuple[pg.TextItem, tuple[float, float], float]]:
+        """The arc between q and the selected key, and k's projection onto q; returns each
+        shown label with the point it belongs beside and the direction it leaves it in
+        first (radians), for the panel to place clear of every other label."""
         plane, pair = view.plane, view.pair
         k = view.k[key]
         sweep = plane.arc_sweep_deg
         has_angle = not isinstance(sweep, Undefined) and not isinstance(pair.angle_deg, Undefined)
         self.arc.setVisible(has_angle)
+        has_angle = has_angle and abs(sweep) >= NAMED_ANGLE_DEG
         self.theta_label.setVisible(has_angle)
+        shown: list[tuple[pg.TextItem, tuple[float, float], float]] = []
         if has_angle:
             radius = float(np.clip(0.35 * min(plane.norm_q, plane.norm_k[key]),
                                    0.3, 0.2 * extent))
             points = arc_points(plane.arc_start_deg, sweep, radius)
             self.arc.setData(points[:, 0], points[:, 1])
-            middle = arc_points(plane.arc_start_deg + sweep / 2, 0.0, radius * 1.45, 1)[0]
-            self.theta_label.setText(tr("playground.theta"))
-            self.theta_label.setPos(*middle)
+            middle = arc_points(plane.arc_start_deg + sweep / 2, 0.0, radius, 1)[0]
+            self._set_text(self.theta_label, tr("playground.theta"))
+            shown.append((self.theta_label, (float(middle[0]), float(middle[1])),
+                          math.radians(plane.arc_start_deg + sweep / 2)))
         foot = plane.foot
         for item in (self.projection_line, self.projection_span, self.foot,
                      self.projection_label):
@@ -106,14 +86,23 @@ class PairMarks:
             self.projection_span.setPen(pg.mkPen(colour, width=self.look.px(8)))
             self.projection_span.setOpacity(SPAN_OPACITY)
             self.foot.setData([foot[0]], [foot[1]])
-            self.projection_label.setText(tr("playground.projection",
-                                             value=format_score(plane.projection)))
-            # beside the foot, on the side of q away from k, so it covers neither arrow
+            self._set_text(self.projection_label, tr(
+                "playground.projection", value=format_score(plane.projection)))
+            # beside the foot, first on the side of q away from k, so it covers neither arrow
             q = view.q[0]
             side = -1.0 if not isinstance(sweep, Undefined) and sweep > 0 else 1.0
-            normal = side * np.array([-q[1], q[0]]) / plane.norm_q
-            gap = LABEL_GAP_PX * self.look.scale * max(pixel)
-            self.projection_label.setAnchor((0.5 - 0.5 * normal[0], 0.5 + 0.5 * normal[1]))
-            self.projection_label.setPos(*(foot + gap * normal))
-        return [keep_inside(item, pixel, bounds)
-                for item in (self.theta_label, self.projection_label) if item.isVisible()]
+            shown.append((self.projection_label, (float(foot[0]), float(foot[1])),
+                          math.atan2(side * q[0], -side * q[1])))
+        return shown
+
+    def drop(self) -> tuple[float, float, float, float] | None:
+        """The dashed drop from k to its foot on q, which labels keep clear of."""
+        if not self.projection_line.isVisible():
+            return None
+        xs, ys = self.projection_line.getData()
+        return float(xs[0]), float(ys[0]), float(xs[1]), float(ys[1])
+
+    @staticmethod
+    def _set_text(item: pg.TextItem, text: str) -> None:
+        if text != item.toPlainText():
+            item.setText(text)

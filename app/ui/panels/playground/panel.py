@@ -1,12 +1,15 @@
 """Owns the 2-D playground: drag q and the keys of the dialogue sample over the active scorer's
-landscape, with live q·k, |q|, |k|, cos θ and the projection that makes q·k = |q|·|k| cos θ."""
+landscape, with live q·k, |q|, |k|, cos θ, the projection that makes q·k = |q|·|k| cos θ, and
+the chosen scorer's own calculation for the selected key (identity.py)."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QObject, QRectF, Qt
-from PySide6.QtGui import QKeyEvent, QResizeEvent
+from PySide6.QtCore import QEvent, QObject, QSize, Qt
+from PySide6.QtGui import QFontMetricsF, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QBoxLayout,
     QFrame,
@@ -23,35 +26,41 @@ from app.model.plane import editable_values
 from app.model.scoring import SCORERS
 from app.model.view import View
 from app.state.document import Document
-from app.ui.fonts import BODY_PT, HEADING, READING, emphasize, points, scaled_font, ui_font
+from app.ui.fonts import (
+    BODY_PT,
+    HEADING,
+    READING,
+    SMALL,
+    emphasize,
+    points,
+    scaled_font,
+    ui_font,
+)
 from app.ui.format import token_glosses
 from app.ui.look import OKABE_ITO, QUERY_COLOUR
 from app.ui.panels.base import Panel
 from app.ui.panels.playground.arrows import VectorArrow, VectorId
+from app.ui.panels.playground.keys import key_action
+from app.ui.panels.playground.labels import arrange
 from app.ui.panels.playground.landscape import LandscapeLayer
 from app.ui.panels.playground.marks import PairMarks
+from app.ui.panels.playground.placement import Rect
 from app.ui.panels.playground.readouts import PlaneReadouts
+from app.ui.panels.playground.room import MINIMUM_PLANE, ReadoutRoom
 from app.ui.widgets.world_hint import WorldHint, pages_with_hint
 
 SNAP = 0.5
-NUDGE, FINE_NUDGE = 0.5, 0.1
-QWIDGETSIZE_MAX = (1 << 24) - 1
-READOUT_SHARE = 0.52
-"""Below the plane, the readouts take at most this share of the panel's height."""
-MINIMUM_PLANE = 160
-"""Pixels at 100 %: readouts go beside the plane only if it keeps at least this width, and
-under it they leave it at least this height where the panel allows."""
 MINIMUM_SIZE = (240, 220)
 CRAMPED_HEIGHT = 250
 """Pixels at 100 % of height left for the plane (the panel less any readouts below it): with
 less, the plane drops its axis titles and the caption above it (the colour bar names the
 score instead), so the arrows keep the room."""
+PLANE_LINES = 10
+"""The plane's least side, in lines of its vectors' names: the grid's ticks, and room for the
+names beside their arrows and clear of each other."""
 LABEL_PT_PER_PX = 0.06
 """A vector label's point size per pixel of plane height (its line is then about a ninth of
 the plane): in a small dock at a large scale labels shrink before they bury the arrows."""
-NUMBER_KEYS = {getattr(Qt.Key, f"Key_{n}"): n for n in range(10)}
-ARROW_STEPS = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0),
-               Qt.Key.Key_Up: (0, 1), Qt.Key.Key_Down: (0, -1)}
 
 
 def snapped(value: float, free: bool) -> float:
@@ -82,6 +91,8 @@ class PlaygroundPanel(Panel):
         self._active: VectorId = ("k", document.state.key)
         """The vector the arrow keys move: the last one picked, dragged or selected."""
         self._seen_key = document.state.key
+        self.placed: dict[pg.TextItem, Rect] = {}
+        """Where the last refresh put each shown label (plot units): no two overlap."""
         self._build_plot()
         self._build_readouts()
         self._hint_page = WorldHint("playground", lambda: self.document.set_world("dialogue"))
@@ -147,78 +158,63 @@ class PlaygroundPanel(Panel):
         self._scroll.setFrameShape(QFrame.Shape.NoFrame)
         self._scroll.setWidget(self.readouts)
         self._body.addWidget(self._scroll)
+        self._room = ReadoutRoom(self._body, self._scroll, self.readouts)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_readouts()
 
-    def readouts_beside(self, width: int, height: int) -> bool:
-        """Whether the readouts go beside the plane in a `width` × `height` panel: where the
-        plane keeps the larger square, and only if the table's every column fits beside it.
-
-        Read from the table's own size hint, never fed back into the dock's minimum size
-        (which would collapse the plane of a narrow dock at a large scale)."""
-        table = self._beside_width(height) + self._body.spacing()
-        beside = min(height, width - table)
-        below = min(width, height - min(self.readouts.needed_height(width),
-                                        self._below_room(height)))
-        return beside >= self.look.px(MINIMUM_PLANE) and beside > below
-
-    def _below_room(self, height: int) -> int:
-        """The most height the readouts take under the plane: a share of the panel, less
-        where the plane would be left under its minimum (then the table scrolls), but never
-        under a third of the panel."""
-        room = int(READOUT_SHARE * height)
-        plane = self.look.px(MINIMUM_PLANE)
-        if height - room < plane:
-            room = max(height // 3, int(height - plane))
-        return room
-
-    def _beside_width(self, height: int) -> int:
-        """The width the readouts take beside the plane: the table's own, and a scroll bar's
-        if it is taller than the panel."""
-        table = self.readouts.full_width()
-        if self.readouts.needed_height(table) > height:
-            table += self._scroll.verticalScrollBar().sizeHint().width()
-        return table
-
     def _fit_chrome(self) -> None:
         """Axis titles and caption only while the plane has the height for them."""
-        below = self._scroll.maximumHeight() if self._body.direction() == (
-            QBoxLayout.Direction.TopToBottom) else 0
-        cramped = self.height() - below < self.look.px(CRAMPED_HEIGHT)
+        cramped = self.height() - self._room.below_height() < self.look.px(CRAMPED_HEIGHT)
+        if self.look.stage:  # beside the readouts too: the upright title must fit the plane
+            title = QFontMetricsF(scaled_font(READING)).horizontalAdvance(tr("playground.axis_y"))
+            cramped = cramped or self.canvas.height() < 2 * title
         if cramped != self._cramped:
             self._cramped = cramped
             self._set_axis_labels()
             self.refresh()
 
     def _fit_readouts(self) -> None:
-        """Readouts beside the plane or below it (see `readouts_beside`; decided again when
-        the panel resizes and when the table's texts or fonts change). Below the plane they
-        get the height they need (scrolling only past a share of the panel); beside it they
-        scroll within the full height."""
+        """Readouts beside the plane or below it (app/ui/panels/playground/room.py), decided
+        again when the panel resizes and when the table's texts or fonts change."""
         margins = self.layout().contentsMargins()
         width = self.width() - margins.left() - margins.right()
-        height = self.height() - margins.top() - margins.bottom()
-        direction = (QBoxLayout.Direction.LeftToRight if self.readouts_beside(width, height)
-                     else QBoxLayout.Direction.TopToBottom)
-        if self._body.direction() != direction:
-            self._body.setDirection(direction)
-        if direction == QBoxLayout.Direction.LeftToRight:
-            # exactly the table's width (the plane takes the rest): chosen only where it
-            # fits, and the panel's own fixed minimum keeps it from reaching the dock
-            self.readouts.show_coordinates(True)
-            self._scroll.setFixedWidth(self._beside_width(height))
-            self._scroll.setMinimumHeight(0)
-            self._scroll.setMaximumHeight(QWIDGETSIZE_MAX)
-        else:
-            self._scroll.setMinimumWidth(0)
-            self._scroll.setMaximumWidth(QWIDGETSIZE_MAX)
-            room = width - self._scroll.verticalScrollBar().sizeHint().width()
-            self.readouts.show_coordinates(self.readouts.full_width() <= room)
-            self._scroll.setFixedHeight(min(self.readouts.needed_height(width) + 2,
-                                            self._below_room(height)))
+        around_w, around_h = self._plane_chrome()
+        self._room.fit(width, self.height() - margins.top() - margins.bottom(), self.look,
+                       (around_w, around_h + self.caption.heightForWidth(width)),
+                       self._plane_side())
         self._fit_chrome()
+
+    def readable_size(self) -> QSize:
+        """The plane PLANE_LINES lines of its labels square (and at least its minimum), with
+        its axes, colour bar and caption around it, and the readouts whole below it."""
+        if not self._inputs_unchanged():  # measured as the document is now, not as last shown
+            self._refresh_now()
+        side = self._plane_side()
+        around_w, around_h = self._plane_chrome()
+        caption = self.caption.heightForWidth(math.ceil(side + around_w))
+        width, height = self._room.readable(side + around_w, side + around_h + caption,
+                                            self.look.stage, self.room())
+        margins = self.layout().contentsMargins()
+        return QSize(width + margins.left() + margins.right(),
+                     height + margins.top() + margins.bottom()).expandedTo(
+            super().readable_size())
+
+    def _plane_side(self) -> float:
+        """The least side of a plane that has room for its labels (PLANE_LINES lines)."""
+        line = QFontMetricsF(ui_font(self._label_points()[0], bold=True)).lineSpacing()
+        return max(self.look.px(MINIMUM_PLANE), PLANE_LINES * line)
+
+    def _plane_chrome(self) -> tuple[float, float]:
+        """The canvas's room around the view box: the axes with their titles and the colour
+        bar, as laid out (their titles added where a cramped plane dropped them)."""
+        box, metrics = self.plot.vb, QFontMetricsF(scaled_font(READING))
+        if box.width() > 0 and self.canvas.width() > box.width():
+            titles = metrics.height() if self._cramped else 0.0
+            return (self.canvas.width() - box.width() + titles,
+                    self.canvas.height() - box.height() + titles)
+        return 8 * metrics.height(), 3 * metrics.height()  # not laid out yet: an estimate
 
     # --- look and language ---------------------------------------------------------------
 
@@ -237,6 +233,7 @@ class PlaygroundPanel(Panel):
             arrow.set_look(look)
         self.marks.apply_look(look)
         self.readouts.apply_look(look)
+        self.readouts.query_line.setWordWrap(look.stage)  # nothing is cut on the stage
         self._label_pt = 0.0  # the zoom changed: refit the labels on the plane
         self._set_axis_labels()
         self._fit_readouts()
@@ -271,26 +268,41 @@ class PlaygroundPanel(Panel):
         land = view.landscape_at(self.plane_aspect())  # the plot's shape: no white bands
         self._fit_range(land)
         formula = SCORERS[view.scorer].formula
-        self.landscape.paint(land, formula if self._cramped else "")
+        # a cramped plane names its score on the colour bar; on the stage, whose formulas
+        # are too long for the bar's height, the caption keeps it
+        on_bar = self._cramped and not self.look.stage
+        self.landscape.paint(land, formula if on_bar else "")
         self.caption.setText(tr("playground.landscape_title", formula=formula))
-        self.caption.setVisible(not self._cramped)
+        self.caption.setVisible(not on_bar)
         self._fit_labels()
-        pixel = self.plot.vb.viewPixelSize()
-        marks = self.marks.paint(view, state.key, self.arrows[("k", state.key)].colour,
-                                 self._extent, pixel, self.plot.vb.viewRange())
-        self._paint_arrows(view, state.key, marks)
+        key_colour = self.arrows[("k", state.key)].colour
+        marks = self.marks.paint(view, state.key, key_colour, self._extent)
+        self._paint_arrows(view, state.key)
+        self.placed = arrange(
+            self._label_order(state.key), marks, self.landscape.level_labels(land),
+            [drop] if (drop := self.marks.drop()) else [], self.plot.vb.viewPixelSize(),
+            self.plot.vb.viewRange(), self.look.scale, self.look.px(3 * 1.6))
         self.readouts.paint(view, state.key, self.look.spotlight)
 
     def _fit_labels(self) -> None:
-        size = min(points(HEADING), max(BODY_PT, round(LABEL_PT_PER_PX * self.plot.vb.height())))
-        if size != self._label_pt:
-            self._label_pt = size
+        names, marks, levels = self._label_points()
+        if names != self._label_pt:
+            self._label_pt = names
             for arrow in self.arrows.values():
-                arrow.label.setFont(ui_font(size, bold=True))
+                arrow.label.setFont(ui_font(names, bold=True))
             for label in (self.marks.theta_label, self.marks.projection_label):
-                label.setFont(ui_font(size * READING / HEADING, bold=True))
-            for label in self.landscape.labels:  # iso-score values, smaller still
-                label.setFont(ui_font(max(BODY_PT, size * BODY_PT / HEADING)))
+                label.setFont(ui_font(marks, bold=True))
+            for label in self.landscape.labels:  # iso-score values
+                label.setFont(ui_font(levels))
+
+    def _label_points(self) -> tuple[float, float, float]:
+        """Point sizes of the vectors' names, the pair's marks and the contour values: on
+        the stage the sizes the last row reads; in a dock they shrink with a small plane
+        (before they bury the arrows), never below the body text."""
+        if self.look.stage:  # the room's least sizes: the plane keeps room for its labels
+            return points(BODY_PT), points(BODY_PT), points(SMALL)
+        size = min(points(HEADING), max(BODY_PT, round(LABEL_PT_PER_PX * self.plot.vb.height())))
+        return size, size * READING / HEADING, max(BODY_PT, size * BODY_PT / HEADING)
 
     def plane_aspect(self) -> float:
         """Width : height of the plot's view box, the shape the landscape is computed for."""
@@ -308,23 +320,20 @@ class PlaygroundPanel(Panel):
         self.plot.setRange(xRange=(-shown[0], shown[0]), yRange=(-shown[1], shown[1]),
                            padding=0)
 
-    def _paint_arrows(self, view: View, key: int, marks: list[QRectF]) -> None:
-        """Labels are placed clear of `marks` (the pair's θ and projection labels) and of the
-        labels placed before them: q's first, then the selected key's."""
-        pixel = self.plot.vb.viewPixelSize()
-        bounds = self.plot.vb.viewRange()
+    def _label_order(self, key: int) -> list[VectorArrow]:
+        """q's name first, then the selected key's, so they get the best places."""
+        keys = sorted(range(self._key_count), key=lambda j: j != key)
+        return [self.arrows[("q", 0)], *(self.arrows[("k", j)] for j in keys)]
+
+    def _paint_arrows(self, view: View, key: int) -> None:
         q = view.q[0]
-        placed = [*marks, self.arrows[("q", 0)].set_tip(
-            float(q[0]), float(q[1]), tr("playground.q_label", name=view.query_names[0]),
-            pixel, bounds, marks)]
-        # the selected key labels next, so it gets the best place after q
-        for j in sorted(range(len(view.k)), key=lambda j: j != key):
+        self.arrows[("q", 0)].set_tip(float(q[0]), float(q[1]),
+                                      tr("playground.q_label", name=view.query_names[0]))
+        for j in range(len(view.k)):
             arrow = self.arrows[("k", j)]
             k = view.k[j]
-            placed.append(arrow.set_tip(
-                float(k[0]), float(k[1]),
-                tr("playground.k_label", number=j + 1, name=view.key_names[j]),
-                pixel, bounds, placed))
+            arrow.set_tip(float(k[0]), float(k[1]),
+                          tr("playground.k_label", number=j + 1, name=view.key_names[j]))
             arrow.set_selected(j == key)
             arrow.set_opacity(self.look.opacity(j == key))
         for vector_id, arrow in self.arrows.items():
@@ -374,23 +383,14 @@ class PlaygroundPanel(Panel):
         """Tab / Shift+Tab / digits pick the vector, arrows nudge it (Shift: finer)."""
         if self.document.state.world != "dialogue":
             return False
-        order: list[VectorId] = list(self.arrows)
-        key = event.key()
-        if key in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab):
-            step = -1 if key == Qt.Key.Key_Backtab else 1
-            self._select(order[(order.index(self._active) + step) % len(order)])
-            return True
-        if key in NUMBER_KEYS or key == Qt.Key.Key_Q:
-            number = NUMBER_KEYS.get(key, 0)
-            if number == 0:
-                self._select(("q", 0))
-            elif number <= self._key_count:
-                self._select(("k", number - 1))
-            return True
-        if key in ARROW_STEPS:
-            fine = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
-            size = FINE_NUDGE if fine else NUDGE
-            dx, dy = ARROW_STEPS[key]
-            self._nudge(dx * size, dy * size)
-            return True
-        return False
+        shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+        action = key_action(event.key(), shift, list(self.arrows), self._active,
+                            self._key_count)
+        if action is None:
+            return False
+        kind, what = action
+        if kind == "pick":
+            self._select(what)
+        elif kind == "nudge":
+            self._nudge(*what)
+        return True

@@ -3,16 +3,21 @@ score) and the identity q·k = |q| × |k|cos θ for the selected key, all from t
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QTextDocument, QTextOption
 from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from app.i18n import tr
 from app.model.scoring import SCORERS, Undefined
 from app.model.view import View
+from app.model.worked import pair_work
 from app.ui.fonts import READING, STRONG, emphasize
 from app.ui.format import UNDEFINED_TEXT, format_score, with_gloss
 from app.ui.look import Look
+from app.ui.panels.playground.identity import identity_text, vector_text
 
 COLUMNS = ("key", "vector", "dot", "norm", "cos", "angle", "active")
 HEADED = ("key", "vector", "dot", "norm", "cos", "angle")
@@ -33,16 +38,6 @@ def header_lines(formula: str) -> str:
         return formula
     cut = min(breaks, key=lambda i: abs(i - len(formula) / 2))
     return f"{formula[:cut]}\n{formula[cut:]}"
-
-
-def short_number(value: float) -> str:
-    """A coordinate without trailing zeros: 2, −0.5, 1.25."""
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text.replace("-", "−")
-
-
-def vector_text(vector: np.ndarray) -> str:
-    return "(" + ", ".join(short_number(float(v)) for v in vector) + ")"
 
 
 def rope_note(view: View) -> str | None:
@@ -127,19 +122,47 @@ class PlaneReadouts(QWidget):
 
     def full_width(self) -> int:
         """The table's width with every column shown (the coordinates too)."""
-        width = self.sizeHint().width()
-        column = [self.headers["vector"], *(row["vector"] for row in self.cells)]
-        if self.headers["vector"].isHidden():
-            width += max(label.sizeHint().width() for label in column) + (
-                self._grid.horizontalSpacing())
-        return width
+        return self.table_width(())
+
+    def table_width(self, hidden: tuple[str, ...]) -> int:
+        """The table's width with the `hidden` columns left out and every other shown (the
+        score column only while it has a scorer other than the dot product to show), from
+        the cells' own widths, whatever is shown now."""
+        names = [name for name in HEADED if name not in hidden]
+        if not self.headers["active"].isHidden():
+            names.append("active")
+        widths = [max(label.sizeHint().width()
+                      for label in (self.headers[name], *(row[name] for row in self.cells)))
+                  for name in names]
+        return sum(widths) + self._grid.horizontalSpacing() * (len(widths) - 1)
+
+    def line_width(self) -> int:
+        """The widest piece of the query line and the identity that may not break (a
+        formula held together by no-break spaces): the readouts are never narrower."""
+        widest = 0.0
+        for label in (self.query_line, self.identity):
+            document = QTextDocument()
+            document.setDefaultFont(label.font())
+            document.setDocumentMargin(0)
+            document.setDefaultTextOption(QTextOption(Qt.AlignmentFlag.AlignLeft))  # words whole
+            document.setPlainText(label.text())
+            document.setTextWidth(1)
+            widest = max(widest, document.idealWidth())
+        return math.ceil(widest) + 2
 
     def show_coordinates(self, on: bool) -> None:
         """The coordinates column gives way first in a narrow dock: the plane draws each
         key where it is, and every score column stays whole."""
-        for label in (self.headers["vector"], *(row["vector"] for row in self.cells)):
-            if label.isHidden() == on:
-                label.setVisible(on)
+        self.show_columns(() if on else ("vector",))
+
+    def show_columns(self, hidden: tuple[str, ...]) -> None:
+        """Every column but the `hidden` ones (the score column only under a scorer other
+        than the dot product)."""
+        for name in HEADED:
+            on = name not in hidden
+            for label in (self.headers[name], *(row[name] for row in self.cells)):
+                if label.isHidden() == on:
+                    label.setVisible(on)
 
     def needed_height(self, width: int) -> int:
         layout = self.layout()
@@ -149,6 +172,7 @@ class PlaneReadouts(QWidget):
 
     def apply_look(self, look: Look) -> None:
         self._look = look
+        self._grid.setHorizontalSpacing(round(look.px(8)))  # columns apart at every zoom
         muted = f"color: {look.theme.muted};"
         for label in (*self.headers.values(), self.help_line):
             label.setStyleSheet(muted)
@@ -161,7 +185,7 @@ class PlaneReadouts(QWidget):
     def paint(self, view: View, key: int, spotlight: bool = False) -> None:
         """Every key's row from the view; with the spotlight on, only the selected one is
         in full colour."""
-        plane, pair = view.plane, view.pair
+        plane = view.plane
         self.query_line.setText(tr("playground.query_line",
                                    name=with_gloss(view.query_names[0], self.glosses),
                                    vector=vector_text(view.q[0]),
@@ -196,12 +220,8 @@ class PlaneReadouts(QWidget):
                 row[column].setText(UNDEFINED_TEXT if text is None else text)
                 row[column].setToolTip(why if text is None else "")
             row["active"].setVisible(show_active)
-        self.identity.setText(tr(
-            "playground.identity",
-            token=view.key_names[key],
-            dot=format_score(pair.total),
-            norm_q=format_score(pair.norm_q),
-            projection=format_score(plane.projection),
-        ))
-        self.identity.setToolTip(why if isinstance(plane.projection, Undefined) else "")
+        work = pair_work(view, 0, key)
+        self.identity.setText(identity_text(work, view.key_names[key], plane))
+        self.identity.setToolTip(why if work is None or isinstance(work.total, Undefined)
+                                 or isinstance(plane.projection, Undefined) else "")
         self.help_line.setText(rope_note(view) or tr("playground.help"))

@@ -3,9 +3,10 @@ beside additive attention's T×T×dₐ cube, the same front face stacked dₐ sh
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -58,7 +59,7 @@ class CubeDiagram(ScaledPicture):
         if (labels, sheets) != (self.labels, self.sheets):
             wider = len(labels.depth) != len(self.labels.depth)
             self.labels, self.sheets = labels, sheets
-            if wider:
+            if wider or self.stage:
                 self.updateGeometry()  # the depth label's room sets the height for a width
             self.update()
 
@@ -83,10 +84,29 @@ class CubeDiagram(ScaledPicture):
         return True
 
     def heightForWidth(self, width: int) -> int:
-        """As tall as the picture at this width, capped: a wide dock gets no empty band."""
+        """As tall as the picture at this width, capped: a wide dock gets no empty band, and
+        more width never asks for more height than the readable size counted on."""
         side, _, margin, line, _ = self._sizes(width)
-        needed = 2 * margin + side * (1 + DEPTH[1]) + 2.2 * line
-        return int(min(self.sizeHint().height(), max(self.minimumSizeHint().height(), needed)))
+        needed = max(self.minimumSizeHint().height(),
+                     math.ceil(2 * margin + side * (1 + DEPTH[1]) + 2.2 * line))
+        return max(self.minimumSizeHint().height(), min(self.sizeHint().height(), needed))
+
+    def minimumSizeHint(self) -> QSize:
+        """On the stage, from the labels: each face as wide as the texts under it, the gap
+        as wide as the ratio, and room for the depth label beside the cube."""
+        if not self.stage:
+            return super().minimumSizeHint()
+        label_font, _ = self._fonts()
+        metrics = QFontMetricsF(label_font)
+        _, gap, margin, line, depth_label = self._sizes(self.width())
+        labels = self.labels
+        widest = max(metrics.horizontalAdvance(text) for text in (
+            labels.square, labels.square_size, labels.cube, labels.cube_size))
+        side = max(widest - line, 3 * line)
+        width = 2 * margin + gap + max(side * (2 + DEPTH[0]), side * (2 + DEPTH[0] / 2)
+                                        + depth_label)
+        height = 2 * margin + side * (1 + DEPTH[1]) + 2.2 * line
+        return QSize(math.ceil(width), math.ceil(height))
 
     def geometry_of(self) -> tuple[QRectF, QRectF, QPointF]:
         """The square, the cube's front face and the depth offset, fitted to the widget."""

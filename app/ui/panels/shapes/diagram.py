@@ -15,11 +15,12 @@ from PySide6.QtGui import (
     QStaticText,
     QTransform,
 )
-from PySide6.QtWidgets import QSizePolicy, QWidget
+from PySide6.QtWidgets import QApplication, QSizePolicy, QWidget
 
-from app.ui.fonts import HEADING, READING, scaled_font
+from app.ui.fonts import BODY_PT, HEADING, READING, scaled_font
 from app.ui.format import format_number
 from app.ui.look import LIGHT, Theme
+from app.ui.widgets.stage_text import legible_scripts
 
 Q_FILL = "#56B4E9"  # Okabe–Ito sky blue: the queries
 K_FILL = "#E69F00"  # Okabe–Ito orange: the keys
@@ -45,7 +46,7 @@ def rich_text(html: str, font: QFont) -> QStaticText:
 
 class ScaledPicture(QWidget):
     """A painted picture of the shapes panel: it takes the presentation scale and theme, and
-    its sizes (at 100 %) grow with the scale."""
+    its sizes (at 100 %) grow with the scale; on the stage, with the stage's larger type."""
 
     MINIMUM = (280, 150)
     """The narrowest that reads, at 100 %."""
@@ -56,18 +57,31 @@ class ScaledPicture(QWidget):
         self.setObjectName(name)
         self.scale = 1.0
         self.theme: Theme = LIGHT
+        self.stage = False
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
 
-    def set_look(self, scale: float, theme: Theme) -> None:
-        self.scale, self.theme = scale, theme
+    def set_look(self, scale: float, theme: Theme, stage: bool = False) -> None:
+        self.scale, self.theme, self.stage = scale, theme, stage
         self.updateGeometry()
         self.update()
 
+    def factor(self) -> float:
+        """How much larger than at 100 % on the desk: the zoom, or on the stage the type's
+        own growth (its body text is larger at every zoom)."""
+        if not self.stage:
+            return self.scale
+        return max(self.scale, QApplication.font().pointSizeF() / BODY_PT)
+
     def minimumSizeHint(self) -> QSize:
-        return QSize(int(self.MINIMUM[0] * self.scale), int(self.MINIMUM[1] * self.scale))
+        return QSize(int(self.MINIMUM[0] * self.factor()), int(self.MINIMUM[1] * self.factor()))
 
     def sizeHint(self) -> QSize:
-        return QSize(int(self.PREFERRED[0] * self.scale), int(self.PREFERRED[1] * self.scale))
+        factor = self.factor()
+        return QSize(int(self.PREFERRED[0] * factor), int(self.PREFERRED[1] * factor))
+
+    def rich(self, html: str, font: QFont) -> QStaticText:
+        """A rich-text label whose sub- and superscripts stay legible on the stage."""
+        return rich_text(legible_scripts(html, font, self.stage), font)
 
 
 class ShapesDiagram(ScaledPicture):
@@ -81,6 +95,8 @@ class ShapesDiagram(ScaledPicture):
     def set_sizes(self, T: int, d_h: int) -> None:
         if (T, d_h) != (self.T, self.d_h):
             self.T, self.d_h = T, d_h
+            if self.stage:
+                self.updateGeometry()  # its least size follows the labels' lengths
             self.update()
 
     def edge_labels(self) -> tuple[str, str]:
@@ -92,30 +108,71 @@ class ShapesDiagram(ScaledPicture):
 
     def _label_size(self) -> QSizeF:
         label_font, _ = self._fonts()
-        sizes = [rich_text(text, label_font).size() for text in self.edge_labels()]
+        sizes = [self.rich(text, label_font).size() for text in self.edge_labels()]
         return QSizeF(max(s.width() for s in sizes), max(s.height() for s in sizes))
+
+    def _room(self) -> tuple[float, float, float, float, float, float]:
+        """(label height, operator gap, margin, T label's length, d_h label's length, the
+        tallest block name's height), from the fonts now."""
+        label_font, name_font = self._fonts()
+        label_h = self._label_size().height() * 1.2
+        op_w = self.rich("=", name_font).size().width() * 3 + label_h
+        t_len, d_len = (self.rich(text, label_font).size().width() for text in self.edge_labels())
+        name_h = max(self.rich(html, name_font).size().height() for html in BLOCK_NAMES.values())
+        return label_h, op_w, 6 * self.scale, t_len, d_len, name_h
+
+    def _least_unit(self) -> float:
+        """The smallest log₂ step at which every edge label fits: a T label under its edge, a
+        d_h label within its edge and the room beside it."""
+        label_h, _, _, t_len, d_len, _ = self._room()
+        lt, ld = math.log2(max(self.T, 2)), math.log2(max(self.d_h, 2))
+        return max(1.0, t_len / lt, (d_len - 2 * label_h) / ld)
+
+    def _top(self, unit: float) -> float:
+        """Where the blocks start: low enough for a side label longer than its edge and for a
+        block's name that does not fit inside it (drawn above it)."""
+        _, _, margin, t_len, d_len, name_h = self._room()
+        L_T, L_d = side_length(self.T, unit), side_length(self.d_h, unit)
+        _, name_font = self._fonts()
+        above = any(not self._fits(self.rich(BLOCK_NAMES[name], name_font).size(), w, h)
+                    for name, w, h in (("Q", L_d, L_T), ("K", L_T, L_d)))
+        return margin + max(0.0, (t_len - L_T) / 2, (d_len - L_d) / 2,
+                            name_h if above else 0.0)
+
+    @staticmethod
+    def _fits(size: QSizeF, width: float, height: float) -> bool:
+        return size.width() < width and size.height() < height
+
+    def minimumSizeHint(self) -> QSize:
+        """On the stage, as large as the labels need at the T and d_h shown."""
+        if not self.stage:
+            return super().minimumSizeHint()
+        label_h, op_w, margin, *_ = self._room()
+        unit = self._least_unit()
+        lt, ld = math.log2(max(self.T, 2)), math.log2(max(self.d_h, 2))
+        width = 2 * margin + label_h + 2 * op_w + unit * (ld + 2 * lt)
+        height = self._top(unit) + margin + label_h + unit * max(lt, ld)
+        return QSize(math.ceil(width), math.ceil(height))
 
     def blocks(self) -> list[tuple[str, QRectF]]:
         """Q, K (drawn as K_hᵀ) and S as rectangles in widget coordinates, fitted to the size.
 
         One unit length per log₂ step for every block, so T and d_h edges match everywhere.
         """
-        _, name_font = self._fonts()
-        label_h = self._label_size().height() * 1.2
-        op_w = rich_text("=", name_font).size().width() * 3 + label_h
-        margin = 6 * self.scale
+        label_h, op_w, margin, *_ = self._room()
         lt, ld = math.log2(max(self.T, 2)), math.log2(max(self.d_h, 2))
         room_w = self.width() - 2 * margin - label_h - 2 * op_w
         room_h = self.height() - 2 * margin - label_h
         unit = max(1.0, min(room_w / (ld + 2 * lt), room_h / max(lt, ld)))
+        # the blocks start lower for labels longer than their edges: leave that room too
+        room_h -= self._top(unit) - margin
+        unit = max(1.0, min(unit, room_h / max(lt, ld)))
         L_T, L_d = side_length(self.T, unit), side_length(self.d_h, unit)
         # Centre the picture across; keep it at the top, where a scrolled dock shows it, but
         # low enough that a side label longer than its edge is not cut off above.
         used_w = label_h + L_d + 2 * L_T + 2 * op_w
         x = max(margin, (self.width() - used_w) / 2) + label_h
-        label_font, _ = self._fonts()
-        t_len, d_len = (rich_text(text, label_font).size().width() for text in self.edge_labels())
-        top = margin + max(0.0, (t_len - L_T) / 2, (d_len - L_d) / 2)
+        top = self._top(unit)
         rects = []
         for name, width, height in (("Q", L_d, L_T), ("K", L_T, L_d), ("S", L_T, L_T)):
             rects.append((name, QRectF(x, top, width, height)))
@@ -146,23 +203,23 @@ class ShapesDiagram(ScaledPicture):
                 painter.setBrush(gradient)
             painter.setPen(pen)
             painter.drawRect(rect)
-            self._draw_name(painter, rect, rich_text(BLOCK_NAMES[name], name_font), name_font)
+            self._draw_name(painter, rect, self.rich(BLOCK_NAMES[name], name_font), name_font)
             bottom, side = labels[name]
             painter.setPen(QColor(self.theme.foreground))
             painter.setFont(label_font)
-            self._centred(painter, rich_text(bottom, label_font),
+            self._centred(painter, self.rich(bottom, label_font),
                           QPointF(rect.center().x(), rect.bottom() + label_h / 2))
             painter.save()
             painter.translate(rect.left() - label_h / 2, rect.center().y())
             painter.rotate(-90)
-            self._centred(painter, rich_text(side, label_font), QPointF(0, 0))
+            self._centred(painter, self.rich(side, label_font), QPointF(0, 0))
             painter.restore()
             if index + 1 < len(rects):
                 gap_right = rects[index + 1][1].left() - label_h
                 centre = QPointF((rect.right() + gap_right) / 2,
                                  rect.top() + max(r.height() for _, r in rects) / 2)
                 painter.setFont(name_font)
-                self._centred(painter, rich_text("·" if index == 0 else "=", name_font), centre)
+                self._centred(painter, self.rich("·" if index == 0 else "=", name_font), centre)
         painter.end()
 
     @staticmethod
@@ -173,12 +230,14 @@ class ShapesDiagram(ScaledPicture):
 
     def _draw_name(self, painter: QPainter, rect: QRectF, text: QStaticText,
                    font: QFont) -> None:
-        """The block's name inside it (dark on the light fill), or beside it when too small."""
+        """The block's name inside it (dark on the light fill), or above it when too small
+        (beside it, it ran into the next block's edge label)."""
         size = text.size()
         painter.setFont(font)
-        if size.width() < rect.width() and size.height() < rect.height():
+        if self._fits(size, rect.width(), rect.height()):
             painter.setPen(QColor("#000000"))
             self._centred(painter, text, rect.center())
         else:
             painter.setPen(QColor(self.theme.foreground))
-            painter.drawStaticText(QPointF(rect.right() + 2, rect.top()), text)
+            painter.drawStaticText(QPointF(rect.center().x() - size.width() / 2,
+                                           rect.top() - size.height()), text)

@@ -1,10 +1,36 @@
-"""Owns the decoder-flow stage list: wrapping, clickable boxes that never need scrolling."""
+"""Owns the decoder-flow stage list: wrapping, clickable boxes that never need scrolling, and
+what one stage's detail says (its tensors' shapes and its learned parameters)."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QRect, Qt, Signal
 from PySide6.QtGui import QResizeEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
+
+from app.i18n import tr
+from app.model.decoder_flow import Shape, Stage
+from app.model.modelconfig import ModelConfig
+from app.ui.format import format_number, format_shape
+
+
+def stage_detail(stage: Stage, config: ModelConfig) -> str:
+    """Name, what it does, tensors in and out with shapes, and learned parameters."""
+    heads, kv = config.num_attention_heads, config.num_key_value_heads
+    note = tr(f"shapes.note.{stage.key}", rotary=config.rotary_dims,
+              head_dim=config.head_dim, heads=heads, kv=kv, group=heads // kv)
+
+    def tensors(items: tuple[tuple[str, Shape], ...]) -> str:
+        return "; ".join(f"{name} <b>({format_shape(shape)})</b>" for name, shape in items)
+
+    lines = [
+        f"<b>{tr(f'shapes.stage.{stage.key}')}</b> — {note}",
+        tr("shapes.detail.in", tensors=tensors(stage.inputs)),
+        tr("shapes.detail.out", tensors=tensors(stage.outputs)),
+        tr("shapes.detail.params", count=f"<b>{format_number(stage.params)}</b>"),
+    ]
+    if stage.weights:
+        lines.append(tensors(stage.weights))
+    return "<br>".join(lines)
 
 
 class FlowList(QListView):

@@ -1,53 +1,41 @@
 """Owns the shapes panel: one head's score matrix at lesson and anchor scale, T² costs, the
 dot product's T×T square beside additive attention's T×T×dₐ cube, and the anchor decoder
-layer's data flow with each stage's shapes and parameter count."""
+layer's data flow with each stage's shapes and parameter count. T, dₐ and the scale are the
+document's options (`shapes_T`, `shapes_d_a`, `shapes_scale`), so a scene sets them up."""
 
 from __future__ import annotations
 
-import math
-
-from PySide6.QtCore import QSignalBlocker, Qt, QTimer
+from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QBoxLayout,
-    QButtonGroup,
     QGridLayout,
     QGroupBox,
-    QHBoxLayout,
     QLabel,
-    QRadioButton,
-    QSlider,
-    QSpinBox,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
 from app.i18n import tr
-from app.model.decoder_flow import SEQUENCE, STAGE_KEYS, Shape, Stage, decoder_stages
+from app.model.decoder_flow import STAGE_KEYS, Stage, decoder_stages
 from app.model.memory import additive_intermediate_bytes, score_matrix_bytes
+from app.model.state import MAX_SHAPES_D_A
 from app.state.document import Document
 from app.ui.fonts import READING, STRONG, emphasize
-from app.ui.format import format_bytes, format_number, format_shape
+from app.ui.format import format_bytes, format_number
 from app.ui.panels.base import Panel
+from app.ui.panels.shapes.controls import ShapesControls, slider_values
 from app.ui.panels.shapes.cube import CubeDiagram, Labels
 from app.ui.panels.shapes.diagram import ShapesDiagram
-from app.ui.panels.shapes.flow import FlowList
+from app.ui.panels.shapes.flow import FlowList, stage_detail
 from app.ui.widgets.scroll import FittedScrollArea
-from app.ui.widgets.wheel_guard import WheelOnlyWhenFocused
+from app.ui.widgets.stage_text import font_px, legible_scripts, unbroken
 
-STEPS_PER_OCTAVE = 4
-"""The T slider moves in quarter powers of two, so every power of two (4,096 …) is a stop."""
-MAX_D_A = 1024
-"""The widest additive hidden size offered: four times the anchor's head_dim."""
-
-
-
-def slider_values(low: int, high: int) -> tuple[int, ...]:
-    """T stops from low to high: low itself, then 2^(i/4) rounded, then high itself."""
-    first = math.ceil(math.log2(low) * STEPS_PER_OCTAVE)
-    last = math.floor(math.log2(high) * STEPS_PER_OCTAVE)
-    stops = {round(2 ** (i / STEPS_PER_OCTAVE)) for i in range(first, last + 1)}
-    return tuple(sorted({low, high, *(s for s in stops if low <= s <= high)}))
+ANSWERS = ("scores", "additive")
+"""The numbers that answer "how large is it?": kept back while the panel withholds."""
+NAME_EMS = 7
+"""On the stage a number's name is at least this many characters wide before it wraps."""
 
 
 class ShapesPanel(Panel):
@@ -70,42 +58,16 @@ class ShapesPanel(Panel):
         self.itemsize = int(self.anchor.dtype_bytes)
         self.stops = slider_values(self.lesson_T, self.max_T)
         self.stages: tuple[Stage, ...] = decoder_stages(self.anchor)
-        self.T = self.lesson_T
-        self.d_h = self.lesson_d
-        self.d_a = self.anchor_d  # the lesson's example: dₐ = the anchor's head_dim
+        self._withheld = False
 
         self.diagram = ShapesDiagram()
-        self.lesson_button = QRadioButton()
-        self.lesson_button.setObjectName("shapes_lesson_scale")
-        self.anchor_button = QRadioButton()
-        self.anchor_button.setObjectName("shapes_anchor_scale")
-        self.scale_group = QButtonGroup(self)
-        self.scale_group.addButton(self.lesson_button)
-        self.scale_group.addButton(self.anchor_button)
-        self.lesson_button.setChecked(True)
-        self.lesson_button.toggled.connect(self._on_scale_toggled)
-        self.slider = QSlider(Qt.Orientation.Horizontal)
-        self.slider.setObjectName("shapes_T_slider")
-        self.slider.setRange(0, len(self.stops) - 1)
-        self.slider.setPageStep(STEPS_PER_OCTAVE)
-        self.slider.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.slider.valueChanged.connect(lambda i: self.set_T(self.stops[i]))
-        self.spin = QSpinBox()
-        self.spin.setObjectName("shapes_T_spin")
-        self.spin.setRange(self.lesson_T, self.max_T)
-        self.spin.setGroupSeparatorShown(True)
-        self.spin.setKeyboardTracking(False)
-        self.spin.valueChanged.connect(self.set_T)
-        self.T_label = QLabel()
-        self.d_a_label = QLabel("dₐ")
-        self.d_a_spin = QSpinBox()
-        self.d_a_spin.setObjectName("shapes_d_a_spin")
-        self._wheel_guard = WheelOnlyWhenFocused(self)  # scrolling the panel keeps T and dₐ
-        self._wheel_guard.guard(self.slider, self.spin, self.d_a_spin)
-        self.d_a_spin.setRange(1, MAX_D_A)
-        self.d_a_spin.setValue(self.d_a)
-        self.d_a_spin.setKeyboardTracking(False)
-        self.d_a_spin.valueChanged.connect(self.set_d_a)
+        self.inputs_part = ShapesControls(self.stops, self)
+        part = self.inputs_part
+        self.lesson_button, self.anchor_button = part.lesson_button, part.anchor_button
+        self.slider, self.spin, self.d_a_spin = part.slider, part.spin, part.d_a_spin
+        part.T_chosen.connect(self.set_T)
+        part.d_a_chosen.connect(self.set_d_a)
+        part.scale_chosen.connect(self._on_scale_chosen)
         self.cube = CubeDiagram()
         self.cube_caption = QLabel()
         self.cube_caption.setObjectName("shapes_cube_caption")
@@ -119,7 +81,7 @@ class ShapesPanel(Panel):
         self.import_note.hide()
         self.bytes_note.setTextFormat(Qt.TextFormat.RichText)
         self.numbers: dict[str, tuple[QLabel, QLabel]] = {
-            key: (QLabel(), QLabel()) for key in ("pairs", "scores", "additive")
+            key: (QLabel(), QLabel()) for key in ("pairs", *ANSWERS)
         }
         for key, (name, value) in self.numbers.items():
             value.setObjectName(f"shapes_{key}")
@@ -148,33 +110,47 @@ class ShapesPanel(Panel):
         self.flow.set_current_row(STAGE_KEYS.index("scores"))
         self.apply_look()
         self.retranslate()
-        self._sync_controls()
         self.refresh()
+
+    # --- what the document asks for --------------------------------------------------------
+
+    @property
+    def scale(self) -> str:
+        """"lesson" or "anchor": whose head is drawn."""
+        return self.document.state.options.shapes_scale
+
+    @property
+    def T(self) -> int:
+        """The sequence length shown: the option, else the scale's own (clamped to 5 … the
+        anchor's context, the range the slider offers)."""
+        chosen = self.document.state.options.shapes_T
+        if chosen is None:
+            chosen = self.lesson_T if self.scale == "lesson" else self.max_T
+        return min(self.max_T, max(self.lesson_T, int(chosen)))
+
+    @property
+    def d_a(self) -> int:
+        """The additive scorer's hidden size dₐ: the option, else the anchor's head_dim."""
+        chosen = self.document.state.options.shapes_d_a
+        return self.anchor_d if chosen is None else int(chosen)
+
+    @property
+    def d_h(self) -> int:
+        return self.lesson_d if self.scale == "lesson" else self.anchor_d
 
     def _emphasize(self) -> None:
         """Box titles are bold, so everything inside a box says how it differs from them:
         the numbers larger and bold, shapes and parameter counts ≥ 12 pt, the rest plain."""
         for box in (self.head_box, self.flow_box, self.flow_title, self.import_note):
             emphasize(box, bold=True)
-        for widget in (self.lesson_button, self.anchor_button, self.caption, self.flow,
-                       self.bytes_note, self.cube_caption,
+        for widget in (self.caption, self.flow, self.bytes_note, self.cube_caption,
                        *(name for name, _ in self.numbers.values())):
             emphasize(widget)
-        for widget in (self.T_label, self.d_a_label,
-                       *(value for _, value in self.numbers.values())):
-            emphasize(widget, STRONG, bold=True)
-        for widget in (self.detail, self.spin, self.d_a_spin):
-            emphasize(widget, READING)
+        for _, value in self.numbers.values():
+            emphasize(value, STRONG, bold=True)
+        emphasize(self.detail, READING)
 
     def _build_layout(self) -> None:
-        slider_row = QHBoxLayout()
-        slider_row.addWidget(self.T_label)
-        slider_row.addWidget(self.slider, 1)
-        slider_row.addWidget(self.spin)
-        d_a_row = QHBoxLayout()
-        d_a_row.addWidget(self.d_a_label)
-        d_a_row.addWidget(self.d_a_spin)
-        d_a_row.addStretch(1)
         grid = QGridLayout()
         for row, (name, value) in enumerate(self.numbers.values()):
             grid.addWidget(name, row, 0)
@@ -182,10 +158,7 @@ class ShapesPanel(Panel):
         grid.setColumnStretch(0, 1)
         controls = self.controls = QVBoxLayout()
         controls.addWidget(self.import_note)
-        controls.addWidget(self.lesson_button)
-        controls.addWidget(self.anchor_button)
-        controls.addLayout(slider_row)
-        controls.addLayout(d_a_row)
+        controls.addLayout(self.inputs_part.rows)
         controls.addLayout(grid)
         controls.addWidget(self.bytes_note)
         controls.addStretch(1)
@@ -206,7 +179,7 @@ class ShapesPanel(Panel):
         flow.addWidget(self.flow_title)
         flow.addWidget(self.flow)
         flow.addWidget(self.detail, 1)
-        content = QWidget()
+        self.content = content = QWidget()
         self.main_row = QBoxLayout(QBoxLayout.Direction.LeftToRight, content)
         self.main_row.setContentsMargins(0, 0, 0, 0)
         self.main_row.addWidget(self.head_box, 3)
@@ -225,6 +198,9 @@ class ShapesPanel(Panel):
         if self.picture.indexOf(first) != 0:
             self.picture.removeWidget(first)
             self.picture.insertWidget(0, first)
+        first.show()  # the stage shows that one only: the numbers beside it say the rest
+        (self.qk_box if first is self.cube_box else self.cube_box).setHidden(self.look.stage)
+        self._sync_controls()
 
     def _show_import(self) -> None:
         state = self.document.state
@@ -243,17 +219,27 @@ class ShapesPanel(Panel):
             self._arrange_pending = True
             QTimer.singleShot(0, self, self._arrange)
 
+    def _widths(self) -> tuple[int, int]:
+        """(the head box side by side, the flow box beside it) at their minimum widths."""
+        box = self.head_box.contentsMargins()
+        shown = ((self.diagram, self.qk_box), (self.cube, self.cube_box))
+        pictures = [picture.minimumSizeHint().width() for picture, holder in shown
+                    if not holder.isHidden()]
+        head = (max(pictures, default=0) + self.controls.minimumSize().width()
+                + self.head_row.spacing() + box.left() + box.right())
+        flow = (self.flow_box.minimumSizeHint().width() + self.main_row.spacing()
+                if not self.flow_box.isHidden() else 0)
+        return head, flow
+
     def _arrange(self) -> None:
         """The widest arrangement whose minimum width fits: all side by side, the diagram
-        beside its controls above the flow, or everything stacked."""
+        beside its controls above the flow, or everything stacked. On the stage the picture
+        is always beside its numbers: it is never given less than that needs."""
         self._arrange_pending = False
         room = self.width() - self.scroll.verticalScrollBar().sizeHint().width()
-        box = self.head_box.contentsMargins()
-        head = (self.diagram.minimumSizeHint().width() + self.controls.minimumSize().width()
-                + self.head_row.spacing() + box.left() + box.right())
-        flow = self.flow_box.minimumSizeHint().width() + self.main_row.spacing()
+        head, flow = self._widths()
         across, down = QBoxLayout.Direction.LeftToRight, QBoxLayout.Direction.TopToBottom
-        main_dir, head_dir = (across, across) if head + flow <= room else (
+        main_dir, head_dir = (across, across) if head + flow <= room or self.look.stage else (
             (down, across) if head <= room else (down, down))
         for row, direction in ((self.main_row, main_dir), (self.head_row, head_dir)):
             if row.direction() != direction:
@@ -263,20 +249,37 @@ class ShapesPanel(Panel):
         super().resizeEvent(event)
         self._arrange()  # sizes are settled unless fonts just changed, which reschedules
 
+    def readable_size(self) -> QSize:
+        """On the stage: the picture beside its numbers at their least widths (the picture
+        as wide as its painted labels need), as tall as that width makes them."""
+        if not self.look.stage:
+            return super().readable_size()
+        self._arrange()
+        width = self.content.minimumSizeHint().width()
+        height = max(self.content.heightForWidth(width), self.content.minimumSizeHint().height())
+        return QSize(width, height)
+
     # --- T and the scale -------------------------------------------------------------------
 
     def set_T(self, T: int) -> None:
         """Show sequence length T (clamped to 5 … the anchor's context); costs follow."""
         T = min(self.max_T, max(self.lesson_T, int(T)))
         if T != self.T:
-            self.T = T
+            self.document.set_options(shapes_T=T)
             self._sync_controls()
 
     def set_d_a(self, d_a: int) -> None:
-        """The additive scorer's hidden size dₐ: the cube's depth (1 … MAX_D_A)."""
-        d_a = min(MAX_D_A, max(1, int(d_a)))
+        """The additive scorer's hidden size dₐ: the cube's depth (1 … MAX_SHAPES_D_A)."""
+        d_a = min(MAX_SHAPES_D_A, max(1, int(d_a)))
         if d_a != self.d_a:
-            self.d_a = d_a
+            self.document.set_options(shapes_d_a=d_a)
+            self._sync_controls()
+
+    def withhold(self, on: bool) -> None:
+        """Before the reveal the sizes that answer "how large?" (both tensors' bytes and
+        their ratio) are question marks; the shapes and T, dₐ stay."""
+        if bool(on) != self._withheld:
+            self._withheld = bool(on)
             self._sync_controls()
 
     def costs(self) -> dict[str, int]:
@@ -288,72 +291,68 @@ class ShapesPanel(Panel):
             "additive": additive_intermediate_bytes(T, self.d_a, self.itemsize),
         }
 
+    def _shown(self, text: str) -> str:
+        """A number or sentence as this look writes it: on the stage no line breaks inside
+        a number and its unit."""
+        return unbroken(text) if self.look.stage else text
+
     def _show_cube(self, costs: dict[str, int]) -> None:
         """Square and cube with their bytes; the ratio is computed from those bytes."""
         ratio = format_number(costs["additive"] // costs["scores"])
+        withheld = tr("shapes.withheld")
+        sizes = {key: withheld if self._withheld else format_bytes(costs[key]) for key in ANSWERS}
         self.cube.set_content(Labels(
-            square="T × T", square_size=format_bytes(costs["scores"]),
-            cube="T × T × dₐ", cube_size=format_bytes(costs["additive"]),
-            depth=f"dₐ = {format_number(self.d_a)}", times=f"× {ratio}"), self.d_a)
-        self.cube_caption.setText(tr("shapes.cube_caption", ratio=ratio,
-                                     additive=format_bytes(costs["additive"]),
-                                     scores=format_bytes(costs["scores"])))
+            square="T × T", square_size=sizes["scores"],
+            cube="T × T × dₐ", cube_size=sizes["additive"],
+            depth=f"dₐ = {format_number(self.d_a)}",
+            times=f"× {withheld if self._withheld else ratio}"), self.d_a)
+        self.cube_caption.setText(tr("shapes.cube_caption_withheld") if self._withheld else
+                                  self._shown(tr("shapes.cube_caption", ratio=ratio,
+                                                 additive=sizes["additive"],
+                                                 scores=sizes["scores"])))
 
-    def _on_scale_toggled(self, lesson: bool) -> None:
-        self.d_h = self.lesson_d if lesson else self.anchor_d
-        self.T = self.lesson_T if lesson else self.max_T
+    def _on_scale_chosen(self, scale: str) -> None:
+        """The other head: its d_h, and T back to that scale's own length."""
+        self.document.set_options(shapes_scale=scale, shapes_T=None)
         self._sync_controls()
 
     def _sync_controls(self) -> None:
-        """Slider, spin box, diagram and numbers from self.T, with the controls' signals held."""
-        stop = min(range(len(self.stops)), key=lambda i: abs(math.log(self.stops[i] / self.T)))
-        with QSignalBlocker(self.slider), QSignalBlocker(self.spin), \
-                QSignalBlocker(self.d_a_spin):
-            self.slider.setValue(stop)
-            self.spin.setValue(self.T)
-            self.d_a_spin.setValue(self.d_a)
+        """Controls, diagram and numbers from the document's options."""
+        self.inputs_part.show(self.T, self.d_a, self.scale, self._scale_text())
         self.diagram.set_sizes(self.T, self.d_h)
         costs = self.costs()
         self._show_cube(costs)
         for key, count in costs.items():
-            text = format_number(count) if key == "pairs" else format_bytes(count)
+            if key in ANSWERS and self._withheld:
+                text = tr("shapes.withheld")
+            else:
+                text = format_number(count) if key == "pairs" else format_bytes(count)
             self.numbers[key][1].setText(text)
+
+    def _scale_text(self) -> str:
+        if self.scale == "lesson":
+            return tr("shapes.lesson_scale", d=self.lesson_d)
+        return tr("shapes.anchor_scale", d=self.anchor_d)
 
     # --- the decoder flow ------------------------------------------------------------------
 
     def _on_stage_picked(self, row: int) -> None:
-        self.detail.setText(self.stage_text(self.stages[row]) if row >= 0 else "")
-
-    def stage_text(self, stage: Stage) -> str:
-        """Name, what it does, tensors in and out with shapes, and learned parameters."""
-        config = self.anchor
-        heads, kv = config.num_attention_heads, config.num_key_value_heads
-        note = tr(f"shapes.note.{stage.key}", rotary=config.rotary_dims,
-                  head_dim=config.head_dim, heads=heads, kv=kv, group=heads // kv)
-
-        def tensors(items: tuple[tuple[str, Shape], ...]) -> str:
-            return "; ".join(f"{name} <b>({format_shape(shape)})</b>" for name, shape in items)
-
-        lines = [
-            f"<b>{tr(f'shapes.stage.{stage.key}')}</b> — {note}",
-            tr("shapes.detail.in", tensors=tensors(stage.inputs)),
-            tr("shapes.detail.out", tensors=tensors(stage.outputs)),
-            tr("shapes.detail.params", count=f"<b>{format_number(stage.params)}</b>"),
-        ]
-        if stage.weights:
-            lines.append(tensors(stage.weights))
-        return "<br>".join(lines)
+        self.detail.setText(stage_detail(self.stages[row], self.anchor) if row >= 0 else "")
 
     # --- look and language -----------------------------------------------------------------
 
     def apply_look(self) -> None:
+        """On the stage the scene has set T, dₐ and the scale up: the buttons, slider and
+        spin boxes give way to their values in words, and the decoder flow (a list to click
+        through) stays on the teacher's desk."""
         look = self.look
-        self.diagram.set_look(look.scale, look.theme)
-        self.cube.set_look(look.scale, look.theme)
-        mark = round(look.px(16))
-        for button in (self.lesson_button, self.anchor_button):
-            button.setStyleSheet(
-                f"QRadioButton::indicator {{ width: {mark}px; height: {mark}px; }}")
+        self.inputs_part.set_stage(look.stage, round(look.px(16)))
+        self.flow_box.setHidden(look.stage)
+        grow = QSizePolicy.Policy.Expanding if look.stage else QSizePolicy.Policy.Preferred
+        for picture in (self.diagram, self.cube):  # the stage's room goes to the picture
+            picture.set_look(look.scale, look.theme, look.stage)
+            picture.setSizePolicy(QSizePolicy.Policy.Expanding, grow)
+        self.picture.setStretch(self.picture.count() - 1, 0 if look.stage else 1)
         line, pad = max(1, round(look.px(1))), round(look.px(3))
         self.flow.setStyleSheet(
             f"QListView::item {{ border: {line}px solid palette(mid);"
@@ -361,7 +360,25 @@ class ShapesPanel(Panel):
             " QListView::item:selected { background: palette(highlight);"
             " color: palette(highlighted-text); }")
         self.flow.fit_height()
+        self._word_numbers()
         self._schedule_arrange()
+
+    def _word_numbers(self) -> None:
+        """The numbers' names and the note, their sub- and superscripts legible on the stage."""
+        stage = self.look.stage
+        labels = {
+            "pairs": tr("shapes.pairs"),
+            "scores": tr("shapes.score_bytes"),
+            "additive": tr("shapes.additive_bytes"),
+        }
+        for key, text in labels.items():
+            name = self.numbers[key][0]
+            name.setText(legible_scripts(self._shown(text), name.font(), stage))
+            # a wrapped Chinese name may break between any two characters: not one by one
+            name.setMinimumWidth(round(NAME_EMS * font_px(name.font())) if stage else 0)
+        self.bytes_note.setText(legible_scripts(
+            tr("shapes.bytes_note", bytes=self.itemsize, d_a=self.anchor_d),
+            self.bytes_note.font(), stage))
 
     def retranslate(self) -> None:
         self.head_box.setTitle(tr("shapes.head_title"))
@@ -370,17 +387,8 @@ class ShapesPanel(Panel):
         self.anchor_button.setText(tr("shapes.anchor_scale", d=self.anchor_d))
         self.slider.setToolTip(tr("shapes.tip.slider"))
         self.spin.setToolTip(tr("shapes.tip.slider"))
-        self.T_label.setText(SEQUENCE)
-        labels = {
-            "pairs": tr("shapes.pairs"),
-            "scores": tr("shapes.score_bytes"),
-            "additive": tr("shapes.additive_bytes"),
-        }
-        self.bytes_note.setText(tr("shapes.bytes_note", bytes=self.itemsize, d_a=self.anchor_d))
         self.d_a_spin.setToolTip(tr("shapes.tip.d_a", head_dim=self.anchor_d))
-        self._show_cube(self.costs())
-        for key, text in labels.items():
-            self.numbers[key][0].setText(text)
+        self._word_numbers()
         self.caption.setText(tr("shapes.caption"))
         self._show_import()
         for row, stage in enumerate(self.stages):
@@ -388,3 +396,4 @@ class ShapesPanel(Panel):
             self.flow.items.item(row).setText(tr(f"shapes.stage.{stage.key}") + arrow)
         self._on_stage_picked(self.flow.current_row())
         self.flow.fit_height()
+        self._sync_controls()

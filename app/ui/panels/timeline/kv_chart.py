@@ -13,6 +13,7 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QSlider, QVBoxLayout, QWidget
 
 from app.i18n import tr
@@ -22,11 +23,14 @@ from app.model.timeline import KVBar, kv_bars, kv_context
 from app.ui.fonts import SMALL, emphasize, scaled_font
 from app.ui.format import format_bytes, format_number
 from app.ui.look import OKABE_ITO, Look
+from app.ui.widgets.stage_text import kept_whole
 
 MIN_EXPONENT, MAX_EXPONENT = 10, 20
 """Context slider: 2^10 … 2^20 tokens, the range the lesson's models span."""
 
 UNIT_NAMES = ("B", "KiB", "MiB", "GiB", "TiB")
+PLOT_LEAST = 200
+"""Pixels at 100 %: the plot's least height on the stage, eight bars over five decades."""
 PER_TOKEN, WHOLE = "per_token", "whole"
 COLOURS = {PER_TOKEN: OKABE_ITO[4], WHOLE: OKABE_ITO[0]}
 HIGHLIGHT = OKABE_ITO[5]
@@ -75,7 +79,9 @@ class KVChart(QWidget):
         for item in self.items.values():
             self.plot.addItem(item)
         self.caption = QLabel()
+        self.caption.setWordWrap(True)
         self.legend = QLabel()
+        self.legend.setWordWrap(True)  # cut short, it hid the second key
         self.context_label = QLabel()
         self.focus = QLabel()
         self.source = QLabel()
@@ -168,12 +174,34 @@ class KVChart(QWidget):
                                        height=[t - floor for t in tops], width=0.38,
                                        brushes=brushes, pens=pens)
             tops_all += tops
-        self.plot.getAxis("bottom").setTicks(
-            [[(i, self._label(bar)) for i, bar in enumerate(self.bars)], []])
+        self.plot.getAxis("bottom").setTicks([self._bottom_ticks(), []])
         self.plot.setXRange(-0.6, len(self.bars) - 0.1, padding=0)
         self.plot.setYRange(floor, max(tops_all, default=floor + 1) + 0.4, padding=0)
         self.plot.setToolTip("\n".join(self.describe(bar) for bar in self.bars))
         self._show_focus()
+
+    def _bottom_ticks(self) -> list[tuple[float, str]]:
+        """Each bar's scheme under it, and its model's name on a second line under the first
+        bar of that model's run ("anchor" once under its four bars, not four times over)."""
+        labels = [self._label(bar).split("\n") for bar in self.bars]
+        return [(i, scheme if i and labels[i - 1][1] == model else f"{scheme}\n{model}")
+                for i, (scheme, model) in enumerate(labels)]
+
+    def slot_width(self) -> float:
+        """The width one bar's labels need on the axis: its scheme, or its model's name where
+        that model has this one bar only."""
+        metrics = QFontMetricsF(self.plot.getAxis("bottom").style["tickFont"] or self.font())
+        texts = [line for _, text in self._bottom_ticks() for line in text.split("\n")]
+        return max(metrics.horizontalAdvance(text) for text in texts) + metrics.height()
+
+    def readable_width(self) -> int:
+        """The chart's least width: every bar's labels side by side, and the byte axis (its
+        widest unit label, as pyqtgraph lays it out)."""
+        left = self.plot.getAxis("left")
+        metrics = QFontMetricsF(left.style["tickFont"] or self.font())
+        units = max(metrics.horizontalAdvance(text) for level in _ticks() for _, text in level)
+        room = units + left.style["tickTextOffset"][0] + max(0, left.style["tickLength"]) + 8
+        return math.ceil(room + len(self.bars) * self.slot_width())
 
     def _model(self, bar: KVBar) -> ModelConfig:
         return self.data.anchor if bar.model == "anchor" else self.data.frontier.models[bar.model]
@@ -224,18 +252,31 @@ class KVChart(QWidget):
         anchor = self.data.anchor
         self.source.setText(tr("timeline.kv.source", anchor=anchor.display_name,
                                config=anchor.config_of or anchor.display_name))
-        square = "<span style='color:{c}'>■</span> {t}"
-        self.legend.setText("&nbsp;&nbsp;".join(
-            square.format(c=COLOURS[s], t=tr(k))
+        square = "<span style='color:{c}'>■</span>&nbsp;{t}"  # each key whole, the two may wrap
+
+        def whole(text: str) -> str:
+            return kept_whole(html.escape(text), [text]).replace(" ", "&nbsp;")
+
+        self.legend.setText("&nbsp; ".join(
+            square.format(c=COLOURS[s], t=whole(tr(k)))
             for s, k in ((PER_TOKEN, "timeline.kv.per_token"), (WHOLE, "timeline.kv.whole"))))
         self.redraw()
 
     def apply_look(self, look: Look) -> None:
+        """Fonts, pens and the axis's room for two lines of labels; on the stage the context
+        slider gives way to the context in words (the stage chose it)."""
         self.look = look
+        font = scaled_font(SMALL)
         for axis in ("left", "bottom"):
             item = self.plot.getAxis(axis)
-            item.setStyle(tickFont=scaled_font(SMALL))
+            item.setStyle(tickFont=font)
             item.setTextPen(pg.mkPen(look.theme.foreground))
             item.setPen(pg.mkPen(look.theme.muted))
-        self.plot.getAxis("bottom").setHeight(int(look.px(44)))
+        axis = self.plot.getAxis("bottom")  # two lines of labels, their offset and the ticks
+        lines = 2 * QFontMetricsF(font).height() + axis.style["tickTextOffset"][1] + max(
+            0, axis.style["tickLength"]) + look.px(8)
+        axis.setHeight(math.ceil(max(look.px(44), lines)))
+        self.slider.setHidden(look.stage)
+        self.plot.setMinimumHeight(int(look.px(PLOT_LEAST) + axis.height() if look.stage
+                                       else 60))
         self.redraw()

@@ -10,12 +10,13 @@ from __future__ import annotations
 import html
 
 import numpy as np
-from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtCore import QEvent, QObject, QSignalBlocker, QSize, Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QCheckBox,
     QHBoxLayout,
     QLabel,
-    QScrollArea,
     QSizePolicy,
     QSlider,
     QStackedWidget,
@@ -30,54 +31,24 @@ from app.model.state import STATE_FIELDS
 from app.model.timeline import STAGES, Stage, stage
 from app.state.document import Document
 from app.ui.fonts import READING, emphasize
-from app.ui.format import format_figure, format_number, format_score
+from app.ui.format import format_figure, format_score
 from app.ui.lesson_values import lesson_values
-from app.ui.look import OKABE_ITO
 from app.ui.panels.base import Panel
 from app.ui.panels.timeline.cards import StageStrip, card_html
 from app.ui.panels.timeline.kv_chart import KVChart
 from app.ui.panels.timeline.rope_page import RopePage
+from app.ui.panels.timeline.stage import StageBody
+from app.ui.panels.timeline.tables import live_text, percent, scrolled, weights_table
 from app.ui.widgets.reshaped_note import ReshapedNote
 from app.ui.widgets.rich_label import rich_label
+from app.ui.widgets.stage_text import (
+    kept_whole,
+    legible_scripts,
+    unbroken,
+)
 
 SINK_RANGE = (-40, 60)
 """Sink-logit slider in tenths: −4.0 … 6.0 spans "takes nothing" to "takes almost all"."""
-BAR_COLOUR = OKABE_ITO[0]
-HEAD_NAMES = "ABCDEFGH"
-
-
-def scrolled(widget: QWidget) -> QScrollArea:
-    """A frameless scroll area around `widget`, so a small dock scrolls instead of clipping."""
-    area = QScrollArea()
-    area.setWidgetResizable(True)
-    area.setFrameShape(QScrollArea.Shape.NoFrame)
-    area.setWidget(widget)
-    return area
-
-
-def percent(weight: float) -> str:
-    return f"{format_number(100 * weight, 1)} %"
-
-
-def weights_table(names: tuple[str, ...], weights: np.ndarray, allowed: np.ndarray,
-                  width: float, extra: tuple[str, float] | None = None) -> str:
-    """Token | bar | percentage rows, the largest weight bold; masked keys say so."""
-    rows = list(zip(names, weights, allowed, strict=True))
-    if extra is not None:
-        rows.append((extra[0], extra[1], True))
-    top = max((w for _, w, ok in rows if ok), default=0.0)
-    out = []
-    for name, weight, ok in rows:
-        if not ok:
-            value, bar = f"<i>{html.escape(tr('timeline.weights.masked'))}</i>", ""
-        else:
-            value = percent(weight)
-            value = f"<b>{value}</b>" if weight == top else value
-            bar = (f"<table cellspacing=0 cellpadding=0><tr><td bgcolor='{BAR_COLOUR}' "
-                   f"width={max(1, round(weight * width))} height=12></td></tr></table>")
-        out.append(f"<tr><td>{html.escape(name)}&nbsp;</td><td>{bar}</td>"
-                   f"<td align=right>&nbsp;{value}</td></tr>")
-    return "<table cellspacing=2>" + "".join(out) + "</table>"
 
 
 class TimelinePanel(Panel):
@@ -113,14 +84,18 @@ class TimelinePanel(Panel):
             self.live.addWidget(page)
         for widget in (self.card, self.live):  # the card and every live page read at 12 pt
             emphasize(widget, READING)
-        self.body = body = QHBoxLayout()
-        body.addWidget(scrolled(self.card), 3)
+        self.body = body = QBoxLayout(QBoxLayout.Direction.LeftToRight)
+        self.card_page = scrolled(self.card)
+        self.staging = StageBody(self)  # the card beside or above the live view, staged
+        self.card_page.installEventFilter(self)
+        body.addWidget(self.card_page, 3)
         body.addWidget(self.live, 2)
-        content = QWidget()
+        self.content = content = QWidget()
         column = QVBoxLayout(content)
         column.setContentsMargins(4, 4, 4, 4)
         column.addWidget(self.strip)  # its chips wrap: as tall as they need, never sideways
-        column.addWidget(ReshapedNote(document, "timeline_reshaped"))  # cards quote the lesson
+        self.reshaped = ReshapedNote(document, "timeline_reshaped")  # cards quote the lesson
+        column.addWidget(self.reshaped)
         column.addLayout(body, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -191,9 +166,6 @@ class TimelinePanel(Panel):
         self._show_card()
         panel = chosen.panel if chosen else "none"
         self.live.setCurrentWidget(self.pages[panel])
-        wide = panel in ("kv", "rope")  # eight bar pairs, five columns: half the width
-        self.body.setStretch(0, 1 if wide else 3)
-        self.body.setStretch(1, 1 if wide else 2)
         if panel == "kv":
             self.kv.set_stage(chosen.id if chosen else None)
         elif panel == "rope":
@@ -201,7 +173,8 @@ class TimelinePanel(Panel):
         elif panel == "sink":
             self._refresh_sink()
         else:
-            self.live_label.setText(self._live_text(chosen))
+            self.live_label.setText(self._staged(self._live_text(chosen), self.live_label))
+        self.staging.arrange(panel)
 
     def _show_card(self) -> None:
         """The card of the chip the keyboard is on: ←/→ read through the stages, and only
@@ -215,7 +188,19 @@ class TimelinePanel(Panel):
         else:
             note = ""
         hint = f"<p>{html.escape(note)}</p>" if note else ""
-        self.card.setText(hint + card_html(shown, self.values, self._live_values(shown)))
+        self.card.setText(self._staged(
+            hint + card_html(shown, self.values, self._live_values(shown)), self.card))
+        self.staging.fit_card()
+
+    def _staged(self, text: str, label: QLabel) -> str:
+        """Rich text as the stage shows it: sub- and superscripts at least its least size,
+        no line break inside a number, its unit or a token's name."""
+        if not self.look.stage:
+            return text
+        data = self.document.data  # the cards quote both worlds' tokens
+        names = (*self.document.view.key_names, data.dialogue.query_token,
+                 *data.dialogue.key_tokens, *data.teaching.tokens)
+        return kept_whole(unbroken(legible_scripts(text, label.font(), True)), names)
 
     def _live_values(self, shown: Stage) -> dict[str, str | None]:
         """The card's teaching-world figures at the class's current vectors; None for each
@@ -229,35 +214,10 @@ class TimelinePanel(Panel):
                 if key in shown.figures}
 
     def _live_text(self, chosen: Stage | None) -> str:
-        view = self.document.view
-        width = self.look.px(140)
-        if chosen is None or chosen.panel == "none":
-            if chosen is None or chosen.scorer is None:
-                return html.escape(tr("timeline.live.none"))
-            return html.escape(tr("timeline.live.scorer", scorer=tr(f"scorer.{chosen.scorer}")))
-        if view.world != "teaching":
-            return html.escape(tr("timeline.need_teaching"))
-        row = role_row(self.document.state, self.document.data, "query")  # or its fallback
-        names = view.key_names
-        d = view.q.shape[1]
-        if chosen.panel == "weights":
-            key = "timeline.weights.caption_causal" if self.document.state.options.causal \
-                else "timeline.weights.caption"
-            caption = tr(key, query=names[row], d=format_number(d))
-            return (f"<p><b>{html.escape(caption)}</b></p>"
-                    + weights_table(names, view.weights[row], view.allowed[row], width))
-        if not view.heads:
-            return html.escape(tr("timeline.heads.none"))
-        head_d = view.heads[0].columns[1] - view.heads[0].columns[0] + 1
-        caption = tr("timeline.heads.caption", query=names[row], count=len(view.heads),
-                     d=format_number(head_d))
-        parts = [f"<p><b>{html.escape(caption)}</b></p>"]
-        for index, head in enumerate(view.heads):
-            first, last = head.columns
-            title = tr("timeline.heads.head", name=HEAD_NAMES[index], first=first, last=last)
-            parts.append(f"<p>{html.escape(title)}</p>")
-            parts.append(weights_table(names, head.weights[row], view.allowed[row], width))
-        return "".join(parts)
+        state = self.document.state
+        row = role_row(state, self.document.data, "query")  # or its fallback
+        return live_text(chosen, self.document.view, row, state.options.causal,
+                         self.look.px(140))
 
     def _refresh_sink(self) -> None:
         state, view = self.document.state, self.document.view
@@ -282,17 +242,47 @@ class TimelinePanel(Panel):
             extra = (tr("timeline.sink.sink"), share)
             note = tr("timeline.sink.share", share=percent(share))
         caption = tr("timeline.sink.caption", query=view.query_names[row])
-        self.sink_text.setText(
+        self.sink_text.setText(self._staged(
             f"<p><b>{html.escape(caption)}</b></p>"
             + weights_table(names, weights, np.ones(len(names), bool), self.look.px(140), extra)
-            + f"<p>{html.escape(note)}</p>")
+            + f"<p>{html.escape(note)}</p>", self.sink_text))
 
     # ---- look and language --------------------------------------------------------------
 
     def apply_look(self) -> None:
+        """On the stage the scene has chosen the stage and its settings: the sink's switch
+        and slider, the context slider and RoPE's shift button stay on the teacher's desk
+        (their values stay in words)."""
         look = self.look
         self.strip.apply_look(look)
         self.kv.apply_look(look)
+        self.rope.shift_button.setHidden(look.stage)
+        least = 1 if look.stage else 0  # as tall as their text at their width, not narrower
+        for label in (self.card, self.live_label, self.sink_text):
+            label.setMinimumSize(least, least)
+        for widget in (self.sink_box, self.sink_slider):
+            widget.setHidden(look.stage)
+
+    def readable_size(self) -> QSize:
+        """On the stage: both tracks' chips, and the card beside or above the live view at
+        the width closest to the stage's shape (`StageBody`)."""
+        if not self.look.stage:
+            return super().readable_size()
+        chosen = self.current_stage()
+        return self.staging.readable_size(chosen.panel if chosen else "none")
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """The card's page took a new width: above the live view, its height follows."""
+        if watched is self.card_page and event.type() == QEvent.Type.Resize:
+            self.staging.fit_card()
+        return super().eventFilter(watched, event)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """On the stage a new height may put a short live view under the card, or beside."""
+        super().resizeEvent(event)
+        if self.look.stage:
+            chosen = self.current_stage()
+            self.staging.arrange(chosen.panel if chosen else "none")
 
     def retranslate(self) -> None:
         self.values = lesson_values(self.figures, self.document.data)

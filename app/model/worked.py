@@ -1,0 +1,217 @@
+"""Owns each scorer's own calculation for one pair: the steps a class writes out, from q and k to
+the very score the model's matrix holds (pure NumPy), so no panel explains q·k beside another
+scorer's number."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from app.model.additive import AdditiveSteps, AdditiveWeights, additive_steps
+from app.model.breakdown import Breakdown, breakdown
+from app.model.qknorm import QKNormWeights, rms_norm
+from app.model.scoring import (
+    UNDEFINED_ZERO,
+    ScorerParams,
+    Undefined,
+    as_vectors,
+    get_scorer,
+    score_pair,
+)
+from app.model.view import View
+
+__all__ = [
+    "AdditiveWork",
+    "CosineWork",
+    "DistanceWork",
+    "DotWork",
+    "NormedWork",
+    "Worked",
+    "pair_work",
+    "worked",
+]
+
+
+ALL_TERMS_ZERO = Undefined("all terms are zero")
+
+
+@dataclass(frozen=True, eq=False)
+class Worked:
+    """One pair's score as its scorer computes it. `terms` are the parts of the sum the score
+    is built on (the bars a panel draws); `total` is the score itself, the matrix's cell when
+    the caller passed it (one number path), else where the steps arrive."""
+
+    scorer: str
+    terms: np.ndarray
+    total: float | Undefined
+
+    @property
+    def dominant(self) -> int:
+        """The term of largest magnitude (the first on ties)."""
+        return int(np.argmax(np.abs(self.terms)))
+
+    @property
+    def dominant_share(self) -> float | Undefined:
+        """The dominant term's part of Σ|terms| (Undefined when every term is 0)."""
+        magnitudes = np.abs(self.terms)
+        whole = float(magnitudes.sum())
+        return float(magnitudes[self.dominant]) / whole if whole > 0 else ALL_TERMS_ZERO
+
+    @property
+    def reached(self) -> float | Undefined:
+        """Where these steps arrive on their own (a test compares it with the matrix)."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, eq=False)
+class DotWork(Worked):
+    """q·k = Σ qᵢkᵢ = |q||k|cos θ, divided by `divisor` (1 for the dot product, √d scaled)."""
+
+    pair: Breakdown
+    divisor: float
+
+    @property
+    def reached(self) -> float:
+        return self.pair.total / self.divisor
+
+
+@dataclass(frozen=True, eq=False)
+class CosineWork(Worked):
+    """q·k ÷ |q| ÷ |k|: the products and lengths of `pair`, Undefined for a zero vector."""
+
+    pair: Breakdown
+    quotient: float | Undefined
+    """The quotient as the registry works it out, from the unit vectors: q·k itself
+    underflows for tiny vectors, whose cosine is as defined as any other's."""
+
+    @property
+    def reached(self) -> float | Undefined:
+        return self.quotient
+
+
+@dataclass(frozen=True, eq=False)
+class DistanceWork(Worked):
+    """−|q − k|: the difference vector, its squares (`terms`), their sum and its root; and
+    the same square as |q|² + |k|² − 2q·k, the lengths and the dot product."""
+
+    diff: np.ndarray
+    squared: float
+    distance: float
+    square_q: float
+    square_k: float
+    dot: float
+
+    @property
+    def reached(self) -> float:
+        return -self.distance
+
+
+@dataclass(frozen=True, eq=False)
+class AdditiveWork(Worked):
+    """vᵀtanh(W₁q + W₂k): the additive scorer's steps (`terms` = v ⊙ tanh(…))."""
+
+    steps: AdditiveSteps
+
+    @property
+    def reached(self) -> float:
+        return float(np.sum(self.steps.terms))
+
+
+@dataclass(frozen=True, eq=False)
+class NormedWork(Worked):
+    """QK-Norm: q′ = g ⊙ q ÷ rms(q), k′ likewise, then q′·k′ = Σ q′ᵢk′ᵢ (`terms`); `pair` takes
+    q′·k′ apart as |q′||k′|cos θ′."""
+
+    pair: Breakdown
+    rms_q: float
+    rms_k: float
+    gain: np.ndarray
+    eps: float
+    q_hat: np.ndarray
+    k_hat: np.ndarray
+
+    @property
+    def reached(self) -> float:
+        return float(np.sum(self.terms))
+
+    @property
+    def uniform_gain(self) -> float | None:
+        """The gain's one value when every dimension has the same (written as one number)."""
+        first = float(self.gain[0])
+        return first if bool(np.all(self.gain == first)) else None
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    array = np.asarray(array, dtype=np.float64)
+    array.setflags(write=False)
+    return array
+
+
+def _cell(total: float | Undefined | None, fallback: float | Undefined) -> float | Undefined:
+    if total is None:
+        return fallback
+    return total if isinstance(total, Undefined) else float(total)
+
+
+def worked(scorer: str, q: Any, k: Any, params: ScorerParams | None = None,
+           total: float | Undefined | None = None, dot: float | None = None) -> Worked:
+    """`scorer`'s calculation for the pair (q, k) (vectors of one width d).
+
+    `total`: the score the model's matrix holds for this pair, and `dot`: its q·k cell; pass
+    them so the steps end on the numbers every table shows (a sum of products is a second
+    float path that can differ in the last bit). None: the steps' own results. Raises
+    ValueError for an unknown scorer, missing weights or vectors that do not fit, as
+    `score_pair` does."""
+    needs = get_scorer(scorer).needs
+    if needs is not None and getattr(params, needs, None) is None:
+        raise ValueError(f"scorer '{scorer}' needs {needs.replace('_', '-')} weights "
+                         f"(ScorerParams.{needs}); none given")
+    a, b = (x.astype(np.float64, copy=False) for x in as_vectors(q, k, 1))
+    if scorer in ("dot", "scaled_dot"):
+        pair = breakdown(a, b, total=dot)
+        divisor = 1.0 if scorer == "dot" else math.sqrt(a.shape[0])
+        fallback = pair.total / divisor
+        return DotWork(scorer, pair.products, _cell(total, fallback), pair, divisor)
+    if scorer == "cosine":
+        pair = breakdown(a, b, total=dot)
+        own = score_pair(scorer, a, b, params)
+        return CosineWork(scorer, pair.products, _cell(total, own), pair, own)
+    if scorer == "neg_euclidean":
+        diff = _frozen(a - b)
+        squares = _frozen(diff * diff)
+        squared = float(np.dot(diff, diff))
+        distance = math.sqrt(squared)
+        product = float(np.dot(a, b)) if dot is None else float(dot)
+        return DistanceWork(scorer, squares, _cell(total, -distance), diff, squared, distance,
+                            float(np.dot(a, a)), float(np.dot(b, b)), product)
+    if scorer == "additive":
+        weights: AdditiveWeights = params.additive  # type: ignore[union-attr, assignment]
+        cell = None if total is None or isinstance(total, Undefined) else float(total)
+        steps = additive_steps(a, b, weights, total=cell)
+        return AdditiveWork(scorer, steps.terms, steps.total, steps)
+    if scorer == "qk_norm":
+        norm: QKNormWeights = params.qk_norm  # type: ignore[union-attr, assignment]
+        q_hat, k_hat = (_frozen(rms_norm(x, norm.gain, norm.eps)) for x in (a, b))
+        cell = None if total is None or isinstance(total, Undefined) else float(total)
+        pair = breakdown(q_hat, k_hat, total=cell)
+        rms_q, rms_k = (math.sqrt(float(np.mean(x * x)) + norm.eps) for x in (a, b))
+        return NormedWork(scorer, pair.products, _cell(total, float(np.sum(pair.products))),
+                          pair, rms_q, rms_k, norm.gain, norm.eps, q_hat, k_hat)
+    raise ValueError(f"no worked-out steps for scorer {scorer!r}; add them to app/model/worked.py")
+
+
+def pair_work(view: View, query: int, key: int) -> Worked | None:
+    """The active scorer's calculation for one pair of `view`, ending on the cells of the
+    view's matrices (the score and its q·k); None when this world cannot work it out (the
+    scorer's weights do not fit the vectors)."""
+    cell = view.active[query, key]
+    total: float | Undefined = UNDEFINED_ZERO if cell is np.ma.masked else float(cell)
+    dots = view.scores.get("dot")
+    dot = None if dots is None or dots[query, key] is np.ma.masked else float(dots[query, key])
+    try:
+        return worked(view.scorer, view.q[query], view.k[key], view.params, total, dot)
+    except ValueError:
+        return None

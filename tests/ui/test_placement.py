@@ -1,0 +1,58 @@
+"""Where the plane's labels go, as pure geometry: a label takes its first place that covers no
+label already placed and crosses no arrow, stays inside the plot, and an optional one (a
+contour value) is left out where it fits nowhere clear."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from app.ui.panels.playground.placement import (
+    Label,
+    along,
+    around,
+    beside,
+    crosses,
+    inside,
+    overlaps,
+    place,
+)
+
+BOUNDS = ((-4.0, 4.0), (-4.0, 4.0))
+SIZE = (1.0, 0.5)
+
+
+def test_rectangles_and_segments() -> None:
+    assert overlaps((0, 0, 1, 1), (0.5, 0.5, 1, 1))
+    assert not overlaps((0, 0, 1, 1), (1, 0, 1, 1))  # sharing an edge is not covering
+    assert crosses((0, 0, 1, 1), (-1, 0.5, 2, 0.5))  # straight through
+    assert crosses((0, 0, 1, 1), (0.5, 0.5, 0.5, 0.5))  # a point inside
+    assert not crosses((0, 0, 1, 1), (-1, 2, 2, 2))  # above it
+    assert not crosses((0, 0, 1, 1), (2, -1, 3, 3))  # beside it
+
+
+def test_a_label_sits_beside_its_point_facing_it_and_slides_back_inside() -> None:
+    right = beside(1.0, 1.0, 0.0, SIZE, 0.25)
+    assert right == pytest.approx((1.25, 0.75, 1.0, 0.5))
+    above = beside(1.0, 1.0, math.pi / 2, SIZE, 0.25)
+    assert above == pytest.approx((0.5, 1.25, 1.0, 0.5))
+    assert inside((3.8, 3.9, 1.0, 0.5), BOUNDS) == pytest.approx((3.0, 3.5, 1.0, 0.5))
+    first, *rest = around(3.9, 0.0, 0.0, SIZE, 0.25, BOUNDS)
+    assert first[0] + first[2] <= 4.0 and len(rest) > 30
+    assert along(0, 0, 0.0, SIZE, [0.5, 1.0], BOUNDS)[1][0] == pytest.approx(1.0)
+
+
+def test_labels_avoid_each_other_then_arrows_and_optional_ones_give_way() -> None:
+    tip = (2.0, 2.0)
+    arrow = (0.0, 0.0, *tip)
+    first = Label(around(*tip, math.pi / 4, SIZE, 0.2, BOUNDS))
+    second = Label(around(*tip, math.pi / 4, SIZE, 0.2, BOUNDS))  # the same point: a key on q
+    blocked = Label(((1.0, 1.0, 1.0, 0.5),), required=False)  # on the arrow, nowhere else
+    a, b, c = place([first, second, blocked], [arrow])
+    assert a == first.candidates[0]  # outward and clear: the first choice
+    assert b is not None and not overlaps(a, b) and not crosses(b, arrow)
+    assert c is None
+    crowded = Label(((0.0, 3.0, 1.0, 0.5),))
+    only, = place([crowded], [], placed=[(0.0, 3.0, 1.0, 0.5)])
+    assert only == crowded.candidates[0]  # a required label is shown even where it must cover
