@@ -137,6 +137,14 @@ def _head(text: str) -> int:
     return value
 
 
+def _poll_address(text: str) -> tuple[str, int]:
+    """HOST:PORT for --poll (read with the poll's own rule; Qt's network module is loaded
+    only when a poll is asked for)."""
+    from app.poll.network import poll_address
+
+    return poll_address(text)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="attention-lab", description="Attention Lab (注意力打分实验台)")
     parser.add_argument("--version", action=_Version,
@@ -174,6 +182,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="with --bench: repeat every timing N times")
     parser.add_argument("--json", type=Path, metavar="FILE",
                         help="with --bench: also write the figures to this JSON file")
+    parser.add_argument("--poll", type=_poll_address, metavar="HOST:PORT",
+                        help="start the class poll on this address (port 0: any free port) "
+                             "and print the address it took as one line")
     return parser
 
 
@@ -188,6 +199,8 @@ def _check_combinations(parser: argparse.ArgumentParser, args: argparse.Namespac
         parser.error("--scorer only works with --export-csv")
     if args.export_csv is not None and (args.screenshot is not None or bench):
         parser.error("--export-csv runs without a window; leave out --screenshot and --bench")
+    if args.poll is not None and (args.export_csv is not None or bench):
+        parser.error("--poll needs the window; leave out --export-csv and --bench")
     if not bench:
         for flag, value in (("--repeat", args.repeat), ("--json", args.json)):
             if value is not None:

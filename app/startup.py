@@ -25,6 +25,8 @@ from app.model.scenario import read_scenario
 from app.model.scenes import load_scenes
 from app.model.view import initial_state
 from app.paths import name_application, user_folder_problem
+from app.poll.classpoll import PollError
+from app.poll.network import announce
 from app.state.document import Document
 from app.ui.app import build_main_window
 from app.ui.app_icon import DESKTOP_ENTRY, app_icon
@@ -214,6 +216,13 @@ def run(args: argparse.Namespace,
     import_capture(window, args)
     if args.present:
         window.presentation.set_presenting(True)
+    if args.poll is not None:
+        try:
+            announce(window.parts.polls.start_at(*args.poll))
+        except PollError as error:
+            window.dispose()
+            sys.stderr.write(f"attention-lab: error: --poll: {error}\n")
+            return USAGE_ERROR
     if on_window is not None:
         on_window(window)
     window.show()

@@ -16,7 +16,7 @@ Usage, from the stage or the window:
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
@@ -26,8 +26,10 @@ from app.poll.guard import Limits, new_room
 from app.poll.network import DEFAULT_PORT, default_address, shown_host
 from app.poll.page import Page, load_page
 from app.poll.questions import Question
-from app.poll.server import ServerThread
-from app.poll.service import PollService
+
+if TYPE_CHECKING:
+    from app.poll.server import ServerThread
+    from app.poll.service import PollService
 
 __all__ = ["ClassPoll", "PollError"]
 
@@ -97,6 +99,8 @@ class ClassPoll(QObject):
         the address a phone opens, e.g. http://192.168.1.23:8423. Raises PollError."""
         if self._thread is not None:
             return self.address
+        from app.poll.server import ServerThread  # aiohttp: loaded when a poll first starts
+
         bind = host or default_address()
         ports = [DEFAULT_PORT, 0] if port is None else [port]
         room = new_room()
@@ -129,6 +133,8 @@ class ClassPoll(QObject):
 
     def _service(self, page: Page, room: str) -> PollService:
         """Built on the server's thread; the book passes to it while the server runs."""
+        from app.poll.service import PollService
+
         service = PollService(page, self._book, room, self._relay.counted.emit, self.limits,
                               lang=self._question.lang if self._question else language())
         service.set_question(self._question)

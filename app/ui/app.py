@@ -7,6 +7,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from app.model.scenes import load_scenes
+from app.poll.classpoll import ClassPoll
+from app.poll.lesson import LessonPoll
 from app.state.document import Document
 from app.state.lesson import LessonRun
 from app.state.session import Session
@@ -15,6 +17,7 @@ from app.ui.actions.editing import editing_specs
 from app.ui.actions.exports import ExportActions
 from app.ui.actions.files import FileActions
 from app.ui.actions.languages import language_specs
+from app.ui.actions.polling import PollActions
 from app.ui.actions.presenting import PresentationActions
 from app.ui.actions.registry import Actions
 from app.ui.actions.scenes import SceneActions
@@ -42,9 +45,11 @@ def build_main_window(document: Document, specs: list[PanelSpec] | None = None) 
     docks = DockHost(window, PanelParts(document, lesson), specs)
     session = Session(document)
     presentation = Presentation(window, docks, stored_presentation(settings()))
-    stage = Stage(lesson, window)
+    poll = ClassPoll(window)
+    lesson_poll = LessonPoll(poll, lesson, window)
+    stage = Stage(lesson, poll, window)
     stage.hide()
-    console = PresenterConsole(lesson, window)
+    console = PresenterConsole(lesson, poll, window)
     arrangement = Arrangement(window, docks, lesson, presentation, stage, console)
     presentation.presenting_changing.connect(arrangement.presenting_changing)
     presentation.presenting_changed.connect(arrangement.presenting_changed)
@@ -54,18 +59,19 @@ def build_main_window(document: Document, specs: list[PanelSpec] | None = None) 
     files = FileActions(window, session)
     drops = FileDrops(window, files)
     exports = ExportActions(window, document, docks.panels, files.folder)
+    polls = PollActions(window, poll, lesson_poll, files.folder)
     scenes = SceneActions(window, lesson, arrangement)
     actions = Actions(window)
     for specs_of in (files.action_specs(), exports.action_specs(), editing_specs(document),
                      docks.toggle_specs(), arrangement.action_specs(), language_specs(),
-                     presenting.action_specs(), scenes.action_specs(),
+                     presenting.action_specs(), polls.action_specs(), scenes.action_specs(),
                      help_specs(window, actions)):
         actions.add(specs_of)
     stack = document.undo_stack
     actions.update_on(document.changed, stack.canUndoChanged, stack.canRedoChanged,
                       presentation.look_changed, presentation.presenting_changed,
                       arrangement.lesson_toggled, lesson.moved, lesson.revealed,
-                      files.recent_changed)
+                      files.recent_changed, poll.running_changed)
     console.addActions(actions.values())  # the clicker's keys work on the teacher's screen
     actions.update_on(arrangement.staging.toggled)
     build_menu_bar(window.menuBar(), actions)
@@ -74,5 +80,6 @@ def build_main_window(document: Document, specs: list[PanelSpec] | None = None) 
     status = StatusLine(document, window.statusBar())
     arrangement.remember_default()
     window.install(WindowParts(session, lesson, docks, arrangement, presentation, actions,
-                               files, drops, exports, presenting, scenes, toolbar, status))
+                               files, drops, exports, presenting, polls, scenes, toolbar,
+                               status))
     return window

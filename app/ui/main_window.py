@@ -16,6 +16,7 @@ from app.state.session import Session
 from app.ui.actions.drops import FileDrops
 from app.ui.actions.exports import ExportActions
 from app.ui.actions.files import FileActions
+from app.ui.actions.polling import PollActions
 from app.ui.actions.presenting import PresentationActions
 from app.ui.actions.registry import Actions
 from app.ui.actions.scenes import SceneActions
@@ -41,6 +42,7 @@ class WindowParts:
     drops: FileDrops
     exports: ExportActions
     presenting: PresentationActions
+    polls: PollActions
     scenes: SceneActions
     toolbar: MainToolbar
     status: StatusLine

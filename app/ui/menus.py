@@ -21,6 +21,7 @@ MENUS: tuple[MenuSpec, ...] = (
     MenuSpec("view", "menu.view"),
     MenuSpec("view.language", "menu.language", parent="view", section=1),
     MenuSpec("view.theme", "classroom.menu.theme", parent="view", section=2),
+    MenuSpec("view.poll_network", "poll.menu.network", parent="view", section=3),
     MenuSpec("world", "menu.world"),
     MenuSpec("help", "menu.help"),
 )

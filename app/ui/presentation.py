@@ -167,6 +167,8 @@ class Presentation(QObject):
         self._other = presentation or (Look(scale=PRESENTATION_SCALE), PRESENTATION_THEME)
         """(look, theme name) of the mode we are not in: switching back restores it."""
         self._presenting = False
+        self._stage_fit: float | None = None
+        """On the stage: the scale a build's panels fit at, when smaller than the zoom."""
         window.installEventFilter(self)
         self._apply()
 
@@ -201,7 +203,8 @@ class Presentation(QObject):
         self._presenting = on
         (look, name), self._other = self._other, (replace(self._look, stage=False),
                                                   self._theme_name)
-        self.set_look(replace(look, spotlight=self._look.spotlight, stage=False), name)
+        self.set_look(replace(look, spotlight=self._look.spotlight, stage=self._look.stage),
+                      name)  # a lesson's stage went up already, before the type grew
         self.presenting_changed.emit(on)
 
     def set_scale(self, scale: float) -> None:
@@ -221,7 +224,26 @@ class Presentation(QObject):
 
     def set_stage(self, on: bool) -> None:
         """The stage is up (presenting a lesson scene) or down: its larger type, or not."""
+        self._stage_fit = None
         self.set_look(replace(self._look, stage=bool(on)))
+
+    @property
+    def shown_look(self) -> Look:
+        """The look things are drawn in now: the zoom, or on the stage the smaller scale a
+        build had to be fitted at (never below 100 %, where every text is still 18 px)."""
+        if self._look.stage and self._stage_fit is not None:
+            return self._look.scaled(min(self._look.scale, self._stage_fit))
+        return self._look
+
+    def fit_stage(self, scale: float | None) -> None:
+        """Draw the stage at `scale` for now (None: at the zoom), so a build too large for
+        the projector at the chosen zoom still shows whole; the zoom itself is unchanged."""
+        scale = None if scale is None else max(MIN_SCALE, scale)
+        if scale != self._stage_fit:
+            before = self.shown_look
+            self._stage_fit = scale
+            if self.shown_look != before:
+                self._apply()
 
     def set_spotlight(self, on: bool) -> None:
         self.set_look(replace(self._look, spotlight=bool(on)))
@@ -237,6 +259,8 @@ class Presentation(QObject):
         theme_name = theme_name or self._theme_name
         if (look, theme_name) == (self._look, self._theme_name):
             return
+        if look.scale != self._look.scale:
+            self._stage_fit = None  # a new zoom: fit again from it
         self._look, self._theme_name = look, theme_name
         self._apply()
         self.look_changed.emit(look)
@@ -244,11 +268,12 @@ class Presentation(QObject):
     def _apply(self) -> None:
         """Application font and palette first, so panels restyle against the final chrome."""
         app = QApplication.instance()
-        scale_app_font(self._look.scale, self._look.stage)
+        look = self.shown_look
+        scale_app_font(look.scale, look.stage)
         title = QFont(app.font())
         title.setStyleStrategy(QFont.StyleStrategy.PreferAntialias)
         app.setPalette(palette_for(self._theme_name, self._base_palette))
         self._window.setStyleSheet(checked_style(self._theme_name))
         for bar in self._window.findChildren(QTabBar):
             whole_titles(bar)
-        self._docks.set_look(self._look, title)
+        self._docks.set_look(look, title)

@@ -60,7 +60,7 @@ def test_a_panel_looked_up_by_name_is_built_in_the_current_look(qtbot, lesson_wi
         panel = window.panels[names[0]]
         assert window.panels.is_built(names[0])
         assert window.docks[names[0]].widget() is panel
-        assert panel.look == window.presentation.look
+        assert panel.look == window.presentation.shown_look  # on the stage: as fitted
         assert list(window.panels) == list(window.docks)
         assert all(isinstance(p, Panel) for p in window.panels.values())  # every one, built
     finally:

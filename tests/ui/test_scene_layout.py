@@ -184,7 +184,7 @@ def area(window, name: str) -> Qt.DockWidgetArea:
 
 def test_a_scene_sets_its_aside_panel_under_the_guide_with_the_notes_whole(qtbot,
                                                                           lesson) -> None:
-    window = lesson("en", (1024, 768), 9)
+    window = lesson("en", (1024, 768), 9, presenting=False)  # on the projector: the stage
     assert window.scenes.run.scene.layout.aside == "expansion"
     guide, expansion, heatmap = (window.docks[n] for n in ("guide", "expansion", "heatmap"))
     assert area(window, "expansion") == area(window, "guide") != area(window, "heatmap")

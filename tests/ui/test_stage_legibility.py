@@ -11,18 +11,14 @@ import re
 
 import pytest
 from legibility import (
-    broken_inside,
-    clipped,
-    overlapping,
+    lesson_tokens,
     report,
-    scroll_bars_showing,
     seen_texts,
-    too_small,
 )
 from PySide6.QtWidgets import QApplication
 
 from app.startup import build_window, make_application
-from app.ui.fonts import STAGE_MIN_PX, STAGE_QUESTION_PX
+from app.ui.fonts import STAGE_QUESTION_PX
 from app.ui.language import apply_language
 from app.ui.lesson_values import scene_values
 from app.ui.presentation import restore_base_style
@@ -80,8 +76,7 @@ def test_every_scene_on_the_stage_is_readable_from_the_last_row(qtbot, lang, siz
     window.show()
     qtbot.waitExposed(window)
     data = window.document.data
-    tokens = sorted({data.dialogue.query_token, *data.dialogue.key_tokens,
-                     *data.teaching.tokens}, key=len, reverse=True)
+    tokens = lesson_tokens(data)
     _bold, plain = scene_values(window.document.figures, data, window.lesson.lesson)
     problems: list[str] = []
     try:
@@ -92,13 +87,7 @@ def test_every_scene_on_the_stage_is_readable_from_the_last_row(qtbot, lang, siz
         stage = window.arrangement.stage
         for where in _walks(window):
             seen = seen_texts(stage)
-            found = {
-                "smaller than 18 px": too_small(seen, STAGE_MIN_PX),
-                "labels on top of each other": overlapping(seen),
-                "cut off or out of view": clipped(seen),
-                "scroll bars": scroll_bars_showing(stage),
-                "broken inside a number or token": broken_inside(stage, tokens),
-            }
+            found = problems(stage, tokens, seen)
             question = [s for s in seen if s.owner is stage.question]
             if any(s.px < STAGE_QUESTION_PX for s in question):
                 found["question under 28 px"] = question

@@ -182,7 +182,9 @@ class Arrangement(QObject):
         docks out in two columns; a lesson leaves its stage before the desk look is back."""
         if on:
             self._desk_layout = self.window.saveState(DESK_LAYOUT)
-            if not self.in_lesson:
+            if self.in_lesson:  # up before the larger type: docks never grow the window
+                self.staging.enter()
+            else:
                 projector_columns(self.window, self.docks)
         else:
             self._leave_stage()
@@ -191,7 +193,7 @@ class Arrangement(QObject):
         """After the look changed: a lesson goes up on the stage, or back to its docks; the
         free layout gets the desk layout back."""
         if on:
-            self._update_stage()
+            self.staging.arrange()
         elif self.in_lesson:
             self.arrange_scene()
         else:

@@ -11,8 +11,10 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLay
 
 from app import i18n
 from app.i18n import tr
+from app.poll.classpoll import ClassPoll
 from app.state.lesson import LessonRun
 from app.ui.fonts import HEADING, READING, STRONG, emphasize
+from app.ui.widgets.poll_bars import PollBars
 from app.ui.widgets.rich_label import rich_label
 
 TICK_MS = 1000
@@ -21,10 +23,15 @@ TICK_MS = 1000
 class PresenterConsole(QWidget):
     """The teacher's window: the lesson's place and time, the answer, the notes."""
 
-    def __init__(self, lesson: LessonRun, parent: QWidget | None = None) -> None:
+    def __init__(self, lesson: LessonRun, poll: ClassPoll,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.setObjectName("presenter_console")
         self.lesson = lesson
+        self.poll = poll
+        self.poll_bars = PollBars()
+        self.poll_bars.bind(poll)
+        self.connected = QLabel(objectName="console_poll_devices")
         self.values: dict[str, str] = {}
         self.plain: dict[str, str] = {}
         self.place = QLabel(objectName="console_place")
@@ -61,12 +68,15 @@ class PresenterConsole(QWidget):
         column.addLayout(top)
         column.addWidget(self.coming)
         column.addWidget(self.secret)
+        column.addWidget(self.poll_bars)
+        column.addWidget(self.connected)
         column.addWidget(self.notes, 1)
         self._started = QElapsedTimer()
         self._started.start()
         self._ticker = QTimer(self, interval=TICK_MS, timeout=self._tick)
         for signal in (lesson.moved, lesson.revealed, lesson.built):
             signal.connect(lambda _index: self.show_scene())
+        poll.running_changed.connect(lambda _on: self.show_scene())
         self.retranslate()
 
     def hold_notes(self, notes: QWidget | None) -> None:
@@ -99,6 +109,11 @@ class PresenterConsole(QWidget):
         if scene.answer is not None:
             self.secret_text.setText(scene.answer.get(languages).format(**self.values))
         self.reveal_button.setVisible(hidden)
+        polled = self.poll.running and scene.poll is not None
+        self.poll_bars.setVisible(polled)
+        self.connected.setVisible(self.poll.running)
+        if polled:
+            self.poll_bars.show_counts(self.poll.counts(scene.id))
 
     def start_clock(self) -> None:
         """The lesson's time runs from the first time the stage goes up."""
@@ -111,6 +126,9 @@ class PresenterConsole(QWidget):
         return self._started.elapsed()
 
     def _tick(self) -> None:
+        if self.poll.running:
+            self.connected.setText(tr("console.poll_devices", count=self.poll.connected,
+                                      address=self.poll.address, room=self.poll.room))
         seconds = self._started.elapsed() // 1000
         self.clock.setText(tr("console.clock", minutes=seconds // 60,
                               seconds=f"{seconds % 60:02d}"))

@@ -15,19 +15,27 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
 from app import i18n
 from app.i18n import tr
+from app.poll.classpoll import ClassPoll
 from app.state.lesson import LessonRun
 from app.ui.fonts import DISPLAY, HEADING, READING, STRONG, emphasize
+from app.ui.widgets.poll_bars import PollBars
+from app.ui.widgets.poll_card import PollCard
 from app.ui.widgets.rich_label import rich_label
 from app.ui.widgets.scene_strip import SceneStrip
 
 BAND_SHARE = 0.45
 """The notes band covers this share of the stage's height, from the bottom up."""
+CARD_SHARE = 0.8
+"""The poll's join card, over the body, takes this share of the stage each way."""
+BARS_SHARE = 2
+"""The class's answers beside the question take 2 parts of the width to its 3."""
 MARGIN = 12
 GAP = 10
 """Pixels between panels side by side (the arrangement plans with it)."""
@@ -36,11 +44,13 @@ GAP = 10
 class Stage(QWidget):
     """Header, body and footer; the body holds the panels the arrangement places there."""
 
-    def __init__(self, lesson: LessonRun, parent: QWidget | None = None) -> None:
+    def __init__(self, lesson: LessonRun, poll: ClassPoll,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("stage")
         self.setAutoFillBackground(True)
         self.lesson = lesson
+        self.poll = poll
         self.values: dict[str, str] = {}
         self.plain: dict[str, str] = {}
         self.title = QLabel(objectName="stage_title")
@@ -52,6 +62,9 @@ class Stage(QWidget):
         self.answer = rich_label("stage_answer")
         emphasize(self.answer, READING)
         self.body = QWidget(objectName="stage_body")
+        # the panels' own minimum sizes must never push the window past the projector: the
+        # arrangement gives each build the room it reads in, or shrinks the stage's type
+        self.body.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         self._body_layout = QBoxLayout(QBoxLayout.Direction.LeftToRight, self.body)
         self._body_layout.setContentsMargins(0, 0, 0, 0)
         self._body_layout.setSpacing(GAP)
@@ -67,19 +80,29 @@ class Stage(QWidget):
         self.set_up_button.clicked.connect(lesson.set_up_again)
         self.build_marks = QLabel(objectName="stage_builds")
         emphasize(self.build_marks, HEADING, bold=True)
+        self.poll_bars = PollBars()
+        self.poll_bars.bind(poll)
+        self.join = QLabel(objectName="stage_poll_join")
+        self.join.setTextFormat(Qt.TextFormat.PlainText)
         footer = QHBoxLayout()
         footer.setSpacing(GAP)
         footer.addWidget(self.counter)
         footer.addWidget(self.strip, 1)
+        footer.addWidget(self.join)
         footer.addWidget(self.build_marks)
         footer.addWidget(self.set_up_button)
         footer.addWidget(self.reveal_button)
         column = QVBoxLayout(self)
         column.setContentsMargins(MARGIN, MARGIN // 2, MARGIN, MARGIN // 2)
         column.setSpacing(GAP // 2)
+        words = QVBoxLayout()
+        words.addWidget(self.question)
+        words.addWidget(self.answer)
+        asked = QHBoxLayout()
+        asked.addLayout(words, 3)
+        asked.addWidget(self.poll_bars, BARS_SHARE)
         column.addWidget(self.title)
-        column.addWidget(self.question)
-        column.addWidget(self.answer)
+        column.addLayout(asked)
         column.addWidget(self.body, 1)
         column.addLayout(footer)
         self.band = QFrame(self, objectName="stage_notes_band")
@@ -87,8 +110,15 @@ class Stage(QWidget):
         self.band.setAutoFillBackground(True)
         QVBoxLayout(self.band).setContentsMargins(6, 6, 6, 6)
         self.band.hide()
+        self.card = PollCard(self)
+        self.card.bind(poll)
+        self.card.setAutoFillBackground(True)
+        self.card.setFrameShape(QFrame.Shape.StyledPanel)
+        self.card.hide()
+        poll.running_changed.connect(self._on_poll_running)
         for signal in (lesson.moved, lesson.revealed, lesson.built):
             signal.connect(lambda _index: self.show_scene())
+            signal.connect(lambda _index: self.show_join(False))  # on with the lesson
         lesson.offer_changed.connect(lambda _on: self.show_scene())
         self.retranslate()
 
@@ -122,6 +152,13 @@ class Stage(QWidget):
         self.build_marks.setVisible(run.builds > 1)
         self.build_marks.setText(
             " ".join("●" if i == run.build else "○" for i in range(run.builds)))
+        polled = self.poll.running and scene.poll is not None
+        self.poll_bars.setVisible(polled)
+        if polled:
+            self.poll_bars.show_counts(self.poll.counts(scene.id))
+        self.join.setVisible(self.poll.running)
+        self.join.setText(tr("stage.poll_join", address=self.poll.address.removeprefix(
+            "http://"), room=self.poll.room) if self.poll.running else "")
 
     def retranslate(self) -> None:
         self.reveal_button.setText(tr("guide.scene.reveal"))
@@ -178,6 +215,19 @@ class Stage(QWidget):
         self._fit_band()
         self.band.raise_()
 
+    # ---- the class poll ----------------------------------------------------------------------
+
+    def _on_poll_running(self, running: bool) -> None:
+        self.show_scene()
+        self.show_join(running)
+
+    def show_join(self, on: bool) -> None:
+        """The join card, large over the body: when the poll starts, until the lesson goes
+        on (the address and room code stay in the footer)."""
+        self.card.setVisible(bool(on) and self.poll.running)
+        self._fit_band()
+        self.card.raise_()
+
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_band()
@@ -186,3 +236,6 @@ class Stage(QWidget):
         height = int(self.height() * BAND_SHARE)
         self.band.setGeometry(QRect(MARGIN, self.height() - height - MARGIN,
                                     self.width() - 2 * MARGIN, height))
+        width, tall = int(self.width() * CARD_SHARE), int(self.height() * CARD_SHARE)
+        self.card.setGeometry(QRect((self.width() - width) // 2, (self.height() - tall) // 2,
+                                    width, tall))

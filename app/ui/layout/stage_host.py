@@ -6,21 +6,41 @@ full screen on the projector when there is one. The arrangement decides when."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, QTimer, Signal
+import math
+
+from PySide6.QtCore import (
+    QByteArray,
+    QCoreApplication,
+    QEvent,
+    QObject,
+    QSize,
+    QTimer,
+    Signal,
+)
 from PySide6.QtGui import QGuiApplication, QScreen
-from PySide6.QtWidgets import QMainWindow, QToolBar, QWidget
+from PySide6.QtWidgets import (
+    QAbstractScrollArea,
+    QGraphicsView,
+    QMainWindow,
+    QToolBar,
+    QWidget,
+)
 
 from app.state.lesson import LessonRun
-from app.ui.layout.builds import plan_builds
+from app.ui.layout.builds import Build, plan_builds
 from app.ui.layout.console import PresenterConsole
 from app.ui.layout.docks import DockHost
 from app.ui.layout.stage import GAP, Stage
 from app.ui.lesson_values import scene_values
+from app.ui.look import MIN_SCALE
 from app.ui.panels.base import Panel
 from app.ui.presentation import Presentation
 
 GUIDE = "guide"
 """The lesson's stepper: every scene shows it beside its data (on the stage, as notes)."""
+FIT_STEP = 0.05
+"""The stage's type shrinks in 5 % steps to fit a build."""
+FIT_TRIES = 8
 
 
 class StageHost(QObject):
@@ -45,13 +65,16 @@ class StageHost(QObject):
         self._chrome: list[QWidget] = []
         self._geometry = QByteArray()
         self._planning = False
+        self._planned = QSize()
+        """The stage's size the current build was planned for."""
         lesson.built.connect(lambda _index: self.arrange())
         presentation.look_changed.connect(lambda _look: self._replan())
         stage.installEventFilter(self)
         window.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.stage and event.type() == QEvent.Type.Resize:
+        if (watched is self.stage and event.type() == QEvent.Type.Resize
+                and self.stage.size() != self._planned):
             self._replan()
         elif (watched is self.window and event.type() == QEvent.Type.LanguageChange
               and self.up):
@@ -106,6 +129,7 @@ class StageHost(QObject):
         self.up = False
         window = self.window
         for name, panel in self.held.items():
+            panel.offer_room(None)
             self.docks[name].setWidget(panel)
         self.held = {}
         guide = self.host.panels[GUIDE]
@@ -161,9 +185,12 @@ class StageHost(QObject):
             return
         self._planning = True
         try:
+            self.host.document.flush()  # a scene's setup first: panels measure what they show
             names = self.stage_order()
             for name in [n for n in self.held if n not in names]:
-                self.docks[name].setWidget(self.held.pop(name))
+                gone = self.held.pop(name)
+                gone.offer_room(None)
+                self.docks[name].setWidget(gone)
             panels = {name: self.host.panels[name] for name in names}
             revealed = self.lesson.is_revealed()
             for name, panel in panels.items():
@@ -171,25 +198,73 @@ class StageHost(QObject):
                 if name not in self.held:
                     self.held[name] = panel
                     panel.setParent(self.stage.body)
+                panel.catch_up()  # what changed while it was out of sight
+            self._scale(None)  # the builds are planned at the zoom
             room = self.stage.body_room()
+            for panel in panels.values():
+                panel.offer_room(room)
             sizes = [(name, _size(panels[name])) for name in names]
             builds = plan_builds(sizes, (room.width(), room.height()), GAP)
             self.lesson.set_builds(len(builds))
             build = builds[min(self.lesson.build, len(builds) - 1)]
             shown = [panels[name] for name in build.names]
-            stretch = [max(1, (s[0] if build.across else s[1]) // 10)
-                       for name, s in sizes if name in build.names]
-            self.stage.place(shown, build.across, stretch)
+            self.stage.place(shown, build.across, [1] * len(shown))
+            sizes = self._fit(build, shown)  # measured shown, as they will be read
+            self.stage.place(shown, build.across,
+                             [max(1, (w if build.across else h) // 10) for w, h in sizes])
             for name, panel in panels.items():
                 if name not in build.names:
                     panel.hide()
                 else:
                     panel.catch_up()
             self.stage.show_scene()
+            self._planned = self.stage.size()
         finally:
             self._planning = False
+
+
+    def _fit(self, build: Build, panels: list[Panel]) -> list[tuple[int, int]]:
+        """Shrink the stage's type, for this build only, until its panels fit the body at
+        their readable sizes (never below 100 %: every text stays at least 18 px), then
+        their sizes. A teacher's 200 % on a 1024×768 projector still shows whole panels."""
+        for _ in range(FIT_TRIES):
+            room = self.stage.body_room()
+            for panel in panels:
+                panel.offer_room(room)
+            sizes = [_size(panel) for panel in panels]
+            need = _need(sizes, build.across)
+            scale = self.presentation.shown_look.scale
+            fits = need[0] <= room.width() and need[1] <= room.height()
+            if (fits and not any(_scrolls(panel) for panel in panels)) or scale <= MIN_SCALE:
+                return sizes
+            factor = min(room.width() / max(need[0], 1), room.height() / max(need[1], 1), 1.0)
+            smaller = min(scale - FIT_STEP, math.floor(scale * factor / FIT_STEP) * FIT_STEP)
+            self._scale(max(MIN_SCALE, smaller))
+        return [_size(panel) for panel in panels]
+
+    def _scale(self, scale: float | None) -> None:
+        """Draw the stage at `scale` and let every layout take the new type before anything
+        is measured (a font change posts its relayouts; sizes read before are stale)."""
+        self.presentation.fit_stage(scale)
+        for _ in range(2):  # a relayout may post another one up the tree
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
 
 
 def _size(panel: Panel) -> tuple[int, int]:
     size = panel.readable_size()
     return size.width(), size.height()
+
+
+def _scrolls(panel: Panel) -> bool:
+    """Whether anything in `panel` would scroll as laid out now (a readable size a little
+    short): then the stage's type shrinks one more step. Plots manage their own range."""
+    return any(bar.maximum() > 0 for area in panel.findChildren(QAbstractScrollArea)
+               if area.isVisible() and not isinstance(area, QGraphicsView)
+               for bar in (area.verticalScrollBar(), area.horizontalScrollBar()))
+
+
+def _need(sizes: list[tuple[int, int]], across: bool) -> tuple[int, int]:
+    gaps = GAP * (len(sizes) - 1)
+    if across:
+        return sum(w for w, _ in sizes) + gaps, max(h for _, h in sizes)
+    return max(w for w, _ in sizes), sum(h for _, h in sizes) + gaps

@@ -1,0 +1,119 @@
+"""Owns the class poll as the teacher drives it: P starts and stops it (in the View menu and
+on the toolbar too), View → Poll network chooses the interface the phones reach it on, and
+File → Export writes the class's counts as CSV. The poll itself is `app.poll.classpoll`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox
+
+from app.i18n import tr
+from app.model.atomic import write_text_atomic
+from app.poll.classpoll import ClassPoll, PollError
+from app.poll.lesson import LessonPoll
+from app.poll.network import Interface, ipv4_interfaces
+from app.ui.actions.common import warn
+from app.ui.actions.spec import ActionSpec
+
+EVERY_INTERFACE = "0.0.0.0"
+NETWORK_KEYS = "Ctrl+Alt+Shift+"
+"""View → Poll network: …+0 the classroom's, …+1 to …+8 each address, …+9 all of them."""
+NETWORKS_LISTED = 8
+
+
+class PollActions(QObject):
+    """Start, stop and export the poll; say so when it cannot start or stops by itself."""
+
+    def __init__(self, window: QMainWindow, poll: ClassPoll, lesson: LessonPoll,
+                 folder: Callable[[str], str],
+                 interfaces: list[Interface] | None = None) -> None:
+        super().__init__(window)
+        self.window = window
+        self.poll = poll
+        self.lesson = lesson
+        self.folder = folder
+        self.interfaces = ipv4_interfaces() if interfaces is None else interfaces
+        self.host: str | None = None
+        """The address chosen in View → Poll network; None: the LAN's (the default route)."""
+        self.message: QMessageBox | None = None
+        poll.failed.connect(lambda why: self._warn(tr("poll.action.stopped"), why))
+        window.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """A new language: the phones get the question in it (their answers stay)."""
+        if watched is self.window and event.type() == QEvent.Type.LanguageChange:
+            self.lesson.refresh()
+        return False
+
+    def action_specs(self) -> list[ActionSpec]:
+        specs = [
+            ActionSpec("poll", "poll.action.poll", self.set_running, ("P",), menu="view",
+                       section=3, toolbar=0, checkable=True, checked=lambda: self.poll.running),
+            ActionSpec("poll_csv", "poll.action.export", self.export_dialog, ("Ctrl+Alt+Shift+P",),
+                       menu="file.export", section=2),
+            ActionSpec("poll_on_lan", "poll.action.lan", lambda _=False: self.choose(None),
+                       (f"{NETWORK_KEYS}0",), menu="view.poll_network", checkable=True,
+                       group="poll_network", checked=lambda: self.host is None),
+        ]
+        for number, interface in enumerate(self.interfaces[:NETWORKS_LISTED]):
+            text = f"{interface.name}: {interface.address}"
+            specs.append(ActionSpec(
+                f"poll_on_{number}", lambda t=text: t,
+                lambda _=False, a=interface.address: self.choose(a),
+                (f"{NETWORK_KEYS}{number + 1}",), menu="view.poll_network", checkable=True,
+                group="poll_network", checked=lambda a=interface.address: self.host == a))
+        specs.append(ActionSpec(
+            "poll_on_every", "poll.action.every", lambda _=False: self.choose(EVERY_INTERFACE),
+            (f"{NETWORK_KEYS}9",), menu="view.poll_network", checkable=True,
+            group="poll_network", checked=lambda: self.host == EVERY_INTERFACE))
+        return specs
+
+    def choose(self, host: str | None) -> None:
+        """Listen on `host` from now on; a running poll moves there (a new room code)."""
+        self.host = host
+        if self.poll.running:
+            self.poll.stop()
+            self.set_running(True)
+
+    def set_running(self, on: bool) -> None:
+        if not on:
+            self.poll.stop()
+            return
+        try:
+            address = self.poll.start(self.host)
+        except PollError as error:
+            self._warn(tr("poll.action.failed"), str(error))
+            return
+        self.lesson.refresh()
+        self.window.statusBar().showMessage(
+            tr("poll.action.started", address=address, room=self.poll.room), 8000)
+
+    def start_at(self, host: str, port: int) -> str:
+        """`--poll HOST:PORT`: listen there now; returns the address phones open."""
+        self.host = host
+        address = self.poll.start(host, port)
+        self.lesson.refresh()
+        return address
+
+    def export_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self.window, tr("poll.action.export_dialog"), self.folder("class-poll.csv"),
+            tr("classroom.filter.csv"))
+        if path:
+            self.export(Path(path + ("" if Path(path).suffix else ".csv")))
+
+    def export(self, path: Path) -> bool:
+        try:
+            write_text_atomic(path, self.poll.csv_text())
+        except (OSError, ValueError) as error:
+            self._warn(tr("classroom.export_failed"),
+                       f"{path.name}: {getattr(error, 'strerror', None) or error}")
+            return False
+        self.window.statusBar().showMessage(tr("classroom.exported", file=path.name), 6000)
+        return True
+
+    def _warn(self, headline: str, detail: str) -> None:
+        self.message = warn(self.window, headline, detail)

@@ -1,0 +1,65 @@
+"""The class poll on the stage: P starts it and the stage shows how to join, large; the
+class's answers come in as bars beside the question, none marked; Reveal freezes them and
+marks the right answer; the console shows the counts too; P stops it. Loopback only."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from PySide6.QtWidgets import QApplication
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "poll"))
+
+from poll_helpers import Phone, device, wait_counts
+
+
+def _settle() -> None:
+    for _ in range(3):
+        QApplication.processEvents()
+
+
+def test_the_class_answers_on_phones_and_the_stage_shows_how_it_split(qtbot, open_window):
+    window = open_window("en")
+    polls = window.parts.polls
+    run = window.lesson
+    index = next(i for i, s in enumerate(run.lesson.scenes) if s.poll is not None
+                 and s.poll.choices)
+    window.arrangement.open_scene(index, set_up=True)
+    window.presentation.set_presenting(True)
+    _settle()
+    stage, console = window.arrangement.stage, window.arrangement.staging.console
+    assert not stage.poll_bars.isVisible() and not stage.card.isVisible()
+    try:
+        address = polls.start_at("127.0.0.1", 0)
+        _settle()
+        assert window.actions["poll"].isChecked() and address.startswith("http://127.0.0.1:")
+        assert stage.card.isVisible(), "how to join, large, when the poll starts"
+        assert stage.card.room.text().replace(" ", "") == polls.poll.room
+        assert stage.poll_bars.isVisible() and stage.join.isVisible()
+        scene = run.scene
+        phone = Phone(polls.poll)
+        assert phone.answer(0, device(1)).status == 200
+        assert phone.answer(1, device(2)).status == 200
+        assert phone.answer(1, device(3)).status == 200
+        choices = len(scene.poll.choices)
+        expected = (1, 2, *([0] * (choices - 2)))
+        wait_counts(qtbot, polls.poll, scene.id, expected)
+        _settle()
+        shown = stage.poll_bars.counts
+        assert shown is not None and shown.counts == expected and not shown.frozen
+        assert console.poll_bars.counts is not None
+        run.next()  # PageDown: the card steps aside, the answer is revealed
+        _settle()
+        assert not stage.card.isVisible() and stage.join.isVisible()
+        qtbot.waitUntil(lambda: stage.poll_bars.counts is not None
+                        and stage.poll_bars.counts.frozen, timeout=5000)
+        right = stage.poll_bars.counts.right
+        assert right == scene.poll.right
+        assert phone.answer(0, device(4)).status == 409, "frozen on Reveal"
+        window.actions["poll"].trigger()  # P: off
+        _settle()
+        assert not polls.poll.running and not stage.join.isVisible()
+    finally:
+        polls.poll.stop()
+        window.presentation.set_presenting(False)
