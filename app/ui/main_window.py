@@ -33,7 +33,7 @@ from app.ui.actions.exports import ExportActions
 from app.ui.actions.files import FileActions
 from app.ui.actions.presenting import PresentationActions
 from app.ui.actions.scenes import SceneActions
-from app.ui.format import format_score
+from app.ui.format import format_score, name_tip, shown_name
 from app.ui.language import choose_language
 from app.ui.menus import build_menus, build_toolbar
 from app.ui.panels.base import Panel
@@ -288,12 +288,14 @@ class MainWindow(QMainWindow):
         self._status.setText(
             tr(
                 "status.pair",
-                query=view.query_names[state.query],
-                key=view.key_names[state.key],
+                query=shown_name(view.query_names[state.query]),
+                key=shown_name(view.key_names[state.key]),
                 scorer=tr(f"scorer.{state.scorer}"),
                 score=format_score(view.selected_score),
             )
         )
+        self._status.setToolTip(name_tip(view.query_names[state.query],
+                                         view.key_names[state.key]))
 
     def _on_notice(self, message: str) -> None:
         self.statusBar().showMessage(message, 6000)

@@ -12,7 +12,7 @@ from app.i18n import language, tr
 from app.model.additive import AdditiveSteps, additive_steps, tanh_evaluations
 from app.model.figures import EXAMPLE
 from app.model.view import View
-from app.ui.format import format_chinese_large, format_number
+from app.ui.format import format_chinese_large, format_number, shown_name
 
 SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
@@ -81,5 +81,5 @@ def untrained_note(view: View) -> str:
     ranks = view.row_ranks.get("additive")
     if ranks is None:
         return tr("expansion.additive_untrained_plain")
-    top = view.key_names[int(np.argmin(ranks))]
+    top = shown_name(view.key_names[int(np.argmin(ranks))])
     return tr("expansion.additive_untrained", top=top)

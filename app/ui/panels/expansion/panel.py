@@ -22,7 +22,7 @@ from app.model.scoring import SCORERS, Undefined
 from app.model.view import View
 from app.state.document import Document
 from app.ui.fonts import DISPLAY, HEADING, READING, STRONG, emphasize, scaled_font
-from app.ui.format import format_percent, format_score, pair_formula
+from app.ui.format import format_percent, format_score, name_tip, pair_formula, shown_name
 from app.ui.look import SELECTION_COLOUR, diverging_map
 from app.ui.panels.base import Panel
 from app.ui.panels.expansion import additive
@@ -147,7 +147,9 @@ class ExpansionPanel(Panel):
 
     def refresh(self) -> None:
         view, state = self.document.view, self.document.state
-        query, key = view.query_names[state.query], view.key_names[state.key]
+        whole = (view.query_names[state.query], view.key_names[state.key])
+        query, key = (shown_name(name) for name in whole)
+        self.heading.setToolTip(name_tip(*whole))
         steps = additive.pair_steps(view, state.query, state.key) if (
             state.scorer == "additive") else None
         if steps is not None:

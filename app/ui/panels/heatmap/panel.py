@@ -18,6 +18,7 @@ from app.state.document import Document
 from app.state.scale_worker import ScaleWorker
 from app.ui.fonts import READING, chrome_font, restrain
 from app.ui.format import (
+    shown_name,
     token_glosses,
     with_gloss,
 )
@@ -250,7 +251,7 @@ class HeatmapPanel(CellReadout, ScaleMode, Panel):
             glosses = token_glosses(self.document.data)  # English: the meaning beside a row
             self.cells.set_token_axes({  # (only the rows: glossed column names would collide)
                 "left": [with_gloss(name, glosses) for name in view.query_names],
-                "top": list(view.key_names)})
+                "top": [shown_name(name) for name in view.key_names]})
             self._set_lesson_mask(view.allowed)
             self._show_colorbar(not self.cells.paint(values, levels, cmap, self._cell_text))
         self.cells.spotlight((state.query, state.key), values.shape)

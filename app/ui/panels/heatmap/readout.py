@@ -12,7 +12,7 @@ from PySide6.QtCore import QEvent, QObject, QPointF, Qt
 
 from app.i18n import tr
 from app.model.scoring import SCORERS
-from app.ui.format import format_percent, format_score, pair_formula
+from app.ui.format import format_percent, format_score, name_tip, pair_formula, shown_name
 from app.ui.panels.heatmap.choices import weights_formula
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ class CellReadout:
             return
         view, state = self.document.view, self.document.state
         row, col = self._hover or (state.query, state.key)
-        query, key = view.query_names[row], view.key_names[col]
+        query, key = shown_name(view.query_names[row]), shown_name(view.key_names[col])
         if self.choices.shows_embeddings(state, view):
             formula, value = f"cos(e_{query}, e_{key})", self._cell_text(row, col)
         elif state.options.heatmap_mode == "weights":
@@ -57,6 +57,8 @@ class CellReadout:
         note = "   " + tr("heatmap.masked_note") if not view.allowed[row, col] else (
             "   " + tr("heatmap.undefined_note") if value == "—" else "")
         self.readout.setText(tr("heatmap.readout", formula=formula, value=value) + note)
+        # on the holder: the line's own tooltip is fit_lines' (the line it had to hide)
+        self.readout.holder.setToolTip(name_tip(view.query_names[row], view.key_names[col]))
 
     def _cell_at(self: HeatmapPanel, scene_pos: QPointF) -> tuple[int, int] | None:
         if self.document.state.options.scale_mode:

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QLabel, QSizePolicy
 from app.model.landscape import Landscape
 from app.model.view import View
 from app.ui.fonts import BODY_PT, READING, STRONG, emphasize, scaled_font
-from app.ui.format import format_score
+from app.ui.format import format_score, shown_name
 from app.ui.look import OKABE_ITO, QUERY_COLOUR, Look, landscape_map
 
 LEVEL_LABELS = 12
@@ -180,5 +180,5 @@ class LandscapePlot:
         for j, label in enumerate(self.names):
             label.setVisible(j < len(view.k) and self.detailed())
             if j < len(view.k):
-                label.setText(view.key_names[j])
+                label.setText(shown_name(view.key_names[j]))
                 label.setPos(float(view.k[j, 0]), float(view.k[j, 1]))

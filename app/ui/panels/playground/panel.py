@@ -24,7 +24,7 @@ from app.model.scoring import SCORERS
 from app.model.view import View
 from app.state.document import Document
 from app.ui.fonts import BODY_PT, HEADING, READING, emphasize, points, scaled_font, ui_font
-from app.ui.format import token_glosses
+from app.ui.format import shown_name, token_glosses
 from app.ui.look import OKABE_ITO, QUERY_COLOUR
 from app.ui.panels.base import Panel
 from app.ui.panels.playground.arrows import VectorArrow, VectorId
@@ -310,15 +310,15 @@ class PlaygroundPanel(Panel):
         bounds = self.plot.vb.viewRange()
         q = view.q[0]
         placed = [*marks, self.arrows[("q", 0)].set_tip(
-            float(q[0]), float(q[1]), tr("playground.q_label", name=view.query_names[0]),
-            pixel, bounds, marks)]
+            float(q[0]), float(q[1]),
+            tr("playground.q_label", name=shown_name(view.query_names[0])), pixel, bounds, marks)]
         # the selected key labels next, so it gets the best place after q
         for j in sorted(range(len(view.k)), key=lambda j: j != key):
             arrow = self.arrows[("k", j)]
             k = view.k[j]
             placed.append(arrow.set_tip(
                 float(k[0]), float(k[1]),
-                tr("playground.k_label", number=j + 1, name=view.key_names[j]),
+                tr("playground.k_label", number=j + 1, name=shown_name(view.key_names[j])),
                 pixel, bounds, placed))
             arrow.set_selected(j == key)
             arrow.set_opacity(self.look.opacity(j == key))

@@ -11,7 +11,7 @@ from app.i18n import tr
 from app.model.scoring import SCORERS, Undefined
 from app.model.view import View
 from app.ui.fonts import READING, STRONG, emphasize
-from app.ui.format import UNDEFINED_TEXT, format_score, with_gloss
+from app.ui.format import UNDEFINED_TEXT, format_score, shown_name, with_gloss
 from app.ui.look import Look
 
 COLUMNS = ("key", "vector", "dot", "norm", "cos", "angle", "active")
@@ -198,7 +198,7 @@ class PlaneReadouts(QWidget):
             row["active"].setVisible(show_active)
         self.identity.setText(tr(
             "playground.identity",
-            token=view.key_names[key],
+            token=shown_name(view.key_names[key]),
             dot=format_score(pair.total),
             norm_q=format_score(pair.norm_q),
             projection=format_score(plane.projection),

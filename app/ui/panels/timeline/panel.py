@@ -29,7 +29,7 @@ from app.model.reshape import role_row
 from app.model.timeline import STAGES, Stage, stage
 from app.state.document import Document
 from app.ui.fonts import READING, emphasize
-from app.ui.format import format_figure, format_number, format_score
+from app.ui.format import format_figure, format_number, format_score, shown_name
 from app.ui.lesson_values import lesson_values
 from app.ui.look import OKABE_ITO
 from app.ui.panels.base import Panel
@@ -74,7 +74,7 @@ def weights_table(names: tuple[str, ...], weights: np.ndarray, allowed: np.ndarr
             value = f"<b>{value}</b>" if weight == top else value
             bar = (f"<table cellspacing=0 cellpadding=0><tr><td bgcolor='{BAR_COLOUR}' "
                    f"width={max(1, round(weight * width))} height=12></td></tr></table>")
-        out.append(f"<tr><td>{html.escape(name)}&nbsp;</td><td>{bar}</td>"
+        out.append(f"<tr><td>{html.escape(shown_name(name))}&nbsp;</td><td>{bar}</td>"
                    f"<td align=right>&nbsp;{value}</td></tr>")
     return "<table cellspacing=2>" + "".join(out) + "</table>"
 
