@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+import os
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -18,8 +19,9 @@ import numpy as np
 
 from app.model.atomic import write_text_atomic
 from app.model.capture import Capture, load_capture
-from app.model.data import LessonData, load_lesson_data
+from app.model.data import DEFAULT_DATA_DIR, LessonData, load_lesson_data
 from app.model.errors import AttentionLabError
+from app.model.reshape import scorer_problem
 from app.model.scenario import read_scenario
 from app.model.scoring import SCORERS
 from app.model.state import LabState
@@ -56,8 +58,33 @@ def matrix_csv(names: tuple[tuple[str, ...], tuple[str, ...]], matrix: np.ma.Mas
     return out.getvalue()
 
 
+def _same_file(a: Path, b: Path) -> bool:
+    """True when two names reach one file: the same path, a link, a hard link, another case
+    on a case-blind disk (by inode where both exist, else by the resolved path)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist (yet)
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def input_problem(args: argparse.Namespace, data_dir: Path = DEFAULT_DATA_DIR) -> str | None:
+    """Why --export-csv must not write where it was told: onto a file this run reads (the
+    capture, the scenario, the lesson's data), which the CSV would replace."""
+    inputs = [("the --import file", args.import_file), ("the --scenario file", args.scenario),
+              *(("a lesson data file", path) for path in sorted(data_dir.glob("*.json")))]
+    for what, path in inputs:
+        if path is not None and _same_file(args.export_csv, path):
+            return (f"--export-csv {args.export_csv}: that is {what} of this run; the CSV "
+                    "would replace it, so choose another file name")
+    return None
+
+
 def export_csv(args: argparse.Namespace) -> int:
     """Write the score matrix; exit 0, or 2 with one line on the terminal."""
+    problem = input_problem(args)
+    if problem is not None:
+        sys.stderr.write(f"attention-lab: error: {problem}\n")
+        return USAGE_ERROR
     try:
         data = load_lesson_data()
         capture = None
@@ -68,12 +95,12 @@ def export_csv(args: argparse.Namespace) -> int:
         if scorer not in SCORERS:
             raise AttentionLabError(f"--scorer {scorer}: no such scoring function; choose "
                                     f"{', '.join(SCORERS)}")
-        if capture is not None and not capture.available(scorer):
-            raise AttentionLabError(f"--scorer {scorer}: {capture.source} has no learned "
-                                    f"weights for it (see README, Bring your own model)")
+        problem = scorer_problem(state, data.teaching.W_Q.shape[1], scorer)  # as the window
+        if problem is not None:
+            raise AttentionLabError(f"--scorer {scorer}: {problem}")
         state = replace(state, scorer=scorer)
         view = compute_view(state, data)
-    except (AttentionLabError, ValueError) as error:
+    except AttentionLabError as error:
         sys.stderr.write(f"attention-lab: error: {error}\n")
         return USAGE_ERROR
     try:

@@ -22,6 +22,7 @@ DISTRIBUTION = "attention-lab"
 """The package's name in its metadata (pyproject.toml), which --version reads."""
 MAX_REPEAT = 1000
 """--repeat above this would run for days; nobody means it."""
+DEFAULT_SIZE = (1280, 720)
 
 XCB_LIBRARIES: dict[str, str] = {
     "libxcb.so.1": "libxcb1",
@@ -157,7 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "last session")
     parser.add_argument("--screenshot", type=Path, metavar="FILE",
                         help="render the window headless to a PNG or SVG file and exit")
-    parser.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH",
+    parser.add_argument("--size", type=_size, metavar="WxH",
                         help="window size for --screenshot (default 1280x720)")
     parser.add_argument("--panel", metavar="NAME", help="with --screenshot: render only this panel")
     parser.add_argument("--scene", type=_scene, metavar="N",
@@ -201,6 +202,13 @@ def _check_combinations(parser: argparse.ArgumentParser, args: argparse.Namespac
         parser.error("--export-csv runs without a window; leave out --screenshot and --bench")
     if args.poll is not None and (args.export_csv is not None or bench):
         parser.error("--poll needs the window; leave out --export-csv and --bench")
+    if args.export_csv is not None:  # options that change only what a window shows
+        window_only = {"--scene": args.scene is not None, "--present": args.present,
+                       "--lang": args.lang is not None, "--size": args.size is not None}
+        for flag, given in window_only.items():
+            if given:
+                parser.error(f"{flag} does not apply to --export-csv, which writes the scores "
+                             "without a window; leave it out")
     if not bench:
         for flag, value in (("--repeat", args.repeat), ("--json", args.json)):
             if value is not None:
@@ -276,6 +284,8 @@ def main(argv: Sequence[str] | None = None,
     parser = build_parser()
     args = parser.parse_args(argv)
     _check_combinations(parser, args)
+    if args.size is None:
+        args.size = DEFAULT_SIZE
     output = _output_problem(args)
     if output is not None:
         sys.stderr.write(f"attention-lab: error: {output}\n")

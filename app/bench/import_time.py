@@ -1,5 +1,7 @@
-"""Owns the benchmark's import row: a captured q, k of T = 4096, d = 128 from File → Import to
-its first picture on the heatmap (issue 17 asks for under a second on the 2-core machine)."""
+"""Owns the benchmark's import rows: a captured q, k of T = 4096, d = 128 from File → Import to
+its first picture on the heatmap (issue 17 asks for under a second on the 2-core machine), and
+imports of 256 and 4,096 tokens with every dock on screen, the match table's rows included
+(issue 23: any accepted size opens in under two seconds)."""
 
 from __future__ import annotations
 
@@ -29,10 +31,16 @@ def write_capture(folder: Path, T: int, d: int, seed: int = 0) -> Path:
     return path
 
 
-def import_to_picture(window: MainWindow, T: int, d: int, runs: int) -> Result:
+FIRST_PICTURE = "import a capture → first picture on the heatmap"
+EVERY_DOCK = "import a capture → every dock shown and painted"
+
+
+def import_to_picture(window: MainWindow, T: int, d: int, runs: int,
+                      name: str = FIRST_PICTURE, target_ms: float = 1000.0) -> Result:
     """Read the file, import it (one undo step), recompute, and paint the window: the time
-    until the heatmap shows the capture. Each run is undone (untimed) before the next. Its
-    group is start-up's: a first picture, not a frame of an edit in progress."""
+    until the heatmap (and every other panel on screen) shows the capture. Each run is undone
+    (untimed) before the next. Its group is start-up's: a first picture, not a frame of an
+    edit in progress."""
     document = window.document
     heatmap = window.panels.get("heatmap")
     samples = []
@@ -49,5 +57,4 @@ def import_to_picture(window: MainWindow, T: int, d: int, runs: int) -> Result:
             document.undo_stack.undo()
             document.flush()
             QApplication.processEvents()
-    return Result("startup", "import a capture → first picture on the heatmap", f"T={T}, d={d}",
-                  samples, {"target_ms": 1000.0})
+    return Result("startup", name, f"T={T}, d={d}", samples, {"target_ms": target_ms})

@@ -1,16 +1,12 @@
 """Owns captured q and k: a trained model's own queries and keys, read from .npz or .safetensors.
 
-A student's checkpoint is the third world beside the lesson's two. Files are data only: npz is
-read with pickles refused, safetensors' header is checked against the file's size here before
-the `safetensors` package sees it, and every problem is one CaptureError naming the file.
+A student's checkpoint is the third world beside the lesson's two. Files are data only (the
+readers in `capture_read` check every claimed size before reading data, and refuse pickles);
+every problem is one CaptureError naming the file.
 """
 
 from __future__ import annotations
 
-import json
-import math
-import struct
-import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -20,15 +16,31 @@ from typing import Any
 import numpy as np
 
 from app.model.additive import AdditiveWeights
+from app.model.capture_limits import (
+    MAX_CAPTURE_BYTES,
+    MAX_D,
+    MAX_HEADS,
+    MAX_SAVED_NUMBERS,
+    MAX_T,
+    MAX_TOKEN_CHARS,
+    VALUE_LIMIT,
+    WEIGHT_NAMES,
+    file_label,
+    heads_tokens_width,
+)
+from app.model.capture_read import read_npz, read_safetensors
 from app.model.errors import DataError
+from app.model.jsonfile import describe
 from app.model.qknorm import QKNormWeights
 from app.model.scoring import SCORERS, ScorerParams
 
 __all__ = [
     "MAX_CAPTURE_BYTES",
     "MAX_D",
+    "MAX_HEADS",
     "MAX_SAVED_NUMBERS",
     "MAX_T",
+    "MAX_TOKEN_CHARS",
     "VALUE_LIMIT",
     "WEIGHT_NAMES",
     "Capture",
@@ -37,23 +49,7 @@ __all__ = [
     "load_capture",
 ]
 
-MAX_T = 4096
-MAX_D = 1024
-MAX_HEADS = 256
-MAX_TOKEN_CHARS = 200
-VALUE_LIMIT = 1e4
-"""Largest |entry| accepted: real q, k sit well inside it, and every scorer stays finite."""
-MAX_CAPTURE_BYTES = 512 * 1024 * 1024
-"""A file larger than this is not one layer's q and k (T ≤ 4096, d ≤ 1024, a few heads)."""
-MAX_HEADER_BYTES = 16 * 1024 * 1024
-MAX_SAVED_NUMBERS = 32_768
-"""Scenarios and the autosave keep an import of at most this many numbers (q, k and weights
-together: T = 128 at d = 128), about 0.7 MB of JSON. The autosave writes the whole state on
-the UI thread a second after each change, and the scenario reader walks every value: four
-times this took over a second each way on the 2-core machine."""
-WEIGHT_NAMES = ("additive.W1", "additive.W2", "additive.v", "q_norm.weight", "k_norm.weight")
 QK_NORM_EPS = 1e-6
-FLOAT_DTYPES = {"F16": np.float16, "F32": np.float32, "F64": np.float64}
 SUFFIXES = (".npz", ".safetensors")
 
 
@@ -87,6 +83,7 @@ class Capture:
     def __post_init__(self) -> None:
         wide = np.float64 in (np.asarray(self.queries).dtype, np.asarray(self.keys).dtype)
         dtype = np.float64 if wide else np.float32
+        object.__setattr__(self, "source", file_label(self.source))  # always savable text
         object.__setattr__(self, "queries", _frozen(self.queries, dtype))
         object.__setattr__(self, "keys", _frozen(self.keys, dtype))
         object.__setattr__(self, "weights",
@@ -178,117 +175,19 @@ def load_capture(path: Path | str, head: int = 0) -> Capture:
         raise fail("(file)", "must be a .npz or .safetensors file")
     try:
         if suffix == ".npz":
-            arrays, tokens = _read_npz(path, fail)
+            arrays, tokens = read_npz(path, fail)
         else:
-            arrays, tokens = _read_safetensors(path, size, fail)
+            arrays, tokens = read_safetensors(path, size, fail)
     except OSError as error:
         raise fail("(file)", f"cannot be read ({error.strerror or error})") from None
     return capture_from_arrays(arrays, tokens, head, path)
 
 
-def _read_npz(path: Path, fail: Any) -> tuple[dict[str, np.ndarray], Any]:
-    try:
-        with np.load(path, allow_pickle=False) as npz:
-            names = list(npz.files)
-            arrays = {name: npz[name] for name in names if name in ("q", "k", *WEIGHT_NAMES)}
-            tokens = npz["tokens"] if "tokens" in names else None
-    except zipfile.BadZipFile:
-        raise fail("(file)", "is not a valid .npz archive (damaged or another format)") from None
-    except ValueError as error:
-        if "pickle" in str(error).lower():
-            raise fail("(file)", "holds object (pickled) arrays, which are refused: save plain "
-                       "number arrays and a string array of tokens") from None
-        raise fail("(file)", f"cannot be read as .npz ({error})") from None
-    except (EOFError, KeyError, zipfile.LargeZipFile) as error:
-        raise fail("(file)", f"is a damaged .npz archive ({error})") from None
-    if tokens is not None:
-        if tokens.dtype.kind not in "US" or tokens.ndim != 1:
-            raise fail("tokens", "must be a 1-D array of strings")
-        try:
-            tokens = [t.decode("utf-8") if isinstance(t, bytes) else str(t)
-                      for t in tokens.tolist()]
-        except UnicodeDecodeError:
-            raise fail("tokens", "are bytes that are not UTF-8 text") from None
-    return arrays, tokens
-
-
-def _read_safetensors(path: Path, size: int, fail: Any) -> tuple[dict[str, np.ndarray], Any]:
-    """Check the header by hand (length, JSON, offsets inside the file), then let safetensors
-    read the tensors: a lying header is named here, not deep inside the library."""
-    with path.open("rb") as stream:
-        head = stream.read(8)
-        if len(head) < 8:
-            raise fail("(header)", f"is truncated: {size} bytes, too short for a safetensors "
-                       "header")
-        (length,) = struct.unpack("<Q", head)
-        if length == 0 or length > MAX_HEADER_BYTES or 8 + length > size:
-            raise fail("(header)", f"says its header is {length} bytes but the file has "
-                       f"{size - 8} after the length: truncated or not safetensors")
-        text = stream.read(length)
-    try:
-        header = json.loads(text.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise fail("(header)", "is not valid JSON: damaged or not a safetensors file") from None
-    if not isinstance(header, dict):
-        raise fail("(header)", "must be a JSON object of tensors")
-    data_bytes = size - 8 - length
-    for name, entry in header.items():
-        if name == "__metadata__":
-            continue
-        offsets = entry.get("data_offsets") if isinstance(entry, dict) else None
-        if (not isinstance(offsets, list) or len(offsets) != 2
-                or not all(type(o) is int for o in offsets)
-                or not 0 <= offsets[0] <= offsets[1] <= data_bytes):
-            raise fail(name, f"data_offsets {offsets!r} lie outside the file's "
-                       f"{data_bytes} data bytes (truncated or lying header)")
-        if name in ("q", "k", *WEIGHT_NAMES):
-            dtype = entry.get("dtype")
-            if dtype not in FLOAT_DTYPES:
-                raise fail(name, f"has dtype {dtype}; save it as float32 (F32), float16 or "
-                           "float64 (bfloat16 needs .float() first)")
-            shape = entry.get("shape")
-            if (not isinstance(shape, list) or not all(type(s) is int and s >= 0 for s in shape)
-                    or math.prod(shape) * np.dtype(FLOAT_DTYPES[dtype]).itemsize
-                    != offsets[1] - offsets[0]):
-                raise fail(name, f"shape {shape!r} does not match its {offsets[1] - offsets[0]} "
-                           "bytes (lying header)")
-    meta = header.get("__metadata__")
-    tokens = None
-    if meta is not None:
-        if not isinstance(meta, dict):
-            raise fail("__metadata__", "must be an object of text entries")
-        if "tokens" in meta:
-            try:
-                tokens = json.loads(meta["tokens"]) if isinstance(meta["tokens"], str) else 0
-            except json.JSONDecodeError:
-                raise fail("tokens", "metadata must be a JSON list of strings") from None
-            if not isinstance(tokens, list):
-                raise fail("tokens", "metadata must be a JSON list of strings")
-    from safetensors import safe_open  # only an import needs it; start-up stays lean
-
-    arrays: dict[str, np.ndarray] = {}
-    try:
-        with safe_open(str(path), framework="np") as reader:
-            for name in reader.keys():  # noqa: SIM118 - safe_open is not a dict
-                if name in ("q", "k", *WEIGHT_NAMES):
-                    arrays[name] = reader.get_tensor(name)
-    except Exception as error:  # SafetensorError and friends: any refusal is "damaged"
-        raise fail("(file)", f"cannot be read as safetensors ({error})") from None
-    return arrays, tokens
-
-
 def _one_head(array: np.ndarray, name: str, fail: Any) -> np.ndarray:
-    """(T, d), (heads, T, d) or (1, heads, T, d) → (heads, T, d)."""
-    if array.dtype.kind not in "fiu" or array.dtype.kind == "b":
+    """(T, d), (heads, T, d) or (1, heads, T, d) → (heads, T, d), within the limits."""
+    if array.dtype.kind not in "fiu":
         raise fail(name, f"must hold real numbers, found dtype {array.dtype}")
-    shape = array.shape
-    if array.ndim == 2:
-        return array[np.newaxis]
-    if array.ndim == 3:
-        return array
-    if array.ndim == 4 and shape[0] == 1:
-        return array[0]
-    raise fail(name, f"has shape {shape}; expected (T, d), (heads, T, d) or (1, heads, T, d)")
+    return array.reshape(heads_tokens_width(array.shape, name, fail))
 
 
 def capture_from_arrays(arrays: Mapping[str, np.ndarray], tokens: Any, head: int = 0,
@@ -310,11 +209,6 @@ def capture_from_arrays(arrays: Mapping[str, np.ndarray], tokens: Any, head: int
     (hq, tq, dq), (hk, tk, dk) = q.shape, k.shape
     if dq != dk:
         raise fail("k", f"has width d = {dk} but q has d = {dq}; they must match")
-    for name, count, limit in (("heads", max(hq, hk), MAX_HEADS), ("d", dq, MAX_D),
-                               ("T of q", tq, MAX_T), ("T of k", tk, MAX_T)):
-        if not 1 <= count <= limit:
-            raise fail("q" if name != "T of k" else "k",
-                       f"{name} is {count}; it must be from 1 to {limit}")
     if hq % hk:
         raise fail("k", f"has {hk} heads, which does not divide q's {hq} (grouped heads)")
     if tq > tk:
@@ -352,7 +246,7 @@ def _token_names(tokens: Any, count: int, fail: Any) -> tuple[str, ...]:
                    "key (queries take the last names)")
     for i, token in enumerate(tokens):
         if not isinstance(token, str):
-            raise fail(f"tokens[{i}]", f"must be a string, found {type(token).__name__}")
+            raise fail(f"tokens[{i}]", f"must be a string, found {describe(token)}")
         if len(token) > MAX_TOKEN_CHARS:
             raise fail(f"tokens[{i}]", f"is longer than {MAX_TOKEN_CHARS} characters")
         try:

@@ -14,6 +14,7 @@ import numpy as np
 
 from app.model.attention import softmax
 from app.model.capture import Capture
+from app.model.data import MAX_TOKENS
 from app.model.reasons import RowReasons, explain_row, key_norms
 from app.model.scoring import SCORERS, score_matrix
 from app.model.state import LabState
@@ -56,14 +57,15 @@ SWAP_KEYS = 512
 """Rank swaps (dot against cosine) are looked for among at most this many keys: the search is
 pairwise (Tk² work), and a 4096-key row has far more swaps than anyone reads."""
 REASON_KEYS = 8
-"""Past SWAP_KEYS keys, rank swaps are explained among the dot product's top keys only: the
-rows a class reads first, and a handful of sentences instead of thousands."""
+"""Past MAX_TOKENS keys (the most a lesson's world has), rank swaps are explained among the
+dot product's top keys only: the rows a class reads first, and a handful of sentences instead
+of thousands (all 256 keys of an import gave 7,306 sentences, seconds to lay out)."""
 
 
 def explain_top(K: np.ndarray, rows: dict[str, np.ma.MaskedArray]) -> RowReasons:
     """`explain_row` for a long row: every key's |k|, reasons among the top REASON_KEYS keys
     by q·k (indices mapped back to the whole row)."""
-    if len(K) <= SWAP_KEYS:
+    if len(K) <= MAX_TOKENS:
         return explain_row(K, rows)
     dot = np.ma.filled(rows["dot"].astype(np.float64), -np.inf)
     top = np.sort(np.argsort(-dot, kind="stable")[:REASON_KEYS])

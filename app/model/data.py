@@ -21,6 +21,7 @@ from app.model.jsonfile import JsonFile, join
 from app.model.modelconfig import MAX_CONTEXT, Claim, ModelConfig, read_claims, read_model
 from app.model.qknorm import QKNormWeights
 from app.model.state import EDIT_LIMIT, MAX_HEADS, POSITION_LIMIT
+from app.model.token_names import MIN_TOKENS, NAME_RULES, name_problem
 
 __all__ = [
     "ANCHOR_FILE",
@@ -319,9 +320,15 @@ def load_teaching_world(data_dir: Path | str | None = None) -> TeachingWorld:
     root = f.root
     token_nodes = f.items(root, "", "tokens")
     _at_most(f, len(token_nodes), MAX_TOKENS, "tokens", "tokens")
+    if len(token_nodes) < MIN_TOKENS:
+        raise f.fail("tokens", f"must list at least {MIN_TOKENS} tokens, found "
+                     f"{len(token_nodes)}")
     pairs = [_token(f, node, join("tokens", i)) for i, node in enumerate(token_nodes)]
     tokens = tuple(p[0] for p in pairs)
-    _unique(f, tokens, "tokens")
+    for i, name in enumerate(tokens):  # the editor's rule: a reshaped world saves them as names
+        problem = name_problem(name, tokens[:i])
+        if problem is not None:
+            raise f.fail(join(join("tokens", i), "token"), NAME_RULES[problem])
     E = f.matrix(root, "", "E", len(tokens), None)
     d = E.shape[1]
     W_Q = f.matrix(root, "", "W_Q", d, None)

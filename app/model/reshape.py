@@ -10,7 +10,6 @@ renamed role token no longer plays it, and the lesson's selection falls back (se
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -21,13 +20,11 @@ from app.model.data import MAX_TOKENS, LessonData
 from app.model.jsonfile import describe
 from app.model.scoring import SCORERS
 from app.model.state import LabState, Options, frozen_array
+from app.model.token_names import MAX_NAME as MAX_NAME  # the editor and document ask here
+from app.model.token_names import MIN_TOKENS, NAME_RULES, name_problem
 
-MIN_TOKENS = 2
-"""A score needs a query and a key that differ; one token would leave nothing to compare."""
 MIN_DIM, MAX_DIM = 2, 8
 """The teaching world's width: 2 still shows a plane's worth, 8 still fits the editor's boxes."""
-MAX_NAME = 20
-"""Characters in a token's name: longer would crowd the heatmap's axis and the match table."""
 FALLBACK_ROLES = {"query": -1, "object": 0}
 """Where a role goes when its token is gone: the query is the last token (it looks back at the
 sentence), the object the first one."""
@@ -38,24 +35,6 @@ def tokens_of(state: LabState, data: LessonData) -> tuple[str, ...]:
     if state.teaching_tokens is not None:
         return state.teaching_tokens
     return tuple(data.teaching.tokens)
-
-
-def name_problem(name: str, tokens: tuple[str, ...], ignore: int | None = None
-                 ) -> str | None:
-    """Why `name` cannot name a token, as a string-table key suffix, or None if it can.
-
-    `ignore` is the token being renamed (its own name does not count as taken)."""
-    if not isinstance(name, str) or not name.strip():
-        return "empty"
-    if name != name.strip():
-        return "spaces"
-    if len(name) > MAX_NAME:
-        return "too_long"
-    if any(unicodedata.category(c)[0] == "C" for c in name):
-        return "control"
-    if any(other == name for i, other in enumerate(tokens) if i != ignore):
-        return "taken"
-    return None
 
 
 def new_name(tokens: tuple[str, ...], stem: str) -> str:
@@ -148,13 +127,27 @@ def needs_weights(scorer: str) -> bool:
     return SCORERS[scorer].needs is not None
 
 
+def scorer_problem(state: LabState, lesson_d: int, scorer: str) -> str | None:
+    """Why `scorer` cannot score the state's world, in English (for a file or the command
+    line), or None when it can. The one check behind the greyed-out scorer list, the scenario
+    reader and the headless export: learned weights that do not fit a reshaped teaching world
+    (`lesson_d` is the lesson's width), or that an imported capture does not carry."""
+    if state.world == "imported" and state.imported is not None:
+        if state.imported.available(scorer):
+            return None
+        return (f"{state.imported.source} has no learned weights for {scorer} (see README, "
+                "Bring your own model)")
+    d = state.teaching_q.shape[1]
+    if state.world == "teaching" and needs_weights(scorer) and d != lesson_d:
+        return (f"{scorer} needs the learned weights of the lesson's d = {lesson_d}; this "
+                f"world has d = {d}")
+    return None
+
+
 def scorer_usable(state: LabState, data: LessonData, scorer: str) -> bool:
     """False for a scorer whose learned weights do not fit the reshaped teaching world, or
-    that needs weights an imported capture does not carry."""
-    if state.world == "imported" and state.imported is not None:
-        return state.imported.available(scorer)
-    return not (state.world == "teaching" and needs_weights(scorer)
-                and not weights_fit(state, data))
+    that needs weights an imported capture does not carry (see `scorer_problem`)."""
+    return scorer_problem(state, data.teaching.W_Q.shape[1], scorer) is None
 
 
 def usable_scorer(state: LabState, data: LessonData) -> LabState:
@@ -193,14 +186,6 @@ def heads_problem(state: LabState, options: Options) -> tuple[str, str] | None:
 
 # ---- the scenario file's part -----------------------------------------------------------
 
-NAME_RULES = {
-    "empty": "must be a non-empty name",
-    "spaces": "must not start or end with a space",
-    "too_long": f"must be at most {MAX_NAME} characters",
-    "control": "must not hold control characters",
-    "taken": "appears twice; token names must differ",
-}
-"""`name_problem`'s answers as a scenario error says them (files are read in English)."""
 Fail = Callable[[str, str], Exception]
 
 

@@ -8,6 +8,7 @@ file, the JSON path and what is wrong, because teachers edit these files by hand
 from __future__ import annotations
 
 import json
+import math
 import types
 import typing
 from dataclasses import fields, replace
@@ -18,6 +19,7 @@ import numpy as np
 
 from app.model.atomic import write_text_atomic
 from app.model.capture import Capture
+from app.model.capture_limits import MAX_SAVED_BYTES
 from app.model.capture_saved import IMPORTED_FIELDS, capture_from_dict, capture_to_dict
 from app.model.errors import ScenarioError
 from app.model.jsonfile import (
@@ -32,7 +34,7 @@ from app.model.jsonfile import (
     parse_json,
     read_small_file,
 )
-from app.model.reshape import heads_problem, read_tokens, teaching_shape
+from app.model.reshape import heads_problem, read_tokens, scorer_problem, teaching_shape
 from app.model.scoring import SCORERS
 from app.model.state import (
     EDIT_LIMIT,
@@ -60,8 +62,10 @@ __all__ = [
 FORMAT = "attention-lab-scenario"
 SCHEMA_VERSION = 1
 SUFFIX = ".attnlab.json"
-MAX_BYTES = MAX_FILE_BYTES
-"""A real scenario is a few KB; the limit keeps a wrong file (a video, a disk image) harmless."""
+MAX_BYTES = math.ceil((MAX_FILE_BYTES + MAX_SAVED_BYTES) / 2**20) * 2**20
+"""A real scenario is a few KB; the limit keeps a wrong file (a video, a disk image) harmless.
+It is the lesson's part (MAX_FILE_BYTES) plus the most a kept import can add, in whole MB:
+whatever the writer keeps, the reader reads back."""
 TOP_FIELDS = ("format", "schema_version", "world", "scorer", "selection", "vectors",
               "positions", "options")
 OPTIONAL_FIELDS = ("teaching_tokens", "imported")
@@ -272,16 +276,11 @@ class _Reader:
             positions=self.positions(root["positions"]),
             options=self.options(root["options"]),
         )
-        # the teaching world's learned weights (additive, QK-norm) are for the data's width
-        if (state.world == "teaching" and SCORERS[scorer].needs is not None
-                and shape[1] != t.teaching_q.shape[1]):
-            raise self.fail("scorer", f"{scorer} needs the learned weights of the lesson's "
-                            f"d = {t.teaching_q.shape[1]}; this world has d = {shape[1]}")
         state = replace(state, imported=self.imported(root.get("imported"), world),
                         world=world)  # "imported" holds only once the import is there
-        if world == "imported" and not state.imported.available(scorer):
-            raise self.fail("scorer", f"{scorer} needs learned weights the imported file "
-                            "does not have")
+        problem = scorer_problem(state, t.teaching_q.shape[1], scorer)  # weights that fit
+        if problem is not None:
+            raise self.fail("scorer", problem)
         heads = heads_problem(state, state.options)
         if heads is not None:
             raise self.fail(join("options", heads[0]), heads[1])

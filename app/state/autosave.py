@@ -25,6 +25,7 @@ from PySide6.QtCore import QLockFile, QObject, Qt, QTimer, Signal
 
 from app.model.atomic import write_text_atomic
 from app.model.errors import ScenarioError
+from app.model.jsonfile import ROOT
 from app.model.scenario import SUFFIX, dumps, read_scenario
 from app.model.state import LabState
 from app.model.view import initial_state
@@ -150,6 +151,19 @@ class Restored:
     from_backup: bool = False
 
 
+def read_autosave(path: Path, template: LabState) -> LabState:
+    """`read_scenario`, with every failure a ScenarioError: an autosave that cannot be read
+    for any reason, an unexpected exception in the reader included, is kept aside like a
+    damaged one and is never a reason the app does not open."""
+    try:
+        return read_scenario(path, template)
+    except ScenarioError:
+        raise
+    except Exception as error:
+        raise ScenarioError(path, ROOT, f"could not be read ({type(error).__name__}: "
+                            f"{' '.join(str(error).split())[:200]})") from error
+
+
 def restore(template: LabState, folder: Path | None = None, copy: int = 1) -> Restored:
     """The last session's state: the autosave, or the backup when the autosave is damaged."""
     result = Restored()
@@ -157,7 +171,7 @@ def restore(template: LabState, folder: Path | None = None, copy: int = 1) -> Re
         if not path.exists():
             continue
         try:
-            result.state = read_scenario(path, template)
+            result.state = read_autosave(path, template)
         except ScenarioError as error:
             result.problems.append(error)
             continue
@@ -227,7 +241,7 @@ class Autosaver(QObject):
             if not path.exists():
                 continue
             try:
-                read_scenario(path, template)
+                read_autosave(path, template)
                 if path == self.path:
                     self._found = path.read_text(encoding="utf-8")
             except ScenarioError:

@@ -1,10 +1,12 @@
-"""How numbers are written on screen: one place, so every panel shows the same precision."""
+"""How numbers and token names are written on screen: one place, so every panel shows the
+same precision, and a token name of any length takes the same bounded room everywhere."""
 
 from __future__ import annotations
 
 import html
 import math
 import re
+import unicodedata
 from decimal import ROUND_HALF_UP, Decimal
 
 from app.i18n import current, tr
@@ -188,11 +190,63 @@ def token_glosses(data: LessonData) -> dict[str, str]:
     return dict(pairs)
 
 
+NAME_ROOM = 24
+"""Columns a token name takes in a label at most (a CJK character counts two): the lesson's
+names (at most 20 characters) show whole; an imported tokenizer's piece of up to 200
+characters would otherwise make a panel, and so the window, thousands of pixels wide."""
+_LINE_BREAK = re.compile("\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
+ELLIPSIS = "…"
+
+
+def _width(char: str) -> int:
+    return 2 if unicodedata.east_asian_width(char) in "WF" else 1
+
+
+def _fit(text: str, columns: int) -> str:
+    """The longest start of `text` that takes at most `columns` columns."""
+    used = 0
+    for i, char in enumerate(text):
+        used += _width(char)
+        if used > columns:
+            return text[:i]
+    return text
+
+
+def one_line_name(name: str) -> str:
+    """A token name on one line: each line break shown as ⏎, other control characters as
+    spaces, so a newline in a name never adds a line to a label or a table row."""
+    text = _LINE_BREAK.sub("⏎", name)
+    return "".join(" " if unicodedata.category(c) == "Cc" else c for c in text)
+
+
+def shown_name(name: str, room: int = NAME_ROOM, keep_end: bool = True) -> str:
+    """A token name as every label shows it: one line (`one_line_name`) of at most `room`
+    columns, a longer one cut in the middle so both its start and its end stay readable
+    (`keep_end=False`: cut at the end, where a number beside it tells names apart). The
+    label then carries the whole name in its tooltip (`name_tip`)."""
+    text = one_line_name(name)
+    if _fit(text, room) == text:
+        return text
+    budget = room - 1  # the ellipsis takes one column
+    head = _fit(text, (budget + 1) // 2 if keep_end else budget)
+    tail = _fit(text[len(head):][::-1], budget - sum(map(_width, head)))[::-1]
+    return head + ELLIPSIS + tail
+
+
+def name_tip(*names: str) -> str:
+    """The tooltip of a label that names these tokens: the whole names, one a line, when a
+    label had to shorten one of them (`shown_name`); empty when every name shows whole."""
+    cut = [one_line_name(name) for name in names if shown_name(name) != one_line_name(name)]
+    return plain_tip("\n".join(dict.fromkeys(cut))) if cut else ""
+
+
 def with_gloss(name: str, glosses: dict[str, str]) -> str:
     """A token as a reader of the current language needs it: an English reader gets the
-    meaning beside the Chinese word ("给了 (gave)"); a Chinese reader, the word alone."""
+    meaning beside the Chinese word ("给了 (gave)"); a Chinese reader, the word alone. The
+    name is shown in its bounded room (`shown_name`)."""
     gloss = glosses.get(name)
-    return f"{name} ({gloss})" if gloss and current().token_glosses else name
+    shown = shown_name(name)
+    return f"{shown} ({gloss})" if gloss and current().token_glosses else shown
 
 
 _SYMBOL = re.compile(r"(?<![A-Za-z])([qk])(?![A-Za-z])")

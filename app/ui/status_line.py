@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QSizePolicy, QStatusBar
 from app.i18n import tr
 from app.state.document import Document
 from app.state.notice import Notice
-from app.ui.format import format_score
+from app.ui.format import format_score, name_tip, shown_name
 from app.ui.notices import word
 from app.ui.widgets.live_label import LiveLabel
 
@@ -40,10 +40,11 @@ class StatusLine(QObject):
 
     def update(self) -> None:
         state, view = self.document.state, self.document.view
-        self.label.setText(tr("status.pair", query=view.query_names[state.query],
-                              key=view.key_names[state.key],
+        query, key = view.query_names[state.query], view.key_names[state.key]
+        self.label.setText(tr("status.pair", query=shown_name(query), key=shown_name(key),
                               scorer=tr(f"scorer.{state.scorer}"),
                               score=format_score(view.selected_score)))
+        self.label.setToolTip(name_tip(query, key))
 
     def show_notice(self, notice: Notice | str) -> None:
         self.bar.showMessage(word(notice), NOTICE_MS)

@@ -206,7 +206,7 @@ def test_file_level_problems(tmp_path: Path) -> None:
     assert "UTF-8" in read_error(latin1).problem
     big = tmp_path / "big.attnlab.json"
     big.write_bytes(b" " * (MAX_BYTES + 1))
-    assert "larger than 5 MB" in read_error(big).problem
+    assert f"larger than {MAX_BYTES // 2**20} MB" in read_error(big).problem
     truncated = tmp_path / "half.attnlab.json"
     truncated.write_text(dumps(edited())[:200], encoding="utf-8")
     assert "not valid JSON" in read_error(truncated).problem

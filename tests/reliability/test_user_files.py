@@ -94,6 +94,48 @@ def test_the_autosave_never_follows_a_link_and_stays_private(qtbot, tmp_path: Pa
     assert _mode(saver.path) == 0o600
 
 
+@posix_only
+def test_a_settings_file_that_is_a_link_is_never_written_through(qapp, tmp_path: Path) -> None:
+    """Chosen behaviour, as the autosave's: the link becomes a regular file of its own that
+    starts with the settings the link pointed to; the target is never rewritten."""
+    from app.ui import settings as keys
+    from app.ui.settings import settings, settings_path, settings_problem
+
+    elsewhere = tmp_path / "elsewhere.ini"
+    original = "[ui]\nlanguage=en\n# someone else's file, outside the user folder\n"
+    elsewhere.write_text(original, encoding="utf-8")
+    path = settings_path()
+    path.symlink_to(elsewhere)
+    store = settings()
+    assert store.value(keys.LANGUAGE) == "en"  # what the link held is kept
+    store.setValue(keys.LANGUAGE, "zh")
+    store.sync()
+    assert elsewhere.read_text(encoding="utf-8") == original
+    assert not path.is_symlink() and "language=zh" in path.read_text(encoding="utf-8")
+    assert settings_problem() is None and _mode(path) == 0o600
+
+
+@posix_only
+def test_a_settings_link_in_a_folder_that_cannot_be_written_is_not_used(
+        qapp, tmp_path: Path, monkeypatch) -> None:
+    from app.ui import settings as settings_module
+
+    elsewhere = tmp_path / "elsewhere.ini"
+    elsewhere.write_text("[ui]\nlanguage=en\n", encoding="utf-8")
+    path = settings_module.settings_path()
+    path.symlink_to(elsewhere)
+
+    def read_only(*_args: object, **_kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(settings_module, "write_bytes_atomic", read_only)
+    store = settings_module.settings()
+    store.setValue("ui/language", "zh")
+    store.sync()
+    assert elsewhere.read_text(encoding="utf-8") == "[ui]\nlanguage=en\n"
+    assert "is a link" in settings_module.settings_problem()
+
+
 def test_a_failed_write_keeps_the_old_bytes_and_leaves_no_temp(tmp_path: Path,
                                                                monkeypatch) -> None:
     path = tmp_path / "kept.txt"

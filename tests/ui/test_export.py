@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from app.i18n import tr
 from app.model import atomic
+from app.model.capture import capture_from_arrays
 from app.model.data import load_lesson_data
 from app.state.document import Document
 from app.ui.actions import exports as exports_module
@@ -191,13 +192,16 @@ FORMULA_NAMES = ("=HYPERLINK(\"http://x\")", "+1+1", "-2+3", "@SUM(A1)", "\tTab"
 
 
 @pytest.fixture
-def formula_view(qtbot, edit_data, data_dir):
-    def rename(doc: dict) -> None:
-        for token, name in zip(doc["tokens"], FORMULA_NAMES, strict=False):
-            token["token"] = name
-
-    edit_data("teaching-world.json", rename)
-    return Document(load_lesson_data(data_dir)).view
+def formula_view(qtbot):
+    """An import whose tokenizer pieces look like formulas (the lesson's own names follow the
+    editor's rule: no control characters, at most 20 characters)."""
+    keys = np.arange(2.0 * len(FORMULA_NAMES)).reshape(len(FORMULA_NAMES), 2)
+    capture = capture_from_arrays({"q": keys[:3], "k": keys}, list(FORMULA_NAMES), 0,
+                                  "formulas.npz")
+    document = Document(load_lesson_data())
+    document.import_capture(capture)
+    document.flush()
+    return document.view
 
 
 def test_token_names_that_start_a_formula_are_neutralised(formula_view) -> None:

@@ -12,6 +12,7 @@ import re
 import pytest
 from legibility import (
     lesson_tokens,
+    problems,
     report,
     seen_texts,
 )
@@ -78,7 +79,7 @@ def test_every_scene_on_the_stage_is_readable_from_the_last_row(qtbot, lang, siz
     data = window.document.data
     tokens = lesson_tokens(data)
     _bold, plain = scene_values(window.document.figures, data, window.lesson.lesson)
-    problems: list[str] = []
+    failures: list[str] = []
     try:
         window.arrangement.open_scene(0, set_up=True)
         window.presentation.set_presenting(True)
@@ -97,9 +98,9 @@ def test_every_scene_on_the_stage_is_readable_from_the_last_row(qtbot, lang, siz
                     s for s in seen for answer in answers if answer and answer in s.text]
             for kind, items in found.items():
                 if items:
-                    problems.append(report(items, f"{where}: {kind}"))
+                    failures.append(report(items, f"{where}: {kind}"))
     finally:
         window.presentation.set_presenting(False)
         restore_base_style()
         apply_language("zh")
-    assert not problems, "\n\n".join(problems[:12])
+    assert not failures, "\n\n".join(failures[:12])

@@ -36,7 +36,8 @@ CARD_SHARE = 0.8
 """The poll's join card, over the body, takes this share of the stage each way."""
 BARS_SHARE = 2
 """The class's answers beside the question take 2 parts of the width to its 3."""
-MARGIN = 12
+MARGIN = 6
+"""Pixels around the stage's content: a projector's edge needs little."""
 GAP = 10
 """Pixels between panels side by side (the arrangement plans with it)."""
 

@@ -12,6 +12,7 @@ from PySide6.QtCore import (
     QByteArray,
     QCoreApplication,
     QEvent,
+    QEventLoop,
     QObject,
     QSize,
     QTimer,
@@ -232,6 +233,10 @@ class StageHost(QObject):
             for panel in panels:
                 panel.offer_room(room)
             sizes = [_size(panel) for panel in panels]
+            # item views lay their rows out on a zero timer: let that run before asking
+            # whether anything scrolls (input waits; a replan asked for meanwhile is this one)
+            QCoreApplication.processEvents(
+                QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)
             need = _need(sizes, build.across)
             scale = self.presentation.shown_look.scale
             fits = need[0] <= room.width() and need[1] <= room.height()

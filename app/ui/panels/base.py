@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -47,6 +48,22 @@ class Panel(QWidget):
     """True for a panel that keeps a scale or a range still while a drag runs: it refits
     (`refit`) when the gesture ends, by its own subscription."""
 
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        """Whatever calls a panel's `refresh` (its own retranslate, a look, the document),
+        the inputs it then showed are remembered: a later change back to them is a change."""
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("refresh")
+        if own is None:
+            return
+
+        @functools.wraps(own)
+        def refresh(self: Panel) -> None:
+            self._stale = False
+            self._shown_inputs = self.inputs()
+            own(self)
+
+        cls.refresh = refresh  # type: ignore[method-assign]
+
     @classmethod
     def build(cls, parts: PanelParts) -> Panel:
         """The panel, from the window's parts (most panels need only the document)."""
@@ -86,9 +103,7 @@ class Panel(QWidget):
         return all(_same(a, b) for a, b in zip(now, shown, strict=True))
 
     def _refresh_now(self) -> None:
-        """Refresh and remember the inputs shown."""
-        self._stale = False
-        self._shown_inputs = self.inputs()
+        """Refresh (which remembers the inputs shown)."""
         self.refresh()
 
     def _on_document_changed(self, fields: frozenset[str] | None = None) -> None:

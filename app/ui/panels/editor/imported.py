@@ -28,7 +28,7 @@ from app.model.capture import VALUE_LIMIT
 from app.model.capture_view import largest_terms
 from app.state.document import Document
 from app.ui.fonts import READING, SMALL, emphasize
-from app.ui.format import plain_tip
+from app.ui.format import name_tip, plain_tip, shown_name
 from app.ui.look import OKABE_ITO, Look
 from app.ui.panels.editor.bars import BarColumns, EntryBox
 from app.ui.panels.editor.charts import ROLES, ChartView
@@ -196,8 +196,10 @@ class ImportedEditor(QWidget):
         if "q" not in self.bars or len(self.bars["q"].values) != len(self.dims):
             self._build_charts(len(self.dims))
         self.pair_line.setText(tr(
-            "editor.imported.pair", query=names["q"], qi=state.query + 1, tq=len(capture.queries),
-            key=names["k"], ki=state.key + 1, tk=len(capture.keys)))
+            "editor.imported.pair", query=shown_name(names["q"]), qi=state.query + 1,
+            tq=len(capture.queries), key=shown_name(names["k"]), ki=state.key + 1,
+            tk=len(capture.keys)))
+        self.pair_line.setToolTip(name_tip(names["q"], names["k"]))
         self.order_line.setText(tr("editor.imported.largest" if len(self.dims) < width
                                    else "editor.imported.all", count=len(self.dims), d=width))
         values = {"q": np.asarray(q, np.float64), "k": np.asarray(k, np.float64)}
@@ -209,7 +211,8 @@ class ImportedEditor(QWidget):
             self.bars[role].set_reach(self._reach)
             self.plots[role].set_reach(self._reach)
             self.bars[role].set_values(values[role][self.dims])
-            self.role_labels[role].setText(tr(OF_KEYS[role], name=names[role]))
+            self.role_labels[role].setText(tr(OF_KEYS[role], name=shown_name(names[role])))
+            self.role_labels[role].setToolTip(name_tip(names[role]))
             self.plots[role].setToolTip(plain_tip(tr("editor.imported.chart_tip", role=role,
                                                      name=names[role])))
             for label, dim in zip(self.ticks[role], self.dims, strict=True):

@@ -13,7 +13,7 @@ from app.model.additive import AdditiveSteps, tanh_evaluations
 from app.model.figures import EXAMPLE
 from app.model.view import View
 from app.model.worked import AdditiveWork
-from app.ui.format import format_in_words, format_number
+from app.ui.format import format_in_words, format_number, shown_name
 from app.ui.panels.expansion.written import (
     SUBSCRIPTS,
     Styles,
@@ -76,5 +76,5 @@ def untrained_note(view: View) -> str:
     ranks = view.row_ranks.get("additive")
     if ranks is None:
         return tr("expansion.additive_untrained_plain")
-    top = view.key_names[int(np.argmin(ranks))]
+    top = shown_name(view.key_names[int(np.argmin(ranks))])
     return tr("expansion.additive_untrained", top=top)

@@ -20,7 +20,7 @@ from app.model.state import STATE_FIELDS
 from app.model.worked import AdditiveWork, pair_work, worked
 from app.state.document import Document
 from app.ui.fonts import DISPLAY, HEADING, READING, STRONG, emphasize, scaled_font
-from app.ui.format import format_percent, pair_symbol
+from app.ui.format import format_percent, name_tip, pair_symbol, shown_name
 from app.ui.look import SELECTION_COLOUR, diverging_map
 from app.ui.panels.base import Panel
 from app.ui.panels.expansion import additive
@@ -210,7 +210,9 @@ class ExpansionPanel(Panel):
 
     def refresh(self) -> None:
         view, state = self.document.view, self.document.state
-        query, key = view.query_names[state.query], view.key_names[state.key]
+        whole = (view.query_names[state.query], view.key_names[state.key])
+        query, key = (shown_name(name) for name in whole)
+        self.heading.setToolTip(name_tip(*whole))
         pair = self._pair = f"{pair_symbol('q', query)} · {pair_symbol('k', key)}"
         work = pair_work(view, state.query, state.key)
         if work is None:  # no weights for this scorer here: the dot product's own sum

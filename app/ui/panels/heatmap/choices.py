@@ -27,7 +27,7 @@ from app.model.state import HEATMAP_SOURCES, Q_SCALES, LabState
 from app.model.view import View
 from app.state.document import Document
 from app.ui.fonts import restrain
-from app.ui.format import format_number, pair_formula, pair_symbol
+from app.ui.format import format_number, pair_formula, pair_symbol, shown_name
 
 
 @cache
@@ -73,7 +73,7 @@ def lesson_info(state: LabState, view: View, embeddings: bool) -> str:
         return text
     shown = tr("heatmap.shows_e") if embeddings else tr(
         "heatmap.shows_qk", scorer=tr(f"scorer.{state.scorer}"))
-    return tr("heatmap.self_rank", shows=shown, token=view.query_names[row],
+    return tr("heatmap.self_rank", shows=shown, token=shown_name(view.query_names[row]),
               rank=int(own[row]), count=len(own))
 
 

@@ -13,6 +13,7 @@ from PySide6.QtCore import QPointF
 
 from app.model.scale import block_image, downsample_factor
 from app.ui.fonts import READING, points
+from app.ui.format import shown_name
 
 if TYPE_CHECKING:
     from app.model.view import View
@@ -24,7 +25,7 @@ image of block extremes, as in scale mode."""
 TICKS = {"left": 12, "top": 5}
 """At most this many token names per axis: the top axis's names sit side by side."""
 NAME_CHARS = {"left": 10, "top": 6}
-"""A token name on a tick is cut to this many characters (a tokenizer's piece can be long)."""
+"""A token name on a tick is cut to this many columns (a tokenizer's piece can be long)."""
 
 
 def needs_image(shape: tuple[int, ...]) -> bool:
@@ -47,13 +48,10 @@ def thinned(names: tuple[str, ...], ticks: int, chars: int) -> list[tuple[int, s
     step = _step(len(names), ticks)
     out = []
     for i in range(0, len(names), step):
-        name = names[i].replace("\n", "⏎").strip() or "␣"
-        if name == f"#{i}":  # a capture without token names: the number says it all
+        if names[i] == f"#{i}":  # a capture without token names: the number says it all
             out.append((i, str(i)))
             continue
-        if len(name) > chars:
-            name = name[:chars - 1] + "…"
-        out.append((i, f"{i} {name}"))
+        out.append((i, f"{i} {shown_name(names[i], chars, keep_end=False).strip() or '␣'}"))
     return out
 
 

@@ -21,7 +21,7 @@ from app.model.scoring import SCORERS
 from app.state.document import Document
 from app.state.scale_worker import ScaleWorker
 from app.ui.fonts import points, restrain, ui_font
-from app.ui.format import token_glosses, with_gloss
+from app.ui.format import name_tip, shown_name, token_glosses, with_gloss
 from app.ui.look import diverging_map, sequential_map
 from app.ui.panels.base import Panel
 from app.ui.panels.heatmap.canvas import HeatmapCanvas
@@ -301,7 +301,7 @@ class HeatmapPanel(Panel):
             glosses = token_glosses(self.document.data)  # English: the meaning beside a row
             names = {  # (only the rows: glossed column names would collide)
                 "left": [with_gloss(name, glosses) for name in view.query_names],
-                "top": list(view.key_names)}
+                "top": [shown_name(name) for name in view.key_names]}
         self._matrix = _Matrix(values, wanted, meaning, levels,
                                diverging_map() if signed else sequential_map(),
                                "%" if state.options.heatmap_mode == "weights" else "", names,
@@ -363,9 +363,12 @@ class HeatmapPanel(Panel):
         if state.options.scale_mode:
             return
         view = self.document.view
+        row, col = self.pointer.hover or (state.query, state.key)
         text = readout_text(state, view, self.choices.shows_embeddings(state, view),
-                            self.pointer.hover or (state.query, state.key), self.cell_text)
+                            (row, col), self.cell_text)
         self.readout.setText(self._unbroken(text))
+        # on the holder: the line's own tooltip is fit_lines' (the line it had to hide)
+        self.readout.holder.setToolTip(name_tip(view.query_names[row], view.key_names[col]))
 
     def _unbroken(self, text: str) -> str:
         """On the stage a line never breaks inside a token's name or a number."""

@@ -16,7 +16,7 @@ from app.i18n import tr
 from app.model.scoring import SCORERS
 from app.model.state import LabState
 from app.model.view import View
-from app.ui.format import format_percent, format_score, pair_formula
+from app.ui.format import format_percent, format_score, pair_formula, shown_name
 from app.ui.panels.heatmap.choices import weights_formula
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ def readout_text(state: LabState, view: View, embeddings: bool, cell: tuple[int,
     """The line under the plot for one cell: its formula, its value as the cell prints it
     (`text_of`), and why it has none when it has none."""
     row, col = cell
-    query, key = view.query_names[row], view.key_names[col]
+    query, key = shown_name(view.query_names[row]), shown_name(view.key_names[col])
     if embeddings:
         formula, value = f"cos(e_{query}, e_{key})", text_of(row, col)
     elif state.options.heatmap_mode == "weights":

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QLabel, QSizePolicy
 from app.model.landscape import Landscape
 from app.model.view import View
 from app.ui.fonts import BODY_PT, READING, STRONG, emphasize, scaled_font
-from app.ui.format import format_score
+from app.ui.format import format_score, shown_name
 from app.ui.look import OKABE_ITO, QUERY_COLOUR, Look, landscape_map
 from app.ui.panels.playground.labels import put, text_size
 from app.ui.panels.playground.placement import Label, around, inside, place
@@ -206,8 +206,8 @@ class LandscapePlot:
         detailed = self.detailed()
         for j, label in enumerate(self.names):
             label.setVisible(j < len(view.k) and detailed)
-            if j < len(view.k) and label.toPlainText() != view.key_names[j]:
-                label.setText(view.key_names[j])
+            if j < len(view.k) and label.toPlainText() != shown_name(view.key_names[j]):
+                label.setText(shown_name(view.key_names[j]))
         if detailed:
             self._place_labels(view)
 

@@ -59,6 +59,8 @@ class MatchRows:
     names: tuple[str, ...] = ()
     short_names: tuple[str, ...] = ()
     """The bare tokens (no gloss), shown when the table must be compact; empty: use names."""
+    whole_names: tuple[str, ...] = ()
+    """Each key's whole name (the others may be shortened), for the key column's tooltip."""
     norms: np.ndarray = field(default_factory=lambda: np.zeros(0))
     scores: dict[str, np.ma.MaskedArray] = field(default_factory=dict)
     ranks: dict[str, np.ndarray] = field(default_factory=dict)
@@ -72,6 +74,9 @@ class MatchModel(QAbstractTableModel):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.rows = MatchRows()
+        self._widths: list[tuple[int, tuple[int, ...]] | None] = [None] * len(COLUMNS)
+        """`_measured` per column for the current cells and fonts (None: measure it when
+        next asked)."""
         self._fonts = (QFont(), QFont())
         self.font = QFont()
         self.theme = "light"  # highlight_kind() of the look's background
@@ -93,46 +98,99 @@ class MatchModel(QAbstractTableModel):
             self.beginResetModel()
             self.rows = rows
             self._cells = self._snapshot()
+            self._forget_widths()
             self.endResetModel()
             return
         self.rows = rows
         old, self._cells = self._cells, self._snapshot()
         for row, (before, after) in enumerate(zip(old, self._cells, strict=True)):
             moved = [c for c in range(len(COLUMNS)) if before[c] != after[c]]
+            if moved and before[0][2:4] != after[0][2:4]:  # the row's style: every font
+                self._forget_widths()
             for column in moved:
+                self._forget_widths(column)
                 cell = self.index(row, column)
                 self.dataChanged.emit(cell, cell)
 
     def widest(self) -> tuple[int, ...]:
         """Per column, the advance of its widest text in either mode, as painted (bold in
         flagged rows and the key column): what sizing the columns depends on."""
+        return tuple(width for width, _ in self._measured())
+
+    def widest_rows(self) -> tuple[tuple[int, ...], ...]:
+        """Per column, the rows whose text is widest in this mode, in the plain and in the
+        bold font: the only cells whose size sizing a column must ask the view for."""
+        return tuple(rows for _, rows in self._measured())
+
+    def _measured(self) -> list[tuple[int, tuple[int, ...]]]:
+        """(widest advance in either mode, rows widest in this mode per font) per column,
+        each column measured once per set of texts and fonts (a drag step or a switch to the
+        compact texts re-measures only the columns that changed)."""
         metrics = [QFontMetrics(font) for font in self._fonts]
-        widths = [0] * len(COLUMNS)
-        for row, cells in enumerate(self._cells):
-            flagged = row in self.rows.flagged
-            for column, cell in enumerate(cells):
-                width = metrics[flagged or column == 0].horizontalAdvance(str(cell[1]))
-                widths[column] = max(widths[column], width)
-        names = (*self.rows.names, *self.rows.short_names)
-        widths[0] = max([widths[0], *(metrics[1].horizontalAdvance(n) for n in names)])
-        return tuple(widths)
+        flagged = self.rows.flagged
+        for column, known in enumerate(self._widths):
+            if known is not None:
+                continue
+            best: dict[bool, tuple[int, int]] = {}  # bold? -> (advance, row)
+            for row, cells in enumerate(self._cells):
+                bold = column == 0 or row in flagged
+                width = metrics[bold].horizontalAdvance(str(cells[column][1]))
+                if width > best.get(bold, (-1, 0))[0]:
+                    best[bold] = (width, row)
+            widest = max((width for width, _ in best.values()), default=0)
+            if column == 0:  # the names of both modes: the column may switch to either
+                names = (*self.rows.names, *self.rows.short_names)
+                widest = max([widest, *(metrics[1].horizontalAdvance(n) for n in names)])
+            self._widths[column] = (widest, tuple(row for _, row in best.values()))
+        return [known for known in self._widths if known is not None]
+
+    def _forget_widths(self, *columns: int) -> None:
+        """Measure these columns (all, when none is named) again when next asked."""
+        for column in columns or range(len(COLUMNS)):
+            self._widths[column] = None
 
     def _snapshot(self) -> list[tuple[tuple[object, ...], ...]]:
-        """Per row, per column: what the cell shows, sorts by and is styled with."""
+        """Per row, per column: what the cell shows, sorts by and is styled with. Built a
+        column at a time from plain lists (a 4,096-key import has 40,000 cells)."""
         rows = self.rows
+        columns = [self._column(column) for column in COLUMNS]
         grid = []
         for row in range(len(rows.names)):
             style = (row in rows.flagged, self.spotlight is not None and row != self.spotlight,
                      rows.tips.get(row), rows.names[row])
-            grid.append(tuple((*self._value(row, column), *style) for column in COLUMNS))
+            grid.append(tuple((*column[row], *style) for column in columns))
         return grid
 
+    def _column(self, column: str) -> list[tuple[float | None, str]]:
+        """(sort value, text) of every row of one column; None sorts as undefined."""
+        rows = self.rows
+        count = len(rows.names)
+        if column == "key":
+            return [(float(row), self._name(row)) for row in range(count)]
+        if column == "norm":
+            return [(norm, format_score(norm)) for norm in np.asarray(rows.norms, float).tolist()]
+        name = column.removesuffix("_rank")
+        scores = rows.scores.get(name)
+        if scores is None or (column.endswith("_rank") and name not in rows.ranks):
+            return [(None, UNDEFINED_TEXT)] * count  # no score, no place in the order
+        masked = np.ma.getmaskarray(scores).tolist()
+        if column.endswith("_rank"):
+            ranks = np.asarray(rows.ranks[name]).tolist()
+            return [(None, UNDEFINED_TEXT) if off else (float(rank), str(int(rank)))
+                    for rank, off in zip(ranks, masked, strict=True)]
+        values = np.ma.getdata(scores).astype(np.float64).tolist()
+        return [(None, UNDEFINED_TEXT) if off else (value, format_score(value))
+                for value, off in zip(values, masked, strict=True)]
+
     def set_compact(self, on: bool) -> None:
-        """Switch between full and compact texts; the view re-measures both."""
+        """Switch between full and compact texts (only the key column's names change); the
+        view re-measures both."""
         if on == self.compact:
             return
         self.compact = on
-        self._cells = self._snapshot()
+        self._cells = [((key[0], self._name(row), *key[2:]), *rest)
+                       for row, (key, *rest) in enumerate(self._cells)]
+        self._forget_widths(0)
         self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
         if self.rows.names:
             last = len(self.rows.names) - 1
@@ -151,6 +209,7 @@ class MatchModel(QAbstractTableModel):
         plain = QFont(font)
         plain.setBold(False)
         self._fonts = (plain, bold)
+        self._forget_widths()
 
     def _name(self, row: int) -> str:
         if self.compact and self.rows.short_names:
@@ -165,24 +224,6 @@ class MatchModel(QAbstractTableModel):
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(COLUMNS)
-
-    def _value(self, row: int, column: str) -> tuple[float | None, str]:
-        """(sort value, text) of one cell; None sorts as undefined."""
-        rows = self.rows
-        if column == "key":
-            return float(row), self._name(row)
-        if column == "norm":
-            return float(rows.norms[row]), format_score(float(rows.norms[row]))
-        if column.endswith("_rank"):
-            name = column.removesuffix("_rank")
-            ranks, scores = rows.ranks.get(name), rows.scores.get(name)
-            if ranks is None or scores is None or scores[row] is np.ma.masked:
-                return None, UNDEFINED_TEXT  # no score, no place in the order
-            return float(ranks[row]), str(int(ranks[row]))
-        scores = rows.scores.get(column)
-        if scores is None or scores[row] is np.ma.masked:
-            return None, UNDEFINED_TEXT
-        return float(scores[row]), format_score(float(scores[row]))
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if role not in _ROLES or not index.isValid():  # painting asks for many roles per cell
@@ -203,9 +244,14 @@ class MatchModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ForegroundRole and (flagged or dim):
             return QColor(self.faded[0] if dim else HIGHLIGHT[self.theme][1])
         if role == Qt.ItemDataRole.ToolTipRole:
-            if column == "key" and self._name(row) != self.rows.names[row]:
-                return "\n".join(filter(None, (self.rows.names[row], self.rows.tips.get(row))))
-            if column == "cosine" and self._value(row, column)[0] is None:
+            if column == "key":
+                named = self.rows.names[row]
+                parts = [named] if self._name(row) != named else []  # the gloss compact drops
+                whole = self.rows.whole_names[row] if self.rows.whole_names else named
+                if whole not in named:  # a name shortened to its room
+                    parts.append(whole)
+                return "\n".join(filter(None, (*parts, self.rows.tips.get(row)))) or None
+            if column == "cosine" and self._cells[row][index.column()][0] is None:
                 return tr("match.tip.undefined_cos")
             return self.rows.tips.get(row)
         return None

@@ -22,7 +22,15 @@ from app.model.reasons import SwapReason
 from app.model.state import STATE_FIELDS
 from app.state.document import Document
 from app.ui.fonts import BODY_PT, READING, SMALL, emphasize, scaled_font
-from app.ui.format import format_length_ratio, format_score, token_glosses, with_gloss
+from app.ui.format import (
+    format_length_ratio,
+    format_score,
+    name_tip,
+    one_line_name,
+    shown_name,
+    token_glosses,
+    with_gloss,
+)
 from app.ui.panels.base import Panel
 from app.ui.panels.match.header import ScoreHeader
 from app.ui.panels.match.model import (
@@ -92,6 +100,7 @@ class MatchTablePanel(Panel):
         self.table.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.table.verticalHeader().hide()
         self.table.setAutoScroll(False)  # every row shows: a current row needs no scrolling
+        self.table.setWordWrap(False)  # one line a row: a name too long is elided, not wrapped
         # Sized by _fit_table, not by Qt at every dataChanged: a header that sizes itself to
         # its contents measures every cell of the table again for each changed cell.
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
@@ -194,7 +203,8 @@ class MatchTablePanel(Panel):
         row = state.query
         explained = view.reasons
         reasons = explained.reasons
-        lines = [reason_text(reason, view.key_names) for reason in reasons]
+        shown = tuple(shown_name(name) for name in view.key_names)
+        lines = [reason_text(reason, shown) for reason in reasons]
         text = "\n".join(f"• {line}" for line in lines) if lines else tr("match.no_disagreement")
         if self.look.stage:  # a wrapped line never breaks a number or a token's name
             text = kept_whole(unbroken(text), view.key_names)
@@ -208,7 +218,8 @@ class MatchTablePanel(Panel):
         self.model.spotlight = state.key if self.look.spotlight else None
         self.model.set_rows(MatchRows(
             names=tuple(with_gloss(name, glosses) for name in view.key_names),
-            short_names=tuple(view.key_names),
+            short_names=shown,
+            whole_names=tuple(one_line_name(name) for name in view.key_names),
             norms=explained.norms,
             scores=scores,
             ranks={name: view.row_ranks[name] for name in scores},
@@ -222,6 +233,7 @@ class MatchTablePanel(Panel):
             caption = tr("match.caption", query=query)
         if caption != self.caption.text():
             self.caption.setText(caption)
+            self.caption.setToolTip(name_tip(view.query_names[row]))
         show = state.options.show_additive
         with QSignalBlocker(self.additive_box):
             self.additive_box.setChecked(show)
@@ -243,10 +255,24 @@ class MatchTablePanel(Panel):
         self._measuring = True
         try:
             self.model.set_compact(compact)
-            self.table.resizeColumnsToContents()
+            self._size_columns()
         finally:
             self._measuring = False
         return self.table.horizontalHeader().length() + 2 * self.table.frameWidth()
+
+    def _size_columns(self) -> None:
+        """What `resizeColumnsToContents` does, asking the view only about each column's
+        widest cells: Qt's own measures up to a thousand rows of every column, seconds for a
+        4,096-key import, and misses a wider row past the thousandth."""
+        table, header = self.table, self.table.horizontalHeader()
+        grid = 1 if table.showGrid() else 0
+        for column, rows in enumerate(self.model.widest_rows()):
+            if header.isSectionHidden(column):
+                continue
+            content = max((table.sizeHintForIndex(self.proxy.mapFromSource(
+                self.model.index(row, column))).width() + grid for row in rows), default=0)
+            header.resizeSection(column, max(content, header.sectionSizeHint(column),
+                                             header.minimumSectionSize()))
 
     def _breathe(self, spare: int) -> int:
         """Share spare room among the compact columns (at most a few pixels each), so the

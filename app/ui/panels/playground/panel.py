@@ -36,7 +36,7 @@ from app.ui.fonts import (
     scaled_font,
     ui_font,
 )
-from app.ui.format import token_glosses
+from app.ui.format import shown_name, token_glosses
 from app.ui.look import OKABE_ITO, QUERY_COLOUR
 from app.ui.panels.base import Panel
 from app.ui.panels.playground.arrows import VectorArrow, VectorId
@@ -327,13 +327,15 @@ class PlaygroundPanel(Panel):
 
     def _paint_arrows(self, view: View, key: int) -> None:
         q = view.q[0]
+        q_name = shown_name(view.query_names[0])
         self.arrows[("q", 0)].set_tip(float(q[0]), float(q[1]),
-                                      tr("playground.q_label", name=view.query_names[0]))
+                                      tr("playground.q_label", name=q_name))
         for j in range(len(view.k)):
             arrow = self.arrows[("k", j)]
             k = view.k[j]
+            name = shown_name(view.key_names[j])
             arrow.set_tip(float(k[0]), float(k[1]),
-                          tr("playground.k_label", number=j + 1, name=view.key_names[j]))
+                          tr("playground.k_label", number=j + 1, name=name))
             arrow.set_selected(j == key)
             arrow.set_opacity(self.look.opacity(j == key))
         for vector_id, arrow in self.arrows.items():

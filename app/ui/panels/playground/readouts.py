@@ -15,7 +15,7 @@ from app.model.scoring import SCORERS, Undefined
 from app.model.view import View
 from app.model.worked import pair_work
 from app.ui.fonts import READING, STRONG, emphasize
-from app.ui.format import UNDEFINED_TEXT, format_score, with_gloss
+from app.ui.format import UNDEFINED_TEXT, format_score, shown_name, with_gloss
 from app.ui.look import Look
 from app.ui.panels.playground.identity import identity_text, vector_text
 
@@ -221,7 +221,7 @@ class PlaneReadouts(QWidget):
                 row[column].setToolTip(why if text is None else "")
             row["active"].setVisible(show_active)
         work = pair_work(view, 0, key)
-        self.identity.setText(identity_text(work, view.key_names[key], plane))
+        self.identity.setText(identity_text(work, shown_name(view.key_names[key]), plane))
         self.identity.setToolTip(why if work is None or isinstance(work.total, Undefined)
                                  or isinstance(plane.projection, Undefined) else "")
         self.help_line.setText(rope_note(view) or tr("playground.help"))

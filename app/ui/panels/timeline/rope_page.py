@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from app.i18n import tr
 from app.model.state import POSITION_LIMIT, ROPE_STEP_RANGE
 from app.state.document import Document
-from app.ui.format import format_number, format_score, plain_tip
+from app.ui.format import format_number, format_score, name_tip, plain_tip, shown_name
 from app.ui.widgets.rich_label import rich_label
 
 POSITION_RANGE = (-POSITION_LIMIT, POSITION_LIMIT)
@@ -111,7 +111,8 @@ class RopePage(QWidget):
         for index, (box, label) in enumerate(zip(self.position_boxes, self.names, strict=True)):
             with QSignalBlocker(box):
                 box.setValue(int(state.positions[index]))
-            label.setText(tokens[index])
+            label.setText(shown_name(tokens[index]))
+            label.setToolTip(name_tip(tokens[index]))
             box.setToolTip(plain_tip(  # tooltips are rich text: escape the name
                 tr("timeline.rope.position_tip", token=tokens[index])))
         step = state.options.rope_step
@@ -145,7 +146,7 @@ class RopePage(QWidget):
         rows = ["<tr>" + "".join(f"<th>{html.escape(h)}&nbsp;</th>" for h in header) + "</tr>"]
         lengths = np.linalg.norm(view.k, axis=1)
         for j, name in enumerate(view.key_names):
-            cells = [html.escape(name),
+            cells = [html.escape(shown_name(name)),
                      format_number(state.positions[j + 1] - state.positions[0]),
                      format_score(float(lengths[j])), format_score(float(off[j]))]
             cells += [format_score(float(before[j]))] if before is not None else []

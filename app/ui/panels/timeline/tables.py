@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QScrollArea, QWidget
 from app.i18n import tr
 from app.model.timeline import Stage
 from app.model.view import View
-from app.ui.format import format_number
+from app.ui.format import format_number, shown_name
 from app.ui.look import OKABE_ITO
 
 BAR_COLOUR = OKABE_ITO[0]
@@ -51,7 +51,7 @@ def weights_table(names: tuple[str, ...], weights: np.ndarray, allowed: np.ndarr
             value = f"<b>{value}</b>" if weight == top else value
             bar = (f"<table cellspacing=0 cellpadding=0><tr><td bgcolor='{BAR_COLOUR}' "
                    f"width={max(1, round(weight * width))} height=12></td></tr></table>")
-        out.append(f"<tr><td nowrap>{html.escape(name)}&nbsp;</td><td>{bar}</td>"
+        out.append(f"<tr><td nowrap>{html.escape(shown_name(name))}&nbsp;</td><td>{bar}</td>"
                    f"<td nowrap align=right>&nbsp;{value}</td></tr>")
     return "<table cellspacing=2>" + "".join(out) + "</table>"
 
