@@ -18,10 +18,10 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("ATTENTION_LAB_HOME", tempfile.mkdtemp(prefix="attention-lab-render-"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from PySide6.QtCore import QEvent  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtCore import QEvent
+from PySide6.QtWidgets import QApplication
 
-from app.startup import build_window, make_application  # noqa: E402
+from app.startup import build_window, make_application
 
 
 def settle() -> None:

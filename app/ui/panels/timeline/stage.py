@@ -36,6 +36,8 @@ class Staged(Protocol):
 
     def height(self) -> int: ...
 
+    def width(self) -> int: ...
+
 
 CARD_EMS = 22
 """On the stage the card's lines are this many Chinese characters long (as wide in Latin
@@ -126,7 +128,8 @@ class StageBody:
         live view, or above a short one when that fits the height; beside it otherwise, the
         live view at its width and the card taking the rest. The desk's proportions else."""
         panel, stage, wide = self.panel, self.panel.look.stage, kind in WIDE
-        width = panel.content.width() - panel.content.layout().contentsMargins().left() * 2
+        margins = panel.content.layout().contentsMargins()  # the content's own width lags
+        width = panel.width() - margins.left() - margins.right()  # the panel's, when resized
         self.down = stage and (wide or self.stacked(kind, width).height() <= panel.height())
         panel.body.setDirection(QBoxLayout.Direction.TopToBottom if self.down
                                 else QBoxLayout.Direction.LeftToRight)
