@@ -192,10 +192,12 @@ def run(args: argparse.Namespace,
     if args.screenshot is not None:
         try:
             window.files.begin_session(args.scenario, restore_last=False)
+            window.resize(*args.size)  # the stage fits its panels to a window that is shown
+            window.show()
+            QApplication.processEvents()
             if args.present:
                 window.presentation.set_presenting(True)
             if args.scene is not None:
-                window.resize(*args.size)
                 window.arrangement.open_scene(args.scene - 1, set_up=args.scenario is None)
             import_capture(window, args)
             return _screenshot(window, args)

@@ -55,11 +55,8 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.document = document
         self.setObjectName("main_window")
-        self.setDockOptions(
-            QMainWindow.DockOption.AllowTabbedDocks
-            | QMainWindow.DockOption.AllowNestedDocks
-            | QMainWindow.DockOption.AnimatedDocks
-        )
+        self.setDockOptions(  # not animated: each drag step's relayout built 11 animations
+            QMainWindow.DockOption.AllowTabbedDocks | QMainWindow.DockOption.AllowNestedDocks)
         self.parts: WindowParts | None = None
         document.undo_stack.cleanChanged.connect(self._update_title)
         self._update_title()

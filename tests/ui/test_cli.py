@@ -111,6 +111,18 @@ def test_screenshot_of_a_scenario_in_presentation_mode(capsys, tmp_path, monkeyp
     assert presented == [True]
 
 
+@pytest.mark.parametrize("scene", [1, 6])
+def test_screenshot_of_a_scene_on_the_stage(capsys, tmp_path, scene: int) -> None:
+    """The stage fits its panels to the window: a screenshot shows the window before the
+    scene opens (a hidden one offered its panels no room, and the playground divided by it)."""
+    out = tmp_path / "stage.png"
+    code = main(["--lang", "zh", "--scene", str(scene), "--present", "--size", "1024x768",
+                 "--screenshot", str(out)])
+    assert code == 0, capsys.readouterr().err
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (1024, 768)
+
+
 def test_screenshot_subprocess_renders_chinese_headless(tmp_path) -> None:
     out = tmp_path / "zh.png"
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", ATTENTION_LAB_HOME=str(tmp_path))

@@ -187,7 +187,7 @@ class Panel(QWidget):
         """The most room this panel may be given: on the stage, its body (the stage says,
         `offer_room`); elsewhere, the screen. A panel with two arrangements (readouts beside
         or below) picks, in `readable_size`, the one that fits this."""
-        if self._offered is not None:
+        if self._offered is not None and not self._offered.isEmpty():  # a body laid out
             return self._offered
         screen = self.screen()
         return screen.availableGeometry().size() if screen is not None else QSize(1024, 768)

@@ -40,4 +40,5 @@ def mark_usable(combo: QComboBox, document: Document) -> None:
         tip = unusable_tip(document, name)
         if item.isEnabled() != (tip is None):
             item.setEnabled(tip is None)
-        combo.setItemData(index, tip or None, Qt.ItemDataRole.ToolTipRole)
+        if combo.itemData(index, Qt.ItemDataRole.ToolTipRole) != (tip or None):
+            combo.setItemData(index, tip or None, Qt.ItemDataRole.ToolTipRole)  # relays out

@@ -124,6 +124,8 @@ class StageStrip(QWidget):
     def _mark_current(self) -> None:
         for index, sid in enumerate(self.order):
             chip = self.chips[sid]
+            if chip.property("current") == (index == self.current):
+                continue  # re-polishing a chip relays it out: a drag step would, 13 times
             chip.setProperty("current", index == self.current)
             chip.style().unpolish(chip)
             chip.style().polish(chip)
