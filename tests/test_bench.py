@@ -229,7 +229,9 @@ def test_the_speed_issue_judges_each_drag_row_against_its_floor() -> None:
     every = drag("drag step → every visible panel repainted (every dock shown)", 7.0, 3.0)
     scene = drag("stage scene 15 (questions): drag step → every visible panel repainted",
                  9.0, 5.0)
-    targets = {t.key: t for t in evaluate([default, every, scene])}
+    picture = Result("ui", "scale mode: edit → new picture shown", "T=1024, d=256", [30.0],
+                     {"floor_ms": 2.0, "ratio_to_floor": 15.0})  # waits for the worker
+    targets = {t.key: t for t in evaluate([default, every, scene, picture])}
     assert targets["drag_default_p95_4ms"].met is True
     assert targets["drag_busy_p95_8ms"].value == pytest.approx(9.0)
     assert targets["drag_busy_p95_8ms"].met is False

@@ -25,6 +25,7 @@ from app.ui.look import SELECTION_COLOUR, diverging_map
 from app.ui.panels.base import Panel
 from app.ui.panels.expansion import additive
 from app.ui.panels.expansion.written import NBSP, WRITERS, Styles, number, unbroken
+from app.ui.widgets.axes import cache_axes
 from app.ui.widgets.live_label import LiveLabel
 from app.ui.widgets.scroll import FittedScrollArea
 
@@ -93,6 +94,7 @@ class ExpansionPanel(Panel):
         self.bars = pg.BarGraphItem(x=[], height=[], width=0.6)
         plot.addItem(self.bars)
         plot.addItem(pg.InfiniteLine(pos=0, angle=0, pen=pg.mkPen("#888888", width=1)))
+        cache_axes(self.bars_plot)
         self.dominant = LiveLabel("expansion_dominant")
         self.polar = LiveLabel("expansion_polar")
         for label, size, bold in ((self.heading, HEADING, True), (self.equation, DISPLAY, False),

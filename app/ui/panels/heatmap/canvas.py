@@ -15,6 +15,7 @@ from app.ui.fonts import READING, chrome_font
 from app.ui.look import Look, diverging_map
 from app.ui.panels.heatmap.cells import CellLayer
 from app.ui.panels.heatmap.fit import fit_colorbar
+from app.ui.widgets.axes import cache_axes
 
 NO_VALUE = {"light": "#D9D9D9", "dark": "#3C3C3C"}
 """Cells without a number (undefined cosine, masked score) show the background in this grey."""
@@ -62,6 +63,7 @@ class HeatmapCanvas(QObject):
         self._extent: tuple[int, int, int] | None = None  # rows, columns, downsampling
         self.plot.vb.sigResized.connect(self._on_resized)
         self.cells = CellLayer(self.plot)
+        cache_axes(self.graphics)
 
     def _on_resized(self) -> None:
         fit_colorbar(self.colorbar, self.plot_height(), self.cells.floor)

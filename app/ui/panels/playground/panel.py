@@ -47,6 +47,7 @@ from app.ui.panels.playground.marks import PairMarks
 from app.ui.panels.playground.placement import Rect
 from app.ui.panels.playground.readouts import PlaneReadouts
 from app.ui.panels.playground.room import MINIMUM_PLANE, ReadoutRoom
+from app.ui.widgets.axes import cache_axes
 from app.ui.widgets.world_hint import WorldHint, pages_with_hint
 
 SNAP = 0.5
@@ -135,6 +136,7 @@ class PlaygroundPanel(Panel):
             arrow.shaft.sigClicked.connect(
                 lambda _item, _ev, r=role, i=index: self._on_arrow_clicked(r, i))
             self.arrows[(role, index)] = arrow
+        cache_axes(self.canvas)
 
     def _build_readouts(self) -> None:
         self._content = QWidget()

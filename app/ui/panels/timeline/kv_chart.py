@@ -23,6 +23,7 @@ from app.model.timeline import KVBar, kv_bars, kv_context
 from app.ui.fonts import SMALL, emphasize, scaled_font
 from app.ui.format import format_bytes, format_number
 from app.ui.look import OKABE_ITO, Look
+from app.ui.widgets.axes import cache_axes
 from app.ui.widgets.stage_text import kept_whole
 
 MIN_EXPONENT, MAX_EXPONENT = 10, 20
@@ -78,6 +79,7 @@ class KVChart(QWidget):
                       WHOLE: pg.BarGraphItem(x=[], height=[], width=0.38)}
         for item in self.items.values():
             self.plot.addItem(item)
+        cache_axes(self.plot)
         self.caption = QLabel()
         self.caption.setWordWrap(True)
         self.legend = QLabel()
