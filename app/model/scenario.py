@@ -3,6 +3,9 @@
 Plain JSON and never pickle, so a file from a colleague can only ever be data. Reading is
 strict (every field, type, shape and range) and each problem is a ScenarioError naming the
 file, the JSON path and what is wrong, because teachers edit these files by hand.
+
+Beside the state a file may keep the class's poll counts of its session (`poll`, the tally's
+record: each scene's question and counts, nothing about any student).
 """
 
 from __future__ import annotations
@@ -11,7 +14,8 @@ import json
 import math
 import types
 import typing
-from dataclasses import fields, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -45,15 +49,19 @@ from app.model.state import (
     frozen_array,
     option_problem,
 )
+from app.model.tally import MAX_RECORD_BYTES, RecordError, SceneCounts, read_record, record_of
 
 __all__ = [
     "FORMAT",
     "MAX_BYTES",
     "SCHEMA_VERSION",
     "SUFFIX",
+    "Scenario",
     "dumps",
     "loads",
+    "loads_file",
     "read_scenario",
+    "read_scenario_file",
     "state_to_dict",
     "with_scenario_suffix",
     "write_scenario",
@@ -62,20 +70,31 @@ __all__ = [
 FORMAT = "attention-lab-scenario"
 SCHEMA_VERSION = 1
 SUFFIX = ".attnlab.json"
-MAX_BYTES = math.ceil((MAX_FILE_BYTES + MAX_SAVED_BYTES) / 2**20) * 2**20
+MAX_BYTES = math.ceil((MAX_FILE_BYTES + MAX_SAVED_BYTES + MAX_RECORD_BYTES) / 2**20) * 2**20
 """A real scenario is a few KB; the limit keeps a wrong file (a video, a disk image) harmless.
-It is the lesson's part (MAX_FILE_BYTES) plus the most a kept import can add, in whole MB:
-whatever the writer keeps, the reader reads back."""
+It is the lesson's part (MAX_FILE_BYTES) plus the most a kept import and a poll record can
+add, in whole MB: whatever the writer keeps, the reader reads back."""
 TOP_FIELDS = ("format", "schema_version", "world", "scorer", "selection", "vectors",
               "positions", "options")
-OPTIONAL_FIELDS = ("teaching_tokens", "imported")
-"""Written only when the state has one (a reshaped 4-D world), so older files still load."""
+OPTIONAL_FIELDS = ("teaching_tokens", "imported", "poll")
+"""Written only when there is one (a reshaped 4-D world, an import, a polled scene), so older
+files still load."""
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """What a file holds: the state, and the class's poll counts of its session (none: no
+    scene was answered)."""
+
+    state: LabState
+    poll: tuple[SceneCounts, ...] = ()
 
 
 # ---- writing --------------------------------------------------------------------------------
 
-def state_to_dict(state: LabState) -> dict[str, Any]:
-    """The JSON document for a state: every vector, world, scorer, selection, option, position."""
+def state_to_dict(state: LabState, poll: Sequence[SceneCounts] = ()) -> dict[str, Any]:
+    """The JSON document for a state: every vector, world, scorer, selection, option, position,
+    and the poll's counts when there are any."""
     state = kept_state(state)
     return {
         "format": FORMAT,
@@ -90,7 +109,8 @@ def state_to_dict(state: LabState) -> dict[str, Any]:
         "positions": [int(p) for p in state.positions],
         "options": {f.name: _plain(getattr(state.options, f.name)) for f in fields(Options)},
     } | ({} if state.teaching_tokens is None
-         else {"teaching_tokens": list(state.teaching_tokens)}) | _imported_fields(state)
+         else {"teaching_tokens": list(state.teaching_tokens)}) | _imported_fields(state) | (
+        {} if not poll else {"poll": record_of(poll)})
 
 
 def _imported_fields(state: LabState) -> dict[str, Any]:
@@ -125,13 +145,13 @@ def _encode(value: Any, indent: str = "") -> str:
     return json.dumps(value, ensure_ascii=False, allow_nan=False)
 
 
-def dumps(state: LabState) -> str:
+def dumps(state: LabState, poll: Sequence[SceneCounts] = ()) -> str:
     """The file's text; float repr round-trips exactly, so open(save(s)) == s."""
-    return _encode(state_to_dict(state)) + "\n"
+    return _encode(state_to_dict(state, poll)) + "\n"
 
 
-def write_scenario(state: LabState, path: Path) -> None:
-    write_text_atomic(path, dumps(state))
+def write_scenario(state: LabState, path: Path, poll: Sequence[SceneCounts] = ()) -> None:
+    write_text_atomic(path, dumps(state, poll))
 
 
 def with_scenario_suffix(path: Path) -> Path:
@@ -146,6 +166,11 @@ def with_scenario_suffix(path: Path) -> Path:
 
 def read_scenario(path: Path, template: LabState) -> LabState:
     """Open a scenario; shapes come from `template` (the lesson's state). Raises ScenarioError."""
+    return read_scenario_file(path, template).state
+
+
+def read_scenario_file(path: Path, template: LabState) -> Scenario:
+    """`read_scenario`, with the poll counts the file keeps beside the state."""
     path = Path(path)
 
     def fail(problem: str) -> ScenarioError:
@@ -164,11 +189,16 @@ def read_scenario(path: Path, template: LabState) -> LabState:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise fail(f"is not UTF-8 text (bad byte at offset {error.start})") from None
-    return loads(text, template, path)
+    return loads_file(text, template, path)
 
 
 def loads(text: str, template: LabState, source: Path | str = "<scenario>") -> LabState:
     """Parse and check scenario text; the first problem found is raised as ScenarioError."""
+    return loads_file(text, template, source).state
+
+
+def loads_file(text: str, template: LabState, source: Path | str = "<scenario>") -> Scenario:
+    """`loads`, with the poll counts the text keeps beside the state."""
     reader = _Reader(source, template)
     root = parse_json(text, reader.fail, "a scenario")
     unsavable = first_unsavable(root)  # what the loader accepts, the saver must be able to write
@@ -177,7 +207,7 @@ def loads(text: str, template: LabState, source: Path | str = "<scenario>") -> L
     duplicate = first_duplicate(root)
     if duplicate is not None:
         raise reader.fail(ROOT, f"the key {duplicate[1]} appears twice in one object")
-    return reader.state(root)
+    return Scenario(reader.state(root), reader.poll(root.get("poll")))
 
 
 class _Reader:
@@ -307,6 +337,16 @@ class _Reader:
             return self.fail(join("imported", where), problem)
 
         return capture_from_dict(value, fail)
+
+    def poll(self, value: Any) -> tuple[SceneCounts, ...]:
+        """The poll's counts (absent: none), checked as the tally reads its record."""
+        if value is None:
+            return ()
+        try:
+            return read_record(value)
+        except RecordError as error:
+            where = "poll" if error.field == "(record)" else join("poll", error.field)
+            raise self.fail(where, error.problem) from None
 
     def positions(self, value: Any) -> np.ndarray:
         array = self.matrix(value, "positions", self.template.positions.shape,

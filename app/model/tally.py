@@ -15,13 +15,26 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["MAX_DEVICES", "RECORD_VERSION", "Outcome", "PollBook", "RecordError", "SceneCounts",
-           "SceneTally", "counts_csv"]
+from app.model.poll import MAX_CHOICES
+
+__all__ = ["MAX_DEVICES", "MAX_RECORD_BYTES", "MAX_SCENE_CHARS", "MAX_TEXT", "RECORD_VERSION",
+           "Outcome", "PollBook", "RecordError", "SceneCounts", "SceneTally", "counts_csv",
+           "read_record", "record_of"]
 
 MAX_DEVICES = 500
 """Devices one question counts: a lecture hall, with room to spare; a flood stops there."""
 MAX_SCENES = 256
 MAX_COUNT = 10**6
+MAX_SCENE_CHARS = 64
+MAX_TEXT = 600
+"""A filled prompt or choice is a line or two; the page and the stage never get a page of it.
+The question (`app.poll.questions.Question`) and the record reader check the same limits, so
+a record the app writes is always read back."""
+MAX_RECORD_BYTES = MAX_SCENES * (6 * MAX_SCENE_CHARS + MAX_CHOICES * (6 * MAX_TEXT + 24) + 200)
+"""The most JSON a record adds to a scenario: every scene and choice at its longest, in
+characters JSON writes as 6-byte \\u escapes, each count at its longest with its separator and
+indentation. The scenario reader's size limit includes it (about 5 MB; a real one is a few
+KB), so a record the writer keeps is never a file too large to read back."""
 RECORD_VERSION = 1
 CSV_HEADER = ("scene", "choice", "text", "answers", "right", "frozen")
 
@@ -176,13 +189,18 @@ class PollBook:
 
     def to_json(self) -> dict[str, Any]:
         """The record saved with a scenario: questions and counts, never a device."""
-        return {"version": RECORD_VERSION, "scenes": [s.to_json() for s in self.summaries()]}
+        return record_of(self.summaries())
 
     @classmethod
     def from_json(cls, record: Any, max_devices: int = MAX_DEVICES) -> PollBook:
         """A saved record back, every scene frozen; RecordError names the field at fault."""
+        return cls.restored(read_record(record), max_devices)
+
+    @classmethod
+    def restored(cls, scenes: Iterable[SceneCounts], max_devices: int = MAX_DEVICES) -> PollBook:
+        """Scenes read from a record, every one frozen (no device was kept)."""
         book = cls(max_devices)
-        for counts in _read_record(record):
+        for counts in scenes:
             book._tallies[counts.scene] = SceneTally.restored(counts, max_devices)
         return book
 
@@ -203,13 +221,20 @@ def counts_csv(scenes: Iterable[SceneCounts]) -> str:
     return out.getvalue()
 
 
+def record_of(scenes: Iterable[SceneCounts]) -> dict[str, Any]:
+    """The JSON record of `scenes`, as a scenario keeps it: questions and counts only."""
+    return {"version": RECORD_VERSION, "scenes": [s.to_json() for s in scenes]}
+
+
 def _whole(value: Any, where: str, most: int) -> int:
     if type(value) is not int or not 0 <= value <= most:
         raise RecordError(where, f"must be a whole number from 0 to {most}, found {value!r:.40}")
     return value
 
 
-def _read_record(record: Any) -> list[SceneCounts]:
+def read_record(record: Any) -> tuple[SceneCounts, ...]:
+    """A record's scenes exactly as written (the tallies made from them are frozen);
+    RecordError names the first field at fault."""
     if not isinstance(record, dict) or set(record) != {"version", "scenes"}:
         raise RecordError("(record)", "must be an object with version and scenes")
     if record["version"] != RECORD_VERSION:
@@ -224,11 +249,14 @@ def _read_record(record: Any) -> list[SceneCounts]:
         if not isinstance(node, dict) or set(node) != keys:
             raise RecordError(where, f"must be an object with {', '.join(sorted(keys))}")
         scene, choices, counts = node["scene"], node["choices"], node["counts"]
-        if not isinstance(scene, str) or not scene or any(s.scene == scene for s in found):
-            raise RecordError(f"{where}.scene", "must be a scene's id, once")
-        if (not isinstance(choices, list) or not 1 <= len(choices) <= 16
-                or not all(isinstance(text, str) for text in choices)):
-            raise RecordError(f"{where}.choices", "must be a list of texts")
+        if (not isinstance(scene, str) or not 0 < len(scene) <= MAX_SCENE_CHARS
+                or any(s.scene == scene for s in found)):
+            raise RecordError(f"{where}.scene",
+                              f"must be a scene's id of at most {MAX_SCENE_CHARS} characters, once")
+        if (not isinstance(choices, list) or not 1 <= len(choices) <= MAX_CHOICES
+                or not all(isinstance(text, str) and len(text) <= MAX_TEXT for text in choices)):
+            raise RecordError(f"{where}.choices", f"must be a list of 1 to {MAX_CHOICES} texts of "
+                              f"at most {MAX_TEXT} characters")
         if not isinstance(counts, list) or len(counts) != len(choices):
             raise RecordError(f"{where}.counts", "must hold one count per choice")
         right = node["right"]
@@ -239,5 +267,5 @@ def _read_record(record: Any) -> list[SceneCounts]:
         found.append(SceneCounts(
             scene, tuple(choices), right,
             tuple(_whole(c, f"{where}.counts[{j}]", MAX_COUNT) for j, c in enumerate(counts)),
-            True))
-    return found
+            node["frozen"]))
+    return tuple(found)

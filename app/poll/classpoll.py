@@ -1,6 +1,7 @@
 """Owns the class's poll as the window sees it: start and stop the server, ask the current
 scene's question, freeze it on Reveal, and the counts of every scene, delivered as Qt signals
-on the UI thread and kept for the session (to be saved with the scenario, or as CSV).
+on the UI thread and kept for the session (saved with the scenario and the autosave through
+`kept` and `bring_back`, or as CSV).
 
 Usage, from the stage or the window:
 
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from app.i18n import language, tr
-from app.model.tally import RECORD_VERSION, PollBook, SceneCounts, counts_csv
+from app.model.tally import PollBook, SceneCounts, counts_csv, record_of
 from app.poll.guard import Limits, new_room
 from app.poll.network import DEFAULT_PORT, default_address, shown_host
 from app.poll.page import Page, load_page
@@ -53,6 +54,8 @@ class ClassPoll(QObject):
     """(scene id, counts per choice): a scene's counts moved (at most every 50 ms)."""
     frozen = Signal(str)
     """The scene's poll was frozen (Reveal); its final counts were sent just before."""
+    kept_changed = Signal()
+    """What `kept` returns changed (the session saves it with the scenario)."""
     running_changed = Signal(bool)
     failed = Signal(str)
     """The server stopped by itself; the text says why (the poll is off now)."""
@@ -182,20 +185,43 @@ class ClassPoll(QObject):
         """The scene's counts as last delivered (None: never asked this session)."""
         return self._counts.get(scene)
 
+    def answered(self, scene: str) -> bool:
+        """True once the class answered the scene's question this session (or a file said so)."""
+        counts = self._counts.get(scene)
+        return counts is not None and counts.total > 0
+
+    def kept(self) -> tuple[SceneCounts, ...]:
+        """What a scenario keeps: every scene the class answered, its question and counts."""
+        return tuple(counts for counts in self._counts.values() if counts.total)
+
     def record(self) -> dict[str, Any]:
-        """Every scene's question and counts, JSON-ready, to save with the scenario."""
-        scenes = [counts.to_json() for counts in self._counts.values()]
-        return {"version": RECORD_VERSION, "scenes": scenes}
+        """What `kept` keeps, JSON-ready, as the scenario saves it."""
+        return record_of(self.kept())
 
     def restore(self, record: Any) -> None:
         """Bring saved counts back (all frozen); RecordError if the record is not valid."""
-        book = PollBook.from_json(record, self.limits.max_devices)
+        self._adopt(PollBook.from_json(record, self.limits.max_devices))
+
+    def bring_back(self, scenes: tuple[SceneCounts, ...]) -> None:
+        """Counts a scenario kept, now the session's (all frozen: no device was kept)."""
+        self._adopt(PollBook.restored(scenes, self.limits.max_devices))
+
+    def _adopt(self, book: PollBook) -> None:
+        """`book` replaces the session's counts; the current question is asked again, frozen
+        still if it was revealed."""
         self._book = book
         self._counts.clear()
         for counts in book.summaries():
             self._on_counted(counts)
         if self._thread is not None:
             self._post("adopt", book)
+        elif self._question is not None:
+            question = self._question
+            self._on_counted(book.open(question.scene, question.choices,
+                                       question.right).summary())
+        if self._frozen_now:
+            self.freeze()
+        self.kept_changed.emit()
 
     def csv_text(self) -> str:
         """The counts of every scene as CSV text (one row per choice)."""
@@ -207,6 +233,8 @@ class ClassPoll(QObject):
         self.counts_changed.emit(counts.scene, list(counts.counts))
         if counts.frozen and not (before is not None and before.frozen):
             self.frozen.emit(counts.scene)
+        if counts.total or (before is not None and before.total):
+            self.kept_changed.emit()
 
     def _on_failed(self, reason: str) -> None:
         self.stop()

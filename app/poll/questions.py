@@ -10,13 +10,10 @@ from app.i18n import chain, language, tr
 from app.model.figures import Figure
 from app.model.poll import BYTE_UNITS, MAX_CHOICES, MIN_CHOICES, Ranges
 from app.model.scenes import Scene
+from app.model.tally import MAX_SCENE_CHARS, MAX_TEXT
 from app.ui.format import format_number
 
 __all__ = ["MAX_TEXT", "Question", "edge_text", "range_labels", "scene_question"]
-
-MAX_TEXT = 600
-"""A filled prompt or choice is a line or two; the page and the stage never get a page of it."""
-
 
 @dataclass(frozen=True)
 class Question:
@@ -29,7 +26,7 @@ class Question:
     lang: str
 
     def __post_init__(self) -> None:
-        if not self.scene or len(self.scene) > 64:
+        if not 0 < len(self.scene) <= MAX_SCENE_CHARS:
             raise ValueError("a question needs a short scene id")
         if not MIN_CHOICES <= len(self.choices) <= MAX_CHOICES:
             raise ValueError(f"a question has {MIN_CHOICES} to {MAX_CHOICES} choices")

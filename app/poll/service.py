@@ -62,6 +62,9 @@ class PollService:
         self._on_counts = on_counts
         self._question: Question | None = None
         self._tally: SceneTally | None = None
+        self._revealed = False
+        """Reveal was asked for the current question: only then do the phones see the right
+        answer (a scene brought back from a file is frozen before its Reveal)."""
         self._rev = 0
         self._payload = b""
         self._changed = asyncio.Event()
@@ -84,7 +87,7 @@ class PollService:
     def set_question(self, question: Question | None, lang: str | None = None) -> None:
         """Ask `question` (None: nothing to answer now); its scene's earlier answers stay."""
         self._flush()
-        self._question = question
+        self._question, self._revealed = question, False
         self.lang = question.lang if question is not None else (lang or self.lang)
         self._tally = (None if question is None else
                        self.book.open(question.scene, question.choices, question.right))
@@ -95,10 +98,13 @@ class PollService:
 
     def freeze(self) -> None:
         """Reveal: the current question takes no more answers; the phones are told."""
-        if self._tally is not None and self._tally.freeze():
+        if self._tally is None or (self._revealed and self._tally.frozen):
+            return
+        self._revealed = True
+        if self._tally.freeze():
             self._dirty.add(self._tally.scene)
             self._flush()
-            self._publish()
+        self._publish()
 
     def adopt(self, book: PollBook) -> None:
         """A restored record replaces the session's counts; the question is asked again."""
@@ -140,7 +146,7 @@ class PollService:
         if question is not None and tally is not None:
             body.update(scene=question.scene, prompt=question.prompt,
                         choices=list(question.choices), frozen=tally.frozen,
-                        right=question.right if tally.frozen else None)
+                        right=question.right if tally.frozen and self._revealed else None)
         self._payload = json.dumps(body, ensure_ascii=True, separators=(",", ":")).encode()
         changed, self._changed = self._changed, asyncio.Event()
         changed.set()

@@ -9,6 +9,9 @@ Nothing a user made is overwritten here: a file this version cannot read (made b
 build, shapes that no longer match `data/`, damaged) is moved aside under a new name before
 the first write, and a `QLockFile` per autosave lets a second copy of the app on the same
 folder save to files of its own instead of silently replacing the first copy's.
+
+The class's poll counts are saved beside the state (`Kept`), and a change to them is saved
+like an edit.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import contextlib
 import errno
 import os
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -26,11 +30,13 @@ from PySide6.QtCore import QLockFile, QObject, Qt, QTimer, Signal
 from app.model.atomic import write_text_atomic
 from app.model.errors import ScenarioError
 from app.model.jsonfile import ROOT
-from app.model.scenario import SUFFIX, dumps, read_scenario
+from app.model.scenario import SUFFIX, Scenario, dumps, read_scenario_file
 from app.model.state import LabState
+from app.model.tally import SceneCounts
 from app.model.view import initial_state
 from app.paths import user_data_dir
 from app.state.document import Document
+from app.state.kept import Kept
 from app.state.notice import Notice
 
 AUTOSAVE_NAME = "autosave.attnlab.json"
@@ -143,20 +149,22 @@ class FolderLock:
 
 @dataclass
 class Restored:
-    """What `restore` found: the state (None = nothing usable) and each file it had to skip."""
+    """What `restore` found: the state (None = nothing usable) with the poll's counts it kept,
+    and each file it had to skip."""
 
     state: LabState | None = None
+    poll: tuple[SceneCounts, ...] = ()
     source: Path | None = None
     problems: list[ScenarioError] = field(default_factory=list)
     from_backup: bool = False
 
 
-def read_autosave(path: Path, template: LabState) -> LabState:
-    """`read_scenario`, with every failure a ScenarioError: an autosave that cannot be read
-    for any reason, an unexpected exception in the reader included, is kept aside like a
+def read_autosave(path: Path, template: LabState) -> Scenario:
+    """`read_scenario_file`, with every failure a ScenarioError: an autosave that cannot be
+    read for any reason, an unexpected exception in the reader included, is kept aside like a
     damaged one and is never a reason the app does not open."""
     try:
-        return read_scenario(path, template)
+        return read_scenario_file(path, template)
     except ScenarioError:
         raise
     except Exception as error:
@@ -171,10 +179,11 @@ def restore(template: LabState, folder: Path | None = None, copy: int = 1) -> Re
         if not path.exists():
             continue
         try:
-            result.state = read_autosave(path, template)
+            scenario = read_autosave(path, template)
         except ScenarioError as error:
             result.problems.append(error)
             continue
+        result.state, result.poll = scenario.state, scenario.poll
         result.source = path
         result.from_backup = number == 1
         break
@@ -182,7 +191,8 @@ def restore(template: LabState, folder: Path | None = None, copy: int = 1) -> Re
 
 
 class Autosaver(QObject):
-    """Writes the document's state after changes; `flush` writes now (on quit, before a crash)."""
+    """Writes the document's state (and what `kept` keeps beside it) after changes; `flush`
+    writes now (on quit, before a crash)."""
 
     saved = Signal(str)
     """Emitted with the file's path after each write."""
@@ -196,9 +206,10 @@ class Autosaver(QObject):
 
     def __init__(self, document: Document, folder: Path | None = None,
                  debounce: float = DEBOUNCE_S, max_delay: float = MAX_DELAY_S,
-                 copy: int = 1) -> None:
+                 copy: int = 1, kept: Kept | None = None) -> None:
         super().__init__(document)
         self.document = document
+        self.kept = kept
         self.folder = user_data_dir() if folder is None else Path(folder)
         self.path, self.backup_path = autosave_paths(self.folder, copy)
         self.debounce = debounce
@@ -217,15 +228,21 @@ class Autosaver(QObject):
         self._timer.setTimerType(Qt.TimerType.PreciseTimer)
         self._timer.timeout.connect(self._on_timeout)
         document.changed.connect(self._on_changed)
+        if kept is not None:
+            kept.kept_changed.connect(self._on_changed)
+
+    def _text(self) -> str:
+        return dumps(self.document.state, self.kept.kept() if self.kept is not None else ())
 
     @property
     def pending(self) -> bool:
         """True while the document holds changes that are in no autosave file."""
-        return dumps(self.document.state) != self._written
+        return self._text() != self._written
 
-    def mark_saved(self, state: LabState) -> None:
-        """Say the files already hold `state` (just restored), so nothing is rewritten."""
-        self._written = dumps(state)
+    def mark_saved(self, state: LabState, poll: Sequence[SceneCounts] = ()) -> None:
+        """Say the files already hold `state` and `poll` (just restored), so nothing is
+        rewritten."""
+        self._written = dumps(state, poll)
 
     def keep_aside_unreadable(self) -> list[tuple[Path, Path]]:
         """Move each autosave file this version cannot read to a new name; raises OSError.
@@ -273,6 +290,9 @@ class Autosaver(QObject):
         self._timer.stop()
         with contextlib.suppress(RuntimeError, TypeError):  # already disconnected
             self.document.changed.disconnect(self._on_changed)
+        if self.kept is not None:
+            with contextlib.suppress(RuntimeError, TypeError):
+                self.kept.kept_changed.disconnect(self._on_changed)
 
     def _on_changed(self) -> None:
         now = time.monotonic()
@@ -302,7 +322,7 @@ class Autosaver(QObject):
         self._timer.stop()
         self._first = None
         try:
-            text = dumps(self.document.state)
+            text = self._text()
             if text == self._written:
                 return False
             self.keep_aside_unreadable()

@@ -2,7 +2,8 @@
 last session brought back at start, and the autosave with the lock on its folder.
 
 Opening, saving and restoring are state-layer operations, like a vector edit: the window's
-file actions only ask for them and say what happened. Nothing here shows a widget.
+file actions only ask for them and say what happened. Nothing here shows a widget. The class's
+poll counts travel with the state in every file, through the `Kept` object the window hands in.
 """
 
 from __future__ import annotations
@@ -13,11 +14,12 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
-from app.model.scenario import read_scenario, write_scenario
-from app.model.state import LabState
+from app.model.scenario import Scenario, read_scenario_file, write_scenario
+from app.model.tally import SceneCounts
 from app.model.view import initial_state
 from app.state.autosave import Autosaver, FolderLock, Restored, restore
 from app.state.document import Document
+from app.state.kept import Kept
 from app.state.notice import Notice
 
 
@@ -41,26 +43,37 @@ class Session(QObject):
     path_changed = Signal(object)
     """The current scenario file (a `Path`) after an open or a save."""
 
-    def __init__(self, document: Document, folder: Path | None = None) -> None:
+    def __init__(self, document: Document, folder: Path | None = None,
+                 kept: Kept | None = None) -> None:
         super().__init__(document)
         self.document = document
         self.folder = folder
+        self.kept = kept
+        """What is saved beside the state (the class's poll counts); None: nothing."""
         self.current_path: Path | None = None
         self.folder_lock: FolderLock | None = None
         self.autosave: Autosaver | None = None
-        self._restored: LabState | None = None
+        self._restored: Scenario | None = None
 
     def open(self, path: Path) -> None:
-        """Replace the state with a file's, as one undo step; raises ScenarioError and then
-        changes nothing."""
-        state = read_scenario(path, initial_state(self.document.data))
-        self.document.load_state(state, "open")
+        """Replace the state with a file's, as one undo step, and the poll's counts with the
+        file's when it keeps any; raises ScenarioError and then changes nothing."""
+        scenario = read_scenario_file(path, initial_state(self.document.data))
+        self.document.load_state(scenario.state, "open")
+        self._bring_back(scenario.poll)
         self._in_file(Path(path))
 
     def save(self, path: Path) -> None:
-        """Write the state to `path`; raises OSError, or ValueError for text UTF-8 cannot hold."""
-        write_scenario(self.document.state, path)
+        """Write the state and the poll's counts to `path`; raises OSError, or ValueError for
+        text UTF-8 cannot hold."""
+        write_scenario(self.document.state, path,
+                       self.kept.kept() if self.kept is not None else ())
         self._in_file(Path(path))
+
+    def _bring_back(self, poll: tuple[SceneCounts, ...]) -> None:
+        """A file without counts leaves the session's as they are, as before the poll."""
+        if poll and self.kept is not None:
+            self.kept.bring_back(poll)
 
     def _in_file(self, path: Path) -> None:
         self.current_path = path
@@ -83,7 +96,8 @@ class Session(QObject):
         found = restore(initial_state(self.document.data), lock.folder, lock.copy)
         if found.state is not None:
             self.document.restore(found.state)
-            self._restored = found.state
+            self._bring_back(found.poll)
+            self._restored = Scenario(found.state, found.poll)
         return found
 
     def start_autosave(self) -> AutosaveStart:
@@ -91,7 +105,7 @@ class Session(QObject):
         are moved aside and the folder is tried once, so the window can say at start what it
         will not be able to keep."""
         lock = self.claim_folder()
-        autosave = Autosaver(self.document, lock.folder, copy=lock.copy)
+        autosave = Autosaver(self.document, lock.folder, copy=lock.copy, kept=self.kept)
         self.autosave = autosave
         start = AutosaveStart(autosave, lock.copy)
         try:
@@ -102,8 +116,9 @@ class Session(QObject):
         start.unwritable = autosave.check_writable()
         if start.unwritable is not None:
             return start
-        if self._restored is not None and self._restored == self.document.state:
-            autosave.mark_saved(self._restored)
+        restored = self._restored
+        if restored is not None and restored.state == self.document.state:
+            autosave.mark_saved(restored.state, restored.poll)
         else:
             with contextlib.suppress(OSError):  # reported through `autosave.failed`
                 autosave.flush()

@@ -43,9 +43,9 @@ def build_main_window(document: Document, specs: list[PanelSpec] | None = None) 
     lesson = LessonRun(document, load_scenes(data=document.data, panels=tuple(
         spec.name for spec in specs if spec.in_scenes)), window)
     docks = DockHost(window, PanelParts(document, lesson), specs)
-    session = Session(document)
-    presentation = Presentation(window, docks, stored_presentation(settings()))
     poll = ClassPoll(window)
+    session = Session(document, kept=poll)  # the class's counts are saved with the scenario
+    presentation = Presentation(window, docks, stored_presentation(settings()))
     lesson_poll = LessonPoll(poll, lesson, window)
     stage = Stage(lesson, poll, window)
     stage.hide()

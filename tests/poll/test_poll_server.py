@@ -140,8 +140,12 @@ def test_a_saved_record_comes_back_frozen(qtbot, poll, phone) -> None:
     poll.restore(record)
     qtbot.waitUntil(lambda: phone.get("/question").json()["frozen"] is True,
                     timeout=TIMEOUT_S * 1000)
+    assert phone.get("/question").json()["right"] is None, "frozen by the file, not revealed"
     assert phone.answer(0).status == 409
     assert poll.counts("s1").counts == (0, 1, 0)
+    poll.freeze()  # Reveal
+    qtbot.waitUntil(lambda: phone.get("/question").json()["right"] == 1,
+                    timeout=TIMEOUT_S * 1000)
 
 
 def test_an_address_that_cannot_be_used_is_one_clear_error(poll) -> None:

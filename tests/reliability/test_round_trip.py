@@ -28,8 +28,9 @@ from app.model.capture_limits import (
 )
 from app.model.data import MAX_TOKENS, load_lesson_data
 from app.model.errors import ScenarioError
+from app.model.poll import MAX_CHOICES
 from app.model.reshape import MAX_DIM, MIN_DIM, name_problem, scorer_usable
-from app.model.scenario import MAX_BYTES, dumps, loads, write_scenario
+from app.model.scenario import MAX_BYTES, dumps, loads, loads_file, write_scenario
 from app.model.scoring import SCORERS
 from app.model.state import (
     EDIT_LIMIT,
@@ -46,6 +47,7 @@ from app.model.state import (
     Options,
     frozen_array,
 )
+from app.model.tally import MAX_COUNT, MAX_SCENE_CHARS, MAX_SCENES, MAX_TEXT, SceneCounts
 from app.model.view import initial_state
 from app.state import autosave as autosave_module
 from app.state.autosave import Autosaver, autosave_paths, restore
@@ -58,13 +60,14 @@ PROPERTY = settings(max_examples=80, deadline=None, derandomize=True,
                                            HealthCheck.function_scoped_fixture])
 
 
-def _round_trip(state: Any) -> None:
-    """The writer's text reads back to the same state and the same text, within the limit."""
-    text = dumps(state)
+def _round_trip(state: Any, poll: tuple[SceneCounts, ...] = ()) -> None:
+    """The writer's text reads back to the same state, poll counts and text, within the
+    limit."""
+    text = dumps(state, poll)
     assert len(text.encode("utf-8")) <= MAX_BYTES
-    back = loads(text, TEMPLATE, "autosave.attnlab.json")
-    assert back == state
-    assert dumps(back) == text
+    back = loads_file(text, TEMPLATE, "autosave.attnlab.json")
+    assert back.state == state and back.poll == poll
+    assert dumps(back.state, back.poll) == text
 
 
 # ---- the writer's every field -----------------------------------------------------------
@@ -175,10 +178,29 @@ def written_states(draw: st.DrawFn) -> Any:
                    key=draw(st.integers(0, len(keys) - 1)))
 
 
+TEXTS = st.text(st.characters(blacklist_categories=("Cs",)), max_size=MAX_TEXT)
+
+
+@st.composite
+def scene_counts(draw: st.DrawFn) -> SceneCounts:
+    """One scene's counts as the poll keeps them: any id and texts the question allows."""
+    choices = draw(st.lists(TEXTS, min_size=1, max_size=MAX_CHOICES))
+    counts = draw(st.lists(st.integers(0, MAX_COUNT), min_size=len(choices),
+                           max_size=len(choices)))
+    return SceneCounts(
+        draw(st.text(st.characters(blacklist_categories=("Cs",)), min_size=1,
+                     max_size=MAX_SCENE_CHARS)),
+        tuple(choices), draw(st.none() | st.integers(0, len(choices) - 1)), tuple(counts),
+        draw(st.booleans()))
+
+
+POLLS = st.lists(scene_counts(), max_size=6, unique_by=lambda s: s.scene).map(tuple)
+
+
 @PROPERTY
-@given(state=written_states())
-def test_every_state_the_writer_can_produce_reads_back_identical(state: Any) -> None:
-    _round_trip(state)
+@given(state=written_states(), poll=POLLS)
+def test_every_state_the_writer_can_produce_reads_back_identical(state: Any, poll) -> None:
+    _round_trip(state, poll)
 
 
 def test_an_import_with_a_long_file_name_survives_a_restart(tmp_path: Path) -> None:
@@ -204,16 +226,26 @@ def test_the_largest_import_a_scenario_keeps_is_under_the_readers_limit() -> Non
     assert capture.savable and capture.numbers == MAX_SAVED_NUMBERS
     state = replace(TEMPLATE, imported=capture).with_world("imported", (0, 0))
     assert scenario.kept_state(state) == state
-    _round_trip(state)
+    _round_trip(state, _largest_poll())
+
+
+def _largest_poll() -> tuple[SceneCounts, ...]:
+    """The most a poll record can hold: every scene, choice and count at its longest."""
+    return tuple(SceneCounts(f"{i:03d}" + "\x01" * (MAX_SCENE_CHARS - 3),
+                             ("\x01" * MAX_TEXT,) * MAX_CHOICES, MAX_CHOICES - 1,
+                             (MAX_COUNT,) * MAX_CHOICES, False)
+                 for i in range(MAX_SCENES))
 
 
 # ---- hand edits: numbers of hundreds of digits, deep nesting ----------------------------
 
 def _imported_doc() -> dict:
+    """An autosave with an import and the class's poll counts, for hand edits anywhere."""
     capture = capture_from_arrays({"q": np.ones((2, 3)), "k": np.ones((2, 3)),
                                    "q_norm.weight": np.ones(3)}, ["a", "b"], 0, "c.npz")
     state = replace(TEMPLATE, imported=capture).with_world("imported", (1, 0))
-    return json.loads(dumps(state))
+    poll = (SceneCounts("design", ("x", "y"), 1, (3, 4), True),)
+    return json.loads(dumps(state, poll))
 
 
 def _number_paths(node: Any, path: tuple = ()) -> list[tuple]:
@@ -319,7 +351,7 @@ def test_an_autosave_the_reader_chokes_on_is_set_aside_too(qapp, tmp_path: Path,
     def broken(*_args: object) -> None:
         raise KeyError("something nobody expected")
 
-    monkeypatch.setattr(autosave_module, "read_scenario", broken)
+    monkeypatch.setattr(autosave_module, "read_scenario_file", broken)
     found = restore(TEMPLATE, tmp_path)
     assert found.state is None and len(found.problems) == 1
     assert "could not be read (KeyError" in str(found.problems[0])

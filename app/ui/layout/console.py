@@ -77,6 +77,7 @@ class PresenterConsole(QWidget):
         for signal in (lesson.moved, lesson.revealed, lesson.built):
             signal.connect(lambda _index: self.show_scene())
         poll.running_changed.connect(lambda _on: self.show_scene())
+        poll.kept_changed.connect(self._on_kept_changed)
         self.retranslate()
 
     def hold_notes(self, notes: QWidget | None) -> None:
@@ -109,11 +110,20 @@ class PresenterConsole(QWidget):
         if scene.answer is not None:
             self.secret_text.setText(scene.answer.get(languages).format(**self.values))
         self.reveal_button.setVisible(hidden)
-        polled = self.poll.running and scene.poll is not None
-        self.poll_bars.setVisible(polled)
         self.connected.setVisible(self.poll.running)
+        self._show_bars()
+
+    def _show_bars(self) -> None:
+        """The class's split: while the poll runs, and on any scene the class answered."""
+        scene = self.lesson.scene
+        polled = scene.poll is not None and (self.poll.running or self.poll.answered(scene.id))
+        self.poll_bars.setVisible(polled)
         if polled:
             self.poll_bars.show_counts(self.poll.counts(scene.id))
+
+    def _on_kept_changed(self) -> None:
+        if self.plain and not self.poll.running:
+            self._show_bars()
 
     def start_clock(self) -> None:
         """The lesson's time runs from the first time the stage goes up."""

@@ -82,7 +82,7 @@ class Stage(QWidget):
         self.build_marks = QLabel(objectName="stage_builds")
         emphasize(self.build_marks, HEADING, bold=True)
         self.poll_bars = PollBars()
-        self.poll_bars.bind(poll)
+        self.poll_bars.bind(poll, lesson.is_revealed)
         self.join = QLabel(objectName="stage_poll_join")
         self.join.setTextFormat(Qt.TextFormat.PlainText)
         footer = QHBoxLayout()
@@ -117,6 +117,7 @@ class Stage(QWidget):
         self.card.setFrameShape(QFrame.Shape.StyledPanel)
         self.card.hide()
         poll.running_changed.connect(self._on_poll_running)
+        poll.kept_changed.connect(self._on_kept_changed)
         for signal in (lesson.moved, lesson.revealed, lesson.built):
             signal.connect(lambda _index: self.show_scene())
             signal.connect(lambda _index: self.show_join(False))  # on with the lesson
@@ -153,10 +154,7 @@ class Stage(QWidget):
         self.build_marks.setVisible(run.builds > 1)
         self.build_marks.setText(
             " ".join("●" if i == run.build else "○" for i in range(run.builds)))
-        polled = self.poll.running and scene.poll is not None
-        self.poll_bars.setVisible(polled)
-        if polled:
-            self.poll_bars.show_counts(self.poll.counts(scene.id))
+        self._show_bars()
         self.join.setVisible(self.poll.running)
         self.join.setText(tr("stage.poll_join", address=self.poll.address.removeprefix(
             "http://"), room=self.poll.room) if self.poll.running else "")
@@ -217,6 +215,21 @@ class Stage(QWidget):
         self.band.raise_()
 
     # ---- the class poll ----------------------------------------------------------------------
+
+    def _show_bars(self) -> None:
+        """The class's split beside the question: while the poll runs, and on any scene the
+        class answered (this session, or in a scenario brought back)."""
+        scene = self.lesson.scene
+        polled = scene.poll is not None and (self.poll.running or self.poll.answered(scene.id))
+        self.poll_bars.setVisible(polled)
+        if polled:
+            self.poll_bars.show_counts(self.poll.counts(scene.id))
+
+    def _on_kept_changed(self) -> None:
+        """Counts brought back with the poll off: the bars follow them (while it runs, they
+        follow every count already)."""
+        if self.plain and not self.poll.running:
+            self._show_bars()
 
     def _on_poll_running(self, running: bool) -> None:
         self.show_scene()

@@ -7,6 +7,9 @@ shown, and every label is plain text.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
+
 from PySide6.QtCore import QEvent, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
@@ -122,6 +125,7 @@ class PollBars(QWidget):
         super().__init__(parent)
         self.setObjectName("poll_bars")
         self._counts: SceneCounts | None = None
+        self._revealed: Callable[[], bool] | None = None
         self.rows: list[_Row] = []
         self._list = QVBoxLayout()
         self.total = _plain("poll_total")
@@ -136,8 +140,12 @@ class PollBars(QWidget):
     def counts(self) -> SceneCounts | None:
         return self._counts
 
-    def bind(self, poll: ClassPoll) -> None:
-        """Show the counts of `poll`'s current question as they arrive."""
+    def bind(self, poll: ClassPoll, revealed: Callable[[], bool] | None = None) -> None:
+        """Show the counts of `poll`'s current question as they arrive; with `revealed`, the
+        right answer is marked only once it says the scene's answer is revealed (counts
+        brought back from a file are frozen before the class sees Reveal again)."""
+        self._revealed = revealed
+
         def on_counts(scene: str, _counts: list) -> None:
             question = poll.question
             if question is not None and scene == question.scene:
@@ -147,6 +155,8 @@ class PollBars(QWidget):
 
     def show_counts(self, counts: SceneCounts | None) -> None:
         """One bar per choice; the right one is marked only once the poll is frozen."""
+        if counts is not None and self._revealed is not None and not self._revealed():
+            counts = replace(counts, right=None)
         self._counts = counts
         wanted = len(counts.choices) if counts is not None else 0
         while len(self.rows) > wanted:
