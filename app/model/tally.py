@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from app.model.csv_cells import text_cell
 from app.model.poll import MAX_CHOICES
 
 __all__ = ["MAX_DEVICES", "MAX_RECORD_BYTES", "MAX_SCENE_CHARS", "MAX_TEXT", "RECORD_VERSION",
@@ -214,7 +215,8 @@ def counts_csv(scenes: Iterable[SceneCounts]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_HEADER)
-    writer.writerows((s.scene, i + 1, text, count, "yes" if i == s.right else "",
+    writer.writerows((text_cell(s.scene), i + 1, text_cell(text), count,
+                      "yes" if i == s.right else "",
                       "yes" if s.frozen else "")
                      for s in scenes
                      for i, (text, count) in enumerate(zip(s.choices, s.counts, strict=True)))

@@ -18,13 +18,12 @@ from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QWidget
 
 from app.model.atomic import write_bytes_atomic
+from app.model.csv_cells import text_cell
 from app.model.view import View
 
 IMAGE_SUFFIXES = (".png", ".svg")
 CSV_ENCODING = "utf-8-sig"
 """With a byte-order mark, so spreadsheet programs on Chinese Windows read token names right."""
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-"""Characters that make a spreadsheet read a cell as a formula (OWASP, CSV injection)."""
 
 
 def svg_bytes(widget: QWidget) -> bytes:
@@ -77,15 +76,6 @@ def save_image(widget: QWidget, path: Path) -> None:
         save_png(widget, path)
     else:
         raise ValueError(f"{Path(path).name}: choose a .png or .svg file name")
-
-
-def text_cell(text: str) -> str:
-    """A text cell a spreadsheet shows as text: one that would start a formula gets a leading `'`.
-
-    Token names come from data files and scenarios, so `=HYPERLINK(...)` must not run when a
-    student opens the export (OWASP CSV injection). Numbers never go through here.
-    """
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
 def scores_csv(view: View) -> str:

@@ -91,6 +91,14 @@ def test_csv_has_a_row_per_choice_with_its_count() -> None:
                     ["fails", "2", "more", "2", "yes", "yes"]]
 
 
+def test_csv_never_hands_a_spreadsheet_a_formula() -> None:
+    """Choices can come from a colleague's scenario file: one that starts a formula is text."""
+    book = PollBook()
+    book.open("s", ("=HYPERLINK(\"http://x\")", "-1", "fine"), 2)
+    rows = list(csv.reader(io.StringIO(book.csv_text())))
+    assert [row[2] for row in rows[1:]] == ["'=HYPERLINK(\"http://x\")", "'-1", "fine"]
+
+
 def _record(**change):
     scene = {"scene": "s", "choices": ["x", "y"], "right": 0, "counts": [1, 2],
              "frozen": False, **change}
