@@ -42,6 +42,8 @@ class Session(QObject):
 
     path_changed = Signal(object)
     """The current scenario file (a `Path`) after an open or a save."""
+    opened = Signal(object)
+    """A scenario file (a `Path`) replaced the state: the user's own setup, not a scene's."""
 
     def __init__(self, document: Document, folder: Path | None = None,
                  kept: Kept | None = None) -> None:
@@ -62,6 +64,7 @@ class Session(QObject):
         self.document.load_state(scenario.state, "open")
         self._bring_back(scenario.poll)
         self._in_file(Path(path))
+        self.opened.emit(Path(path))
 
     def save(self, path: Path) -> None:
         """Write the state and the poll's counts to `path`; raises OSError, or ValueError for

@@ -53,6 +53,8 @@ def build_main_window(document: Document, specs: list[PanelSpec] | None = None) 
     arrangement = Arrangement(window, docks, lesson, presentation, stage, console)
     presentation.presenting_changing.connect(arrangement.presenting_changing)
     presentation.presenting_changed.connect(arrangement.presenting_changed)
+    # a file the teacher opens is their own setup: the lesson's scene steps aside for it
+    session.opened.connect(lambda _path: arrangement.set_lesson(False))
     # presentation first: its Close filter runs after the file actions' (Qt calls the
     # newest filter first), so a quit the user cancels leaves presentation mode alone
     presenting = PresentationActions(window, presentation)

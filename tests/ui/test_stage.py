@@ -9,7 +9,9 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QToolBar, QVBox
 
 from app.i18n import tr
 from app.model.data import load_lesson_data
+from app.model.scenario import write_scenario
 from app.model.scenes import SCENES_FILE
+from app.model.view import initial_state
 from app.startup import make_application
 from app.state.document import Document
 from app.ui.app import build_main_window
@@ -198,3 +200,23 @@ def test_space_steps_the_stage_and_n_opens_the_notes_band(qtbot, open_window):
     assert window.panels["guide"].isVisibleTo(stage.band)
     window.actions["notes"].trigger()
     assert not stage.band.isVisible()
+
+
+def test_opening_a_file_in_a_scene_shows_the_file_not_the_scene(qtbot, open_window,
+                                                                tmp_path) -> None:
+    """A teacher's own scenario replaces the state: the stage and the lesson step aside for
+    it, instead of showing the scene's 2-D plane over a 4-D world ("cannot draw 4-D")."""
+    window = open_window("zh")
+    path = tmp_path / "mine.attnlab.json"
+    write_scenario(initial_state(window.document.data), path)  # the 4-D teaching world
+    try:
+        _present(window, 0)
+        assert window.arrangement.in_lesson and window.arrangement.staging.up
+        assert window.parts.files.open_path(path)
+        _settle()
+        assert not window.arrangement.in_lesson and not window.arrangement.staging.up
+        assert window.document.state.world == "teaching"
+        assert window.docks["editor"].isVisible(), "the file's world, in its docks"
+    finally:
+        window.presentation.set_presenting(False)
+        restore_base_style()

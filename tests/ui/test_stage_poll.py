@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "poll"))
 
+from legibility import problems
 from poll_helpers import Phone, device, wait_counts
 
 
@@ -60,6 +61,39 @@ def test_the_class_answers_on_phones_and_the_stage_shows_how_it_split(qtbot, ope
         window.actions["poll"].trigger()  # P: off
         _settle()
         assert not polls.poll.running and not stage.join.isVisible()
+    finally:
+        polls.poll.stop()
+        window.presentation.set_presenting(False)
+
+
+def test_the_join_card_leaves_the_question_and_the_bars_leave_the_panels_readable(
+        qtbot, open_window):
+    """At 1024×768 the card covers the panels, not the question; once it steps aside the
+    bars beside the question take header room, and the build is fitted again: no panel
+    scrolls."""
+    window = open_window("zh")
+    window.resize(1024, 768)
+    polls = window.parts.polls
+    run = window.lesson
+    index = next(i for i, s in enumerate(run.lesson.scenes) if s.id == "three_kinds")
+    window.arrangement.open_scene(index, set_up=True)
+    window.presentation.set_presenting(True)
+    _settle()
+    stage = window.arrangement.stage
+    try:
+        polls.start_at("127.0.0.1", 0)
+        qtbot.waitUntil(lambda: stage.card.isVisible(), timeout=5000)
+        _settle()
+        question = stage.question.geometry()
+        assert not stage.card.geometry().intersects(question), "the card hides the question"
+        assert stage.card.geometry().intersects(stage.body.geometry())
+        run.next()  # the card steps aside; the bars stay beside the question
+        qtbot.waitUntil(lambda: not stage.card.isVisible(), timeout=5000)
+        for _ in range(5):
+            _settle()
+        assert stage.poll_bars.isVisible()
+        found = problems(stage)
+        assert not found.get("scroll bars"), found.get("scroll bars")
     finally:
         polls.poll.stop()
         window.presentation.set_presenting(False)

@@ -7,7 +7,7 @@ arrangement's to say (`app.ui.layout.arrangement`)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QRect, QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QBoxLayout,
@@ -32,8 +32,8 @@ from app.ui.widgets.scene_strip import SceneStrip
 
 BAND_SHARE = 0.45
 """The notes band covers this share of the stage's height, from the bottom up."""
-CARD_SHARE = 0.8
-"""The poll's join card, over the body, takes this share of the stage each way."""
+CARD_SHARE = 0.9
+"""The poll's join card, over the body, takes this share of the body each way."""
 BARS_SHARE = 2
 """The class's answers beside the question take 2 parts of the width to its 3."""
 MARGIN = 6
@@ -116,6 +116,7 @@ class Stage(QWidget):
         self.card.setAutoFillBackground(True)
         self.card.setFrameShape(QFrame.Shape.StyledPanel)
         self.card.hide()
+        self.body.installEventFilter(self)  # the card and the band follow the body's room
         poll.running_changed.connect(self._on_poll_running)
         poll.kept_changed.connect(self._on_kept_changed)
         for signal in (lesson.moved, lesson.revealed, lesson.built):
@@ -242,6 +243,11 @@ class Stage(QWidget):
         self._fit_band()
         self.card.raise_()
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.body and event.type() in (QEvent.Type.Resize, QEvent.Type.Move):
+            self._fit_band()
+        return super().eventFilter(watched, event)
+
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_band()
@@ -250,6 +256,7 @@ class Stage(QWidget):
         height = int(self.height() * BAND_SHARE)
         self.band.setGeometry(QRect(MARGIN, self.height() - height - MARGIN,
                                     self.width() - 2 * MARGIN, height))
-        width, tall = int(self.width() * CARD_SHARE), int(self.height() * CARD_SHARE)
-        self.card.setGeometry(QRect((self.width() - width) // 2, (self.height() - tall) // 2,
-                                    width, tall))
+        body = self.body.geometry()  # over the panels, never over the question
+        width, tall = int(body.width() * CARD_SHARE), int(body.height() * CARD_SHARE)
+        self.card.setGeometry(QRect(body.x() + (body.width() - width) // 2,
+                                    body.y() + (body.height() - tall) // 2, width, tall))

@@ -69,6 +69,8 @@ class StageHost(QObject):
         self._planned = QSize()
         """The stage's size the current build was planned for."""
         lesson.built.connect(lambda _index: self.arrange())
+        # the class's bars join the header when a poll starts: the body has less room
+        stage.poll.running_changed.connect(lambda _on: self._replan())
         presentation.look_changed.connect(lambda _look: self._replan())
         stage.installEventFilter(self)
         window.installEventFilter(self)

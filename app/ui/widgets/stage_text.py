@@ -24,7 +24,7 @@ STAGE_SHAPE = (16, 10)
 """The shape of the stage's room under its header (a 1024×768 or 1280×720 projector's)."""
 _UNIT = re.compile(r"(?<=\d) (?=(%|[KMGTP]?i?B\b|s\b|ms\b|token))")
 _TIMES = re.compile(r"(?<=\S) × (?=\S)")
-_EQUALS = re.compile(r"= (?=[−\-+]?\d)")
+_EQUALS = re.compile(r"(?<=\S) = (?=[−\-+]?\d)|= (?=[−\-+]?\d)")
 _SCRIPT = re.compile(r"<(sub|sup)>")
 
 
@@ -76,9 +76,11 @@ def least_width(label: QLabel, most: int) -> int:
 
 
 def unbroken(text: str) -> str:
-    """A number kept with its unit ("56.5 %", "8.0 GiB") and a shape kept whole ("T × T ×
-    dₐ"): the spaces inside become no-break spaces, so a wrapped line never splits them."""
-    return _EQUALS.sub(f"={NBSP}", _TIMES.sub(f"{NBSP}×{NBSP}", _UNIT.sub(NBSP, text)))
+    """A number kept with its unit ("56.5 %", "8.0 GiB") and with what it equals ("|q| =
+    3.61"), a shape kept whole ("T × T × dₐ"): the spaces inside become no-break spaces, so
+    a wrapped line never splits them."""
+    return _EQUALS.sub(lambda m: m.group(0).replace(" ", NBSP),
+                       _TIMES.sub(f"{NBSP}×{NBSP}", _UNIT.sub(NBSP, text)))
 
 
 def kept_whole(text: str, names: Iterable[str]) -> str:

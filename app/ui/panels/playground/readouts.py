@@ -18,6 +18,7 @@ from app.ui.fonts import READING, STRONG, emphasize
 from app.ui.format import UNDEFINED_TEXT, format_score, shown_name, with_gloss
 from app.ui.look import Look
 from app.ui.panels.playground.identity import identity_text, vector_text
+from app.ui.widgets.stage_text import unbroken
 
 COLUMNS = ("key", "vector", "dot", "norm", "cos", "angle", "active")
 HEADED = ("key", "vector", "dot", "norm", "cos", "angle")
@@ -186,10 +187,9 @@ class PlaneReadouts(QWidget):
         """Every key's row from the view; with the spotlight on, only the selected one is
         in full colour."""
         plane = view.plane
-        self.query_line.setText(tr("playground.query_line",
-                                   name=with_gloss(view.query_names[0], self.glosses),
-                                   vector=vector_text(view.q[0]),
-                                   norm=format_score(plane.norm_q)))
+        self.query_line.setText(unbroken(tr(  # "|q| = 3.61" on one line
+            "playground.query_line", name=with_gloss(view.query_names[0], self.glosses),
+            vector=vector_text(view.q[0]), norm=format_score(plane.norm_q))))
         show_active = view.scorer != "dot"
         self.headers["active"].setVisible(show_active)
         self.headers["active"].setText(header_lines(SCORERS[view.scorer].formula))
