@@ -48,6 +48,7 @@ from app.ui.panels.playground.placement import Rect
 from app.ui.panels.playground.readouts import PlaneReadouts
 from app.ui.panels.playground.room import MINIMUM_PLANE, ReadoutRoom
 from app.ui.widgets.axes import cache_axes
+from app.ui.widgets.stage_text import kept_whole
 from app.ui.widgets.world_hint import WorldHint, pages_with_hint
 
 SNAP = 0.5
@@ -274,7 +275,8 @@ class PlaygroundPanel(Panel):
         # are too long for the bar's height, the caption keeps it
         on_bar = self._cramped and not self.look.stage
         self.landscape.paint(land, formula if on_bar else "")
-        self.caption.setText(tr("playground.landscape_title", formula=formula))
+        self.caption.setText(tr("playground.landscape_title",  # a formula breaks nowhere
+                                formula=kept_whole(formula, (formula,))))
         self.caption.setVisible(not on_bar)
         self._fit_labels()
         key_colour = self.arrows[("k", state.key)].colour
