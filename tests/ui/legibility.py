@@ -13,8 +13,9 @@ Three sources, because Qt draws text three ways:
 Known limits: text Qt draws in C++ is measured from the widget (its font, its text laid out
 as the widget lays it out), not intercepted; a QStyle subclass or delegate that paints in
 Python is seen as painted text only through drawText/drawStaticText; items cached in a
-pixmap (QGraphicsItem.DeviceCoordinateCache) or text painted into an offscreen image are not
-seen; QTextEdit-like views are not read; a widget hidden under a sibling counts as shown.
+pixmap (QGraphicsItem.DeviceCoordinateCache; axes are drawn uncached for the probe) or text
+painted into an offscreen image are not seen; QTextEdit-like views are not read; a widget
+hidden under a sibling counts as shown.
 """
 
 from __future__ import annotations
@@ -735,11 +736,21 @@ class _Walk:
     def painted(self) -> list[Seen]:
         """Renders `top` once (and any Python-painted widget wholly out of view on its own,
         which Qt would not paint) with the painter's text calls recorded."""
-        for view in self.views():
-            for item in view.items():
-                if isinstance(item, pg.AxisItem):
-                    item.picture = None  # drawn afresh, so its tick texts are seen
+        axes = [item for view in self.views() for item in view.items()
+                if isinstance(item, pg.AxisItem)]
+        kept = [item.cacheMode() for item in axes]
+        for item in axes:  # drawn afresh, so its tick texts are seen (the app keeps a pixmap)
+            item.picture = None
+            item.setCacheMode(QGraphicsItem.CacheMode.NoCache)
         recorder = _Recorder()
+        try:
+            self._render(recorder)
+        finally:
+            for item, mode in zip(axes, kept, strict=True):
+                item.setCacheMode(mode)
+        return self._strokes_seen(recorder)
+
+    def _render(self, recorder: _Recorder) -> None:
         with _recording(recorder):
             recorder.to_top = QTransform.fromScale(1 / self.dpr, 1 / self.dpr)
             # QWidget's render: a QGraphicsView's own render() draws its scene instead
@@ -753,6 +764,8 @@ class _Walk:
                     recorder.to_top = QTransform.fromScale(1 / self.dpr, 1 / self.dpr) * \
                         self.place(widget)
                     QWidget.render(widget, _canvas(widget.width(), widget.height(), self.dpr))
+
+    def _strokes_seen(self, recorder: _Recorder) -> list[Seen]:
         found = []
         for stroke in recorder.strokes:
             device = stroke.device
