@@ -14,7 +14,6 @@ from PySide6.QtCore import QEvent, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QGridLayout,
-    QHBoxLayout,
     QLabel,
     QSizePolicy,
     QVBoxLayout,
@@ -82,8 +81,8 @@ class Bar(QWidget):
 
 
 class _Row(QWidget):
-    """One choice: its letter and text (and, once revealed, the right-answer mark) over its
-    bar and count."""
+    """One choice: its letter and text over its bar and count (and, once revealed, the
+    right-answer mark)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -94,16 +93,16 @@ class _Row(QWidget):
         self.mark.setStyleSheet(f"color: {RIGHT_COLOUR.name()};")
         self.mark.setVisible(False)
         self.bar = Bar()
-        words = QHBoxLayout()
-        words.addWidget(self.text, 1)
-        words.addWidget(self.mark, 0, Qt.AlignmentFlag.AlignTop)
         grid = QGridLayout(self)
         grid.setContentsMargins(0, 0, 0, 0)
         grid.setColumnStretch(1, 1)
         grid.addWidget(self.letter, 0, 0, Qt.AlignmentFlag.AlignTop)
-        grid.addLayout(words, 0, 1, 1, 2)
+        grid.addWidget(self.text, 0, 1, 1, 3)
         grid.addWidget(self.bar, 1, 1)
         grid.addWidget(self.number, 1, 2)
+        # beside the count, not the text: a mark that narrowed the text on Reveal left its
+        # wrapped line cut where the header did not grow with it
+        grid.addWidget(self.mark, 1, 3)
 
     def show_choice(self, index: int, text: str, count: int, share: float, right: bool,
                     revealed: bool) -> None:
