@@ -114,12 +114,8 @@ class PresenterConsole(QWidget):
         self._show_bars()
 
     def _show_bars(self) -> None:
-        """The class's split: while the poll runs, and on any scene the class answered."""
-        scene = self.lesson.scene
-        polled = scene.poll is not None and (self.poll.running or self.poll.answered(scene.id))
-        self.poll_bars.setVisible(polled)
-        if polled:
-            self.poll_bars.show_counts(self.poll.counts(scene.id))
+        """The class's split, as the stage shows it."""
+        self.poll_bars.show_scene(self.poll, self.lesson.scene)
 
     def _on_kept_changed(self) -> None:
         if self.plain and not self.poll.running:

@@ -218,13 +218,8 @@ class Stage(QWidget):
     # ---- the class poll ----------------------------------------------------------------------
 
     def _show_bars(self) -> None:
-        """The class's split beside the question: while the poll runs, and on any scene the
-        class answered (this session, or in a scenario brought back)."""
-        scene = self.lesson.scene
-        polled = scene.poll is not None and (self.poll.running or self.poll.answered(scene.id))
-        self.poll_bars.setVisible(polled)
-        if polled:
-            self.poll_bars.show_counts(self.poll.counts(scene.id))
+        """The class's split beside the question (`PollBars.show_scene` says when)."""
+        self.poll_bars.show_scene(self.poll, self.lesson.scene)
 
     def _on_kept_changed(self) -> None:
         """Counts brought back with the poll off: the bars follow them (while it runs, they

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.i18n import tr
+from app.model.scenes import Scene
 from app.model.tally import SceneCounts
 from app.poll.classpoll import ClassPoll
 from app.ui.fonts import HEADING, emphasize
@@ -151,6 +152,14 @@ class PollBars(QWidget):
                 self.show_counts(poll.counts(scene))
 
         poll.counts_changed.connect(on_counts)
+
+    def show_scene(self, poll: ClassPoll, scene: Scene) -> None:
+        """Shown for a scene that asks while the poll runs, or that the class answered (this
+        session, or in a scenario brought back); hidden on any other."""
+        polled = scene.poll is not None and (poll.running or poll.answered(scene.id))
+        self.setVisible(polled)
+        if polled:
+            self.show_counts(poll.counts(scene.id))
 
     def show_counts(self, counts: SceneCounts | None) -> None:
         """One bar per choice; the right one is marked only once the poll is frozen."""
