@@ -61,7 +61,7 @@ def build_main_window(document: Document, specs: list[PanelSpec] | None = None) 
     files = FileActions(window, session)
     drops = FileDrops(window, files)
     exports = ExportActions(window, document, docks.panels, files.folder)
-    polls = PollActions(window, poll, lesson_poll, files.folder)
+    polls = PollActions(window, poll, lesson_poll, exports)
     scenes = SceneActions(window, lesson, arrangement)
     actions = Actions(window)
     for specs_of in (files.action_specs(), exports.action_specs(), editing_specs(document),

@@ -97,9 +97,10 @@ def scores_csv(view: View) -> str:
     return out.getvalue()
 
 
-def save_scores_csv(view: View, path: Path) -> None:
-    """The CSV, written atomically: a failed write never leaves a 0-byte or half file."""
-    write_bytes_atomic(path, scores_csv(view).encode(CSV_ENCODING))
+def save_csv(path: Path, text: str) -> None:
+    """A CSV export, written atomically (a failed write never leaves a 0-byte or half file)
+    in the encoding spreadsheets on Chinese Windows read right."""
+    write_bytes_atomic(path, text.encode(CSV_ENCODING))
 
 
 def copy_image(widget: QWidget) -> QImage:

@@ -18,10 +18,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "poll"))
 from poll_helpers import Phone, device, wait_counts
 
 from app.model.scenario import dumps
-from app.model.tally import SceneCounts
+from app.model.tally import CSV_HEADER, SceneCounts
 from app.paths import user_data_dir
 from app.startup import build_window
 from app.state.autosave import autosave_paths
+from app.ui.export import CSV_ENCODING
 from app.ui.main_window import MainWindow
 
 
@@ -93,7 +94,10 @@ def test_saved_counts_come_back_frozen_on_the_stage_of_a_fresh_window(qtbot, ope
         fresh.presentation.set_presenting(False)
     export = tmp_path / "class-poll.csv"
     assert fresh.parts.polls.export(export)
-    rows = list(csv.reader(io.StringIO(export.read_text(encoding="utf-8"))))
+    text = export.read_bytes().decode(CSV_ENCODING)  # as the score export: Excel reads it
+    assert export.read_bytes().startswith("\ufeff".encode())
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0] == list(CSV_HEADER)
     assert [(r[0], int(r[3]), r[5]) for r in rows[1:]] == [
         (scene.id, n, "yes") for n in expected]
 

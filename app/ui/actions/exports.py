@@ -13,7 +13,7 @@ from app.i18n import tr
 from app.state.document import Document
 from app.ui.actions.common import warn
 from app.ui.actions.spec import ActionSpec
-from app.ui.export import copy_image, save_image, save_scores_csv
+from app.ui.export import copy_image, save_csv, save_image, scores_csv
 from app.ui.panels.base import Panel
 
 
@@ -79,17 +79,26 @@ class ExportActions(QObject):
             self.export_image(self._target(whole), target)
 
     def export_scores_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(
-            self.window, tr("classroom.dialog.export_scores"), self.folder("scores.csv"),
-            tr("classroom.filter.csv"))
-        if path:
-            self.export_scores(Path(path + ("" if Path(path).suffix else ".csv")))
+        path = self.ask_csv_path(tr("classroom.dialog.export_scores"), "scores.csv")
+        if path is not None:
+            self.export_scores(path)
+
+    def ask_csv_path(self, title: str, suggested: str) -> Path | None:
+        """A CSV file name from the save dialog (".csv" added when none was typed); None:
+        cancelled."""
+        path, _ = QFileDialog.getSaveFileName(self.window, title, self.folder(suggested),
+                                              tr("classroom.filter.csv"))
+        return Path(path + ("" if Path(path).suffix else ".csv")) if path else None
 
     def export_image(self, widget: QWidget, path: Path) -> bool:
         return self._export(path, lambda: save_image(widget, path))
 
     def export_scores(self, path: Path) -> bool:
-        return self._export(path, lambda: save_scores_csv(self.document.view, path))
+        return self.export_csv(path, scores_csv(self.document.view))
+
+    def export_csv(self, path: Path, text: str) -> bool:
+        """Write a CSV export; a bad destination becomes a message naming the file."""
+        return self._export(path, lambda: save_csv(path, text))
 
     def _export(self, path: Path, write: Callable[[], None]) -> bool:
         """Write one export; a bad destination becomes a message naming the file."""

@@ -4,18 +4,17 @@ File → Export writes the class's counts as CSV. The poll itself is `app.poll.c
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject
-from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox
+from PySide6.QtWidgets import QMainWindow, QMessageBox
 
 from app.i18n import tr
-from app.model.atomic import write_text_atomic
 from app.poll.classpoll import ClassPoll, PollError
 from app.poll.lesson import LessonPoll
 from app.poll.network import Interface, ipv4_interfaces
 from app.ui.actions.common import warn
+from app.ui.actions.exports import ExportActions
 from app.ui.actions.spec import ActionSpec
 
 EVERY_INTERFACE = "0.0.0.0"
@@ -28,13 +27,14 @@ class PollActions(QObject):
     """Start, stop and export the poll; say so when it cannot start or stops by itself."""
 
     def __init__(self, window: QMainWindow, poll: ClassPoll, lesson: LessonPoll,
-                 folder: Callable[[str], str],
+                 exports: ExportActions,
                  interfaces: list[Interface] | None = None) -> None:
         super().__init__(window)
         self.window = window
         self.poll = poll
         self.lesson = lesson
-        self.folder = folder
+        self.exports = exports
+        """Where the counts' CSV is written, as every other export (its dialog, its message)."""
         self.interfaces = ipv4_interfaces() if interfaces is None else interfaces
         self.host: str | None = None
         """The address chosen in View → Poll network; None: the LAN's (the default route)."""
@@ -99,21 +99,12 @@ class PollActions(QObject):
         return address
 
     def export_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(
-            self.window, tr("poll.action.export_dialog"), self.folder("class-poll.csv"),
-            tr("classroom.filter.csv"))
-        if path:
-            self.export(Path(path + ("" if Path(path).suffix else ".csv")))
+        path = self.exports.ask_csv_path(tr("poll.action.export_dialog"), "class-poll.csv")
+        if path is not None:
+            self.export(path)
 
     def export(self, path: Path) -> bool:
-        try:
-            write_text_atomic(path, self.poll.csv_text())
-        except (OSError, ValueError) as error:
-            self._warn(tr("classroom.export_failed"),
-                       f"{path.name}: {getattr(error, 'strerror', None) or error}")
-            return False
-        self.window.statusBar().showMessage(tr("classroom.exported", file=path.name), 6000)
-        return True
+        return self.exports.export_csv(path, self.poll.csv_text())
 
     def _warn(self, headline: str, detail: str) -> None:
         self.message = warn(self.window, headline, detail)
