@@ -11,24 +11,20 @@ import itertools
 
 import pytest
 from PySide6.QtCore import QSize
-from PySide6.QtWidgets import QApplication
 
 from app.model.data import load_lesson_data
 from app.model.scenes import load_scenes, scene_state
 from app.state.document import Document
 from app.ui.fonts import STAGE_MIN_PX
-from app.ui.language import apply_language
 from app.ui.panels.editor.panel import EditorPanel
 from app.ui.panels.heatmap.panel import HeatmapPanel
 from app.ui.panels.match.panel import MatchTablePanel
 from app.ui.panels.shapes.panel import ShapesPanel
 from app.ui.panels.timeline.panel import TimelinePanel
 from tests.ui.legibility import (
-    lesson_tokens,
-    problems,
-    report,
     seen_texts,
 )
+from tests.ui.staging import ZOOMS, fit, stage_panel, unreadable
 
 SCENES = {"heatmap": (HeatmapPanel, "three_kinds", {}),
           "match": (MatchTablePanel, "evidence", {}),
@@ -37,22 +33,10 @@ SCENES = {"heatmap": (HeatmapPanel, "three_kinds", {}),
                                              "shapes_scale": "anchor"}),
           "timeline": (TimelinePanel, "timeline", {})}
 """Each panel in the scene that shows it, with the options that scene asks for."""
-ZOOMS = (1.0, 1.5, 2.0)
 STAGE_AREA = (1024, 650)
 """What a 1024×768 projector leaves a scene's panel under the stage's header and footer."""
 
 
-def settle() -> None:
-    for _ in range(3):
-        QApplication.processEvents()
-
-
-def fit(panel, size=None) -> None:
-    """Resize to `size` (default: the readable size, asked again once fonts and texts are
-    laid out, since it is measured from them)."""
-    for _ in range(3):
-        panel.resize(size or panel.readable_size())
-        settle()
 
 
 def scene_document(scene_id: str, options: dict[str, object]) -> Document:
@@ -73,17 +57,8 @@ def staged(open_panel, on_stage, name: str, language: str, zoom: float, stage_id
     if stage_id:
         document.apply_stage(stage_id)
         document.flush()
-    panel = open_panel(panel_class, (800, 600), document=document)
-    apply_language(language)
-    on_stage(panel, zoom)
-    fit(panel)
-    return panel
+    return stage_panel(open_panel, on_stage, panel_class, document, language, zoom)
 
-
-def unreadable(panel) -> str:
-    """What keeps the panel from being read as it is now ("" when nothing does)."""
-    found = problems(panel, lesson_tokens(panel.document.data), script_least_px=STAGE_MIN_PX)
-    return "\n".join(report(items, kind) for kind, items in found.items())
 
 
 @pytest.mark.parametrize(("name", "language", "zoom"),
@@ -92,7 +67,7 @@ def test_at_its_readable_size_every_text_reads_from_the_last_row(open_panel, on_
                                                                  language, zoom):
     panel = staged(open_panel, on_stage, name, language, zoom)
     assert panel.size() == panel.readable_size()
-    assert not unreadable(panel), unreadable(panel)
+    assert not unreadable(panel, STAGE_MIN_PX), unreadable(panel, STAGE_MIN_PX)
 
 
 @pytest.mark.parametrize(("name", "language"), list(itertools.product(SCENES, ("zh", "en"))))
@@ -104,7 +79,7 @@ def test_in_a_projectors_room_at_100_percent_every_text_reads(open_panel, on_sta
     readable = panel.readable_size()
     assert readable.width() <= STAGE_AREA[0] and readable.height() <= STAGE_AREA[1]
     fit(panel, QSize(*STAGE_AREA))
-    assert not unreadable(panel), unreadable(panel)
+    assert not unreadable(panel, STAGE_MIN_PX), unreadable(panel, STAGE_MIN_PX)
 
 
 @pytest.mark.parametrize("name", list(SCENES))
@@ -113,7 +88,7 @@ def test_much_smaller_than_readable_is_not_readable(open_panel, on_stage, name):
     panel = staged(open_panel, on_stage, name, "zh", 1.0)
     readable = panel.readable_size()
     fit(panel, readable * (2 / 3))
-    assert unreadable(panel)
+    assert unreadable(panel, STAGE_MIN_PX)
 
 
 @pytest.mark.parametrize("stage_id", ["scaled_softmax", "causal", "multi_head", "sink"])
@@ -123,7 +98,7 @@ def test_the_timelines_weights_keep_names_and_percentages_whole(open_panel, on_s
     """The live tables of the weights, heads and sink stages: no "小/明" one character a line,
     no "56.5 %" split, no "89" for 89.5 % (the column cut), and the sink's switch left out."""
     panel = staged(open_panel, on_stage, "timeline", language, 1.0, stage_id)
-    assert not unreadable(panel), unreadable(panel)
+    assert not unreadable(panel, STAGE_MIN_PX), unreadable(panel, STAGE_MIN_PX)
     assert not panel.sink_box.isVisibleTo(panel) and not panel.sink_slider.isVisibleTo(panel)
     if stage_id == "sink":
         assert panel.sink_value.isVisibleTo(panel)  # the sink logit's value, in words
@@ -133,7 +108,7 @@ def test_the_timelines_weights_keep_names_and_percentages_whole(open_panel, on_s
 def test_the_kv_charts_labels_stand_apart_and_name_each_model_once(open_panel, on_stage,
                                                                    language):
     panel = staged(open_panel, on_stage, "timeline", language, 1.0, "kv_cache")
-    assert not unreadable(panel), unreadable(panel)
+    assert not unreadable(panel, STAGE_MIN_PX), unreadable(panel, STAGE_MIN_PX)
     labels = [text for _, text in panel.kv.plot.getAxis("bottom")._tickLevels[0]]
     anchor = panel.kv._label(panel.kv.bars[0]).split("\n")[1]
     assert sum(anchor in text.split("\n") for text in labels) == 1  # not "anchoranchor…"
@@ -170,7 +145,7 @@ def test_the_editor_shows_every_token_where_they_fit_and_else_the_pair(open_pane
     on_stage(editor, 1.0)
     fit(editor, QSize(*STAGE_AREA))
     assert all(cell.isVisibleTo(editor) for cell in editor._cells)
-    assert not unreadable(editor), unreadable(editor)
+    assert not unreadable(editor, STAGE_MIN_PX), unreadable(editor, STAGE_MIN_PX)
 
 
 def test_the_heatmaps_numbers_are_drawn_at_the_stages_least_size_not_below(open_panel,

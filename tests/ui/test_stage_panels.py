@@ -11,42 +11,27 @@ import itertools
 
 import numpy as np
 import pytest
-from PySide6.QtWidgets import QApplication
 
 from app.model.data import load_lesson_data
 from app.model.scoring import SCORERS
 from app.state.document import Document
-from app.ui.language import apply_language
 from app.ui.panels.expansion.panel import ExpansionPanel
 from app.ui.panels.landscapes.panel import LandscapesPanel
 from app.ui.panels.playground.panel import PlaygroundPanel
 from app.ui.panels.playground.placement import crosses, overlaps
 from tests.ui.legibility import (
-    lesson_tokens,
     overlapping,
-    problems,
     report,
     seen_texts,
 )
+from tests.ui.staging import ZOOMS, fit, settle, stage_panel, unreadable
 
 PANELS = {"playground": (PlaygroundPanel, "dialogue"),
           "landscapes": (LandscapesPanel, "dialogue"),
           "expansion": (ExpansionPanel, "teaching")}
 """Each panel in the world its scenes show it in."""
-ZOOMS = (1.0, 1.5, 2.0)
 
 
-def settle() -> None:
-    for _ in range(3):
-        QApplication.processEvents()
-
-
-def fit(panel, size=None) -> None:
-    """Resize to `size` (default: the panel's readable size, asked again once its fonts and
-    texts are laid out, since it is measured from them)."""
-    for _ in range(3):
-        panel.resize(size or panel.readable_size())
-        settle()
 
 
 def staged(open_panel, on_stage, name: str, language: str, zoom: float, scorer: str = "dot"):
@@ -55,17 +40,8 @@ def staged(open_panel, on_stage, name: str, language: str, zoom: float, scorer: 
     document.set_world(world)
     document.set_scorer(scorer)
     document.flush()
-    panel = open_panel(panel_class, (800, 600), document=document)
-    apply_language(language)
-    on_stage(panel, zoom)
-    fit(panel)
-    return panel
+    return stage_panel(open_panel, on_stage, panel_class, document, language, zoom)
 
-
-def unreadable(panel) -> str:
-    """What keeps the panel from being read as it is now ("" when nothing does)."""
-    found = problems(panel, lesson_tokens(panel.document.data))
-    return "\n".join(report(items, kind) for kind, items in found.items())
 
 
 @pytest.mark.parametrize(("name", "language", "zoom"),
