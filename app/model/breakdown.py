@@ -19,6 +19,7 @@ __all__ = [
     "Swap",
     "breakdown",
     "disagreements",
+    "dominant_term",
     "ranks",
 ]
 
@@ -57,6 +58,15 @@ def _norm(x: np.ndarray) -> float:
     return 0.0 if m == 0.0 else m * math.sqrt(float(np.dot(x / m, x / m)))
 
 
+def dominant_term(terms: np.ndarray, none: Undefined) -> tuple[int, float | Undefined]:
+    """The term of largest magnitude (the first on ties) and its part of Σ|terms|; `none`
+    when every term is 0."""
+    magnitudes = np.abs(terms)
+    dominant = int(np.argmax(magnitudes))
+    whole = float(magnitudes.sum())
+    return dominant, float(magnitudes[dominant]) / whole if whole > 0 else none
+
+
 def breakdown(q: Any, k: Any, total: float | None = None) -> Breakdown:
     """Products, their sum, the dominant term, lengths and angle: dot = |q||k|cos θ made visible.
 
@@ -68,10 +78,7 @@ def breakdown(q: Any, k: Any, total: float | None = None) -> Breakdown:
     a, b = (x.astype(np.float64, copy=False) for x in as_vectors(q, k, 1))
     products = a * b
     products.setflags(write=False)
-    absp = np.abs(products)
-    dominant = int(np.argmax(absp))
-    denom = float(absp.sum())
-    share: float | Undefined = float(absp[dominant]) / denom if denom > 0 else ALL_PRODUCTS_ZERO
+    dominant, share = dominant_term(products, ALL_PRODUCTS_ZERO)
     nq, nk = _norm(a), _norm(b)
     cos: float | Undefined = UNDEFINED_ZERO
     angle: float | Undefined = UNDEFINED_ZERO

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from app.model.additive import AdditiveSteps, AdditiveWeights, additive_steps
-from app.model.breakdown import Breakdown, breakdown
+from app.model.breakdown import Breakdown, breakdown, dominant_term
 from app.model.qknorm import QKNormWeights, rms_norm
 from app.model.scoring import (
     UNDEFINED_ZERO,
@@ -51,14 +51,12 @@ class Worked:
     @property
     def dominant(self) -> int:
         """The term of largest magnitude (the first on ties)."""
-        return int(np.argmax(np.abs(self.terms)))
+        return dominant_term(self.terms, ALL_TERMS_ZERO)[0]
 
     @property
     def dominant_share(self) -> float | Undefined:
         """The dominant term's part of Σ|terms| (Undefined when every term is 0)."""
-        magnitudes = np.abs(self.terms)
-        whole = float(magnitudes.sum())
-        return float(magnitudes[self.dominant]) / whole if whole > 0 else ALL_TERMS_ZERO
+        return dominant_term(self.terms, ALL_TERMS_ZERO)[1]
 
     @property
     def reached(self) -> float | Undefined:
