@@ -24,7 +24,11 @@ STAGE_SHAPE = (16, 10)
 """The shape of the stage's room under its header (a 1024×768 or 1280×720 projector's)."""
 _UNIT = re.compile(r"(?<=\d) (?=(%|[KMGTP]?i?B\b|s\b|ms\b|token))")
 _TIMES = re.compile(r"(?<=\S) × (?=\S)")
-_EQUALS = re.compile(r"(?<=\S) = (?=[−\-+]?\d)|= (?=[−\-+]?\d)")
+_EQUALS = re.compile(r"(?<![^\s>;])([^\s<>&;]{1,6}) = (?=[−\-+]?\d)"
+                     r"|(?<=\S) = (?=[−\-+]?\d)|= (?=[−\-+]?\d)")
+"""A number with what it equals: a symbol of up to 6 characters before " = " ("|q|") is
+held whole with it; a longer run only keeps its last character with the "=", so it still
+wraps inside. Never a tag or an entity of rich text (a word joiner in one breaks it)."""
 _SCRIPT = re.compile(r"<(sub|sup)>")
 
 
@@ -79,8 +83,17 @@ def unbroken(text: str) -> str:
     """A number kept with its unit ("56.5 %", "8.0 GiB") and with what it equals ("|q| =
     3.61"), a shape kept whole ("T × T × dₐ"): the spaces inside become no-break spaces, so
     a wrapped line never splits them."""
-    return _EQUALS.sub(lambda m: m.group(0).replace(" ", NBSP),
-                       _TIMES.sub(f"{NBSP}×{NBSP}", _UNIT.sub(NBSP, text)))
+    return _EQUALS.sub(_held_equals, _TIMES.sub(f"{NBSP}×{NBSP}", _UNIT.sub(NBSP, text)))
+
+
+def _held_equals(match: re.Match[str]) -> str:
+    """"|q| = 3.61" held whole. A no-break space alone still lets a line break after a
+    character such as "|" (Unicode allows a break after it, before any space), so a word
+    joiner goes before it, and between the characters of a short symbol."""
+    symbol, text = match.group(1), match.group(0)
+    if symbol is not None:
+        return f"{WORD_JOINER.join(symbol)}{WORD_JOINER}{NBSP}={NBSP}"
+    return f"{WORD_JOINER}{NBSP}={NBSP}" if text.startswith(" ") else f"={NBSP}"
 
 
 def kept_whole(text: str, names: Iterable[str]) -> str:
