@@ -79,16 +79,41 @@ def _odd(count: float) -> int:
     return max(3, round(count) // 2 * 2 + 1)
 
 
+LANDSCAPES_REMEMBERED = 8
+"""Recent landscapes kept across edits: the four compared shapes at two plot shapes."""
+_recent: list[tuple[tuple[object, ...], tuple[object, ...], Landscape]] = []
+"""(numbers, weights, landscape), newest last; weights are compared by identity."""
+
+
 def landscape_of(scorer: str, q: np.ndarray, keys: np.ndarray, params: ScorerParams | None,
                  aspect: float = 1.0, samples: int = LANDSCAPE_SAMPLES) -> Landscape:
     """`scorer`'s landscape for the 2-D query q (2,) over a rectangle of width : height =
-    `aspect` (clamped to 1/MAX_ASPECT … MAX_ASPECT) whose shorter side holds q and `keys`."""
+    `aspect` (clamped to 1/MAX_ASPECT … MAX_ASPECT) whose shorter side holds q and `keys`.
+
+    The keys decide only the rectangle's size, in whole units, so dragging a key almost
+    never changes the landscape: the same one is handed back (the very object, which lets
+    a plot skip repainting its picture and contours) until q, the size or the scorer change.
+    """
     q = np.asarray(q, dtype=np.float64).reshape(-1)
     keys = np.asarray(keys, dtype=np.float64).reshape(-1, 2)
     reach = float(np.max(np.abs(np.vstack([q[None, :], keys]))))
     extent = max(4.0, math.ceil(reach * 1.25))
     aspect = min(MAX_ASPECT, max(1.0 / MAX_ASPECT, float(aspect))) if math.isfinite(
         aspect) and aspect > 0 else 1.0
+    numbers = (scorer, q.tobytes(), extent, aspect, samples)
+    weights = (None,) if params is None else (params.additive, params.qk_norm)
+    for index, (kept, kept_weights, landscape) in enumerate(_recent):
+        if kept == numbers and all(a is b for a, b in zip(kept_weights, weights, strict=True)):
+            _recent.append(_recent.pop(index))
+            return landscape
+    landscape = _computed(scorer, q, float(extent), aspect, samples, params)
+    _recent.append((numbers, weights, landscape))
+    del _recent[:-LANDSCAPES_REMEMBERED]
+    return landscape
+
+
+def _computed(scorer: str, q: np.ndarray, extent: float, aspect: float, samples: int,
+              params: ScorerParams | None) -> Landscape:
     stretch = math.sqrt(aspect)
     xs = np.linspace(-extent, extent, _odd(samples * stretch)) * max(1.0, aspect)
     ys = np.linspace(-extent, extent, _odd(samples / stretch)) * max(1.0, 1.0 / aspect)
@@ -98,5 +123,9 @@ def landscape_of(scorer: str, q: np.ndarray, keys: np.ndarray, params: ScorerPar
     values = np.ma.filled(field.astype(np.float64), 0.0).reshape(gx.shape)
     values.setflags(write=False)
     limit = float(np.max(np.abs(values))) or 1.0
-    return Landscape(scorer=scorer, extent=float(extent), xs=xs, ys=ys, values=values,
+    q = q.copy()
+    q.setflags(write=False)
+    for axis in (xs, ys):
+        axis.setflags(write=False)
+    return Landscape(scorer=scorer, extent=extent, xs=xs, ys=ys, values=values,
                      limit=limit, q=q)

@@ -70,8 +70,8 @@ def build_main_window(document: Document, specs: list[PanelSpec] | None = None) 
                      help_specs(window, actions)):
         actions.add(specs_of)
     stack = document.undo_stack
-    actions.update_on(document.changed, stack.canUndoChanged, stack.canRedoChanged,
-                      presentation.look_changed, presentation.presenting_changed,
+    actions.update_on_new_value(stack.canUndoChanged, stack.canRedoChanged)
+    actions.update_on(document.changed, presentation.look_changed, presentation.presenting_changed,
                       arrangement.lesson_toggled, lesson.moved, lesson.revealed,
                       files.recent_changed, poll.running_changed)
     console.addActions(actions.values())  # the clicker's keys work on the teacher's screen

@@ -3,6 +3,8 @@ lie on their levels at any shape, and a view computes them only when asked."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -90,3 +92,36 @@ def test_a_view_computes_landscapes_only_when_asked_and_keeps_them(dialogue_view
     assert view.landscape.scorer == view.scorer
     teaching = compute_view(initial_state(data), data)
     assert teaching.landscape is None and teaching.landscape_at(2.0, "dot") is None
+
+
+def test_a_key_dragged_inside_the_rectangle_keeps_the_very_same_landscape():
+    first = landscape_of("dot", Q, KEYS, None, 1.5)
+    moved = KEYS + np.array([[0.1, -0.1], [0.0, 0.0], [0.0, 0.0]])
+    again = landscape_of("dot", Q, moved, None, 1.5)
+    assert again is first  # a plot can skip repainting its picture
+    assert landscape_of("dot", Q + 0.1, moved, None, 1.5) is not first  # q moved
+    far = landscape_of("dot", Q, KEYS * 3, None, 1.5)  # a key past the edge: a larger plane
+    assert far is not first and far.extent > first.extent
+    assert landscape_of("cosine", Q, KEYS, None, 1.5) is not first
+    assert landscape_of("dot", Q, KEYS, None, 1.0) is not first
+    fresh = landscape_of("dot", Q, moved, None, 1.5, samples=LANDSCAPE_SAMPLES + 2)
+    assert fresh is not first
+
+
+def test_a_kept_landscape_is_worked_out_afresh_for_other_weights(dialogue_view):
+    view, params = dialogue_view
+    q, keys = view.q[0], view.k
+    with_weights = landscape_of("additive", q, keys, params, 1.2)
+    weights = params.additive
+    doubled = replace(params, additive=replace(weights, v=2 * weights.v))
+    assert landscape_of("additive", q, keys, params, 1.2) is with_weights
+    other = landscape_of("additive", q, keys, doubled, 1.2)
+    assert other is not with_weights
+    np.testing.assert_allclose(other.values, 2 * with_weights.values)
+
+
+def test_a_kept_landscape_cannot_be_changed_by_whoever_reads_it():
+    land = landscape_of("dot", Q, KEYS, None, 1.0)
+    for array in (land.values, land.xs, land.ys, land.q):
+        with pytest.raises(ValueError):
+            array[0] = 0.0

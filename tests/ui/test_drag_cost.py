@@ -16,6 +16,7 @@ from app.ui.look import Look
 from app.ui.panels.base import Panel
 from app.ui.panels.match.model import COLUMNS, SORT_ROLE
 from app.ui.panels.match.panel import MatchTablePanel
+from app.ui.panels.playground.panel import PlaygroundPanel
 from app.ui.panels.shapes.panel import ShapesPanel
 
 UNSWAPPED_KEY = 1
@@ -185,3 +186,83 @@ def test_a_panel_skips_changes_outside_its_inputs_and_catches_up_on_the_rest(
     document.undo_stack.undo()  # back to the options it showed before: a real change again
     document.flush()
     assert probe.refreshes == 2
+
+
+def settled(painted: Paints) -> int:
+    """Let everything posted finish painting (a first show's polish and layouts, or a drag
+    step's repaints, however many passes they take); returns the paints it took, and counts
+    afresh."""
+    quiet, total = 0, painted.count
+    for _ in range(100):
+        painted.count = 0
+        QApplication.processEvents()
+        QApplication.sendPostedEvents()
+        total += painted.count
+        quiet = 0 if painted.count else quiet + 1
+        if quiet == 5:
+            break
+    assert quiet == 5
+    painted.count = 0
+    return total
+
+
+def test_a_key_dragged_on_the_plane_leaves_its_landscape_as_it_was(
+        qtbot, monkeypatch, open_2d_panel):
+    panel = open_2d_panel(PlaygroundPanel, (900, 700))
+    document = panel.document
+    images = Calls(monkeypatch, panel.landscape.image, "setImage")
+    contours = Calls(monkeypatch, panel.landscape.iso, "setData")
+    key = document.state.key
+    tip = panel.arrows[("k", key)].handle.pos()
+    document.begin_drag()
+    drag_step(document, key, 0.1)
+    assert (images.count, contours.count) == (0, 0)
+    assert panel.arrows[("k", key)].handle.pos() != tip, "the key's arrow moved"
+    document.set_vector("q", 0, document.state.vectors[0][0] + 0.1)  # q moves: a new picture
+    document.flush()
+    assert images.count >= 1 and contours.count == 1
+    document.end_drag()
+
+
+def test_a_new_sum_is_painted_once_per_drag_step(qtbot, window, paints):
+    document = window.document
+    document.set_world("teaching")
+    panel = window.panels["expansion"]
+    painted = paints(panel.equation)
+    settled(painted)
+    text, height = panel.equation.text(), panel.equation.height()
+    document.begin_drag()
+    for step in (0.1, -0.1, 0.1):  # new numbers, as many lines: nothing to lay out anew
+        drag_step(document, document.state.key, step)
+        assert settled(painted) == 1, "one paint a step (a QLabel's text control made three)"
+    document.end_drag()
+    assert panel.equation.text() != text and panel.equation.height() == height
+
+
+def test_a_drag_step_paints_the_dragged_chart_once(qtbot, window, paints):
+    document = window.document
+    document.set_world("teaching")
+    panel = window.panels["editor"]
+    key = document.state.key
+    painted = paints(panel.charts[("k", key)].plot)
+    settled(painted)
+    document.begin_drag()
+    for step in (0.1, 0.2, -0.3):
+        drag_step(document, key, step)
+        assert settled(painted) == 1, "its outline did not change: no repaint for it"
+    document.end_drag()
+
+
+def test_a_drag_step_reads_the_actions_once(qtbot, window):
+    document = window.document
+    reads: list[None] = []
+    document.begin_drag()
+    drag_step(document, document.state.key, 0.1)  # the first step makes undo possible
+    window.actions.updated.connect(lambda: reads.append(None))
+    for step in (0.1, 0.2, -0.3):
+        drag_step(document, document.state.key, step)
+    assert len(reads) == 3, "once per step (the undo stack's repeated \"can undo\" is not news)"
+    document.end_drag()
+    document.undo_stack.undo()
+    document.flush()
+    assert window.actions["redo"].isEnabled() and not window.actions["undo"].isEnabled()

@@ -4,7 +4,8 @@ its holder asks for a new layout only when the label's height changes."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, QSize, Qt
+from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout, QWidget
 
 from app.startup import make_application
@@ -100,3 +101,42 @@ def test_the_holder_shows_and_hides_with_its_label(qtbot, panel):
     assert live.isHidden() and not live.holder.isVisible()
     live.show()
     assert live.isVisible() and live.holder.isVisible()
+
+
+@pytest.mark.parametrize("style", ["", "color: #D55E00"])
+@pytest.mark.parametrize("alignment", [
+    None, Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignHCenter,
+    Qt.AlignmentFlag.AlignBottom | Qt.AlignmentFlag.AlignRight])
+def test_rich_text_is_painted_as_a_qlabel_paints_it(labels, style, alignment):
+    """The label draws rich text from its own document (QLabel's text control repainted
+    it three times a step): pixel for pixel what QLabel draws, colours and alignment too."""
+    live, plain = labels
+    for label in labels:
+        label.setTextFormat(Qt.TextFormat.RichText)
+        label.setFont(ui_font(16))
+        label.setStyleSheet(style)
+        if alignment is not None:
+            label.setAlignment(alignment)
+        label.setText(f"<b>q·k</b> = {LONG}= <span style='color:#0072B2'>4.4</span><sub>2</sub>")
+    live.holder.resize(420, 400)
+    plain.resize(420, 400)
+    drawn = [label.grab().toImage().convertToFormat(QImage.Format.Format_ARGB32)
+             for label in labels]
+    assert drawn[0].size() == drawn[1].size() == QSize(420, 400)
+    assert live.heightForWidth(420) < 400, "room to align the text in"
+    assert bytes(drawn[0].constBits()) == bytes(drawn[1].constBits())
+
+
+def test_a_selection_is_painted_by_qlabel_itself(labels):
+    live, plain = labels
+    for label in labels:
+        label.setTextFormat(Qt.TextFormat.RichText)
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        label.setText(f"<b>{LONG}</b>")
+        label.setSelection(0, 20)
+    live.holder.resize(420, 200)
+    plain.resize(420, 200)
+    drawn = [label.grab().toImage().convertToFormat(QImage.Format.Format_ARGB32)
+             for label in labels]
+    assert live.hasSelectedText()
+    assert bytes(drawn[0].constBits()) == bytes(drawn[1].constBits())

@@ -84,6 +84,13 @@ class Actions(QObject):
         for signal in signals:
             signal.connect(self.update)
 
+    def update_on_new_value(self, *signals: SignalInstance) -> None:
+        """Update when one of these signals carries a value other than its last one (an undo
+        stack says "can undo" again at every step of a drag; reading 168 states each time
+        was a tenth of the step)."""
+        for signal in signals:
+            signal.connect(_NewValue(self).heard)
+
     def _refresh(self, spec: ActionSpec) -> None:
         action = self._actions[spec.id]
         if spec.checked is not None:
@@ -101,7 +108,9 @@ class Actions(QObject):
             if action.text() != text:
                 action.setText(text)
         if spec.tip is not None:
-            action.setToolTip(spec.tip())
+            tip = spec.tip()
+            if action.toolTip() != tip:
+                action.setToolTip(tip)
 
     def retranslate(self) -> None:
         for spec in self._specs.values():
@@ -143,3 +152,18 @@ class Actions(QObject):
 
     def items(self) -> list[tuple[str, QAction]]:
         return list(self._actions.items())
+
+
+class _NewValue(QObject):
+    """Passes a signal's value on to its actions' update only when it differs from the last
+    (a child of the actions: gone, and disconnected, with them)."""
+
+    def __init__(self, actions: Actions) -> None:
+        super().__init__(actions)
+        self._actions = actions
+        self._last: object = object()
+
+    def heard(self, value: object) -> None:
+        if value != self._last:
+            self._last = value
+            self._actions.update()

@@ -5,12 +5,28 @@ panel, the dock and the main window, which then lays out every dock again: measu
 of a drag step's frame. A live label sits in a holder that passes the request on only when
 the label's height for the holder's width really changed (its width comes from the layout it
 stretches in), and it remembers its height per width, since a layout pass asks several times.
+
+Rich text is measured and painted from the label's own QTextDocument, laid out as QLabel lays
+out its own. A QLabel keeps its rich text in a text control that lays the document out again
+for every size it is asked about and repaints after each: three paints of the term-by-term
+sum per drag step, measured, against one. A selection (the sum can be copied) is QLabel's to
+paint.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QSize
-from PySide6.QtGui import QResizeEvent
+import math
+
+from PySide6.QtCore import QEvent, QObject, QRectF, QSize, Qt
+from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QResizeEvent,
+    QTextDocument,
+    QTextOption,
+)
 from PySide6.QtWidgets import QLabel, QWidget
 
 
@@ -19,24 +35,96 @@ class LiveLabel(QLabel):
 
     def __init__(self, object_name: str, wrap: bool = True) -> None:
         super().__init__()
+        self._heights: dict[int, int] = {}
+        self._page = QTextDocument()  # the rich text, parsed once per text
+        self._page.setDocumentMargin(0)
+        self._parsed = False
         self.setObjectName(object_name)
         self.setWordWrap(wrap)
-        self._heights: dict[int, int] = {}
         self.holder = _Holder(self)
 
     def setText(self, text: str) -> None:
         if text != self.text():
-            self._heights.clear()
+            self._forget()
             super().setText(text)
+
+    def setTextFormat(self, text_format: Qt.TextFormat) -> None:
+        self._forget()
+        super().setTextFormat(text_format)
+
+    def setAlignment(self, alignment: Qt.AlignmentFlag) -> None:
+        self._forget()
+        super().setAlignment(alignment)
+
+    def setWordWrap(self, on: bool) -> None:
+        self._forget()
+        super().setWordWrap(on)
+
+    def _forget(self) -> None:
+        self._heights.clear()
+        self._parsed = False
+
+    def _document(self) -> QTextDocument | None:
+        """The rich text as QLabel lays it out (no margin, its font, its horizontal
+        alignment, wrapped at word boundaries or not at all); None for plain text."""
+        if self.textFormat() != Qt.TextFormat.RichText:
+            return None
+        page = self._page
+        if not self._parsed:
+            page.setDefaultFont(self.font())
+            option = QTextOption(self.alignment() & Qt.AlignmentFlag.AlignHorizontal_Mask)
+            option.setWrapMode(QTextOption.WrapMode.WordWrap if self.wordWrap()
+                               else QTextOption.WrapMode.ManualWrap)
+            page.setDefaultTextOption(option)
+            page.setHtml(self.text())
+            self._parsed = True
+        return page
+
+    def _text_width(self, width: int) -> int:
+        margins = self.contentsMargins()
+        return max(0, width - margins.left() - margins.right() - 2 * self.margin())
 
     def heightForWidth(self, width: int) -> int:
         if width not in self._heights:
-            self._heights[width] = super().heightForWidth(width)
+            page = self._document()
+            if page is None:
+                self._heights[width] = super().heightForWidth(width)
+            else:
+                page.setTextWidth(self._text_width(width))
+                margins = self.contentsMargins()
+                height = (math.ceil(page.size().height()) + 2 * self.margin()
+                          + margins.top() + margins.bottom())
+                self._heights[width] = max(height, self.minimumHeight())
         return self._heights[width]
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        page = self._document()
+        if page is None or self.hasSelectedText():
+            super().paintEvent(event)
+            return
+        room = QRectF(self.contentsRect()).adjusted(*(self.margin() * s for s in (1, 1, -1, -1)))
+        page.setTextWidth(room.width())
+        height = page.size().height()
+        offset = 0.0  # vertically as QLabel places its document
+        if self.alignment() & Qt.AlignmentFlag.AlignVCenter:
+            offset = max(0.0, (room.height() - height) / 2)
+        elif self.alignment() & Qt.AlignmentFlag.AlignBottom:
+            offset = max(0.0, room.height() - height)
+        placed = QRectF(room.left(), room.top() + offset, room.width(), room.height())
+        placed_at = placed.toAlignedRect()  # whole pixels, as QLabel draws it
+        painter = QPainter(self)
+        painter.translate(placed_at.topLeft())
+        painter.setClipRect(0, 0, placed_at.width(), placed_at.height())
+        context = QAbstractTextDocumentLayout.PaintContext()
+        palette = self.palette()
+        palette.setColor(QPalette.ColorRole.Text, palette.color(self.foregroundRole()))
+        context.palette = palette
+        page.documentLayout().draw(painter, context)
+        painter.end()
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
-            self._heights.clear()
+            self._forget()
         super().changeEvent(event)
 
 

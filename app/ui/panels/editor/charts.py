@@ -105,8 +105,9 @@ class ChartView(pg.GraphicsView):
         self.canvas.setTransform(QTransform(sx, 0.0, 0.0, -sy, 0.5 * sx, margin * sy))
 
     def set_border(self, pen: QPen) -> None:
-        self.border = pen
-        self.viewport().update()
+        if pen != self.border:  # a repaint of its own, in a pass before the bars' one
+            self.border = pen
+            self.viewport().update()
 
     def drawForeground(self, painter: QPainter, _rect: QRectF) -> None:
         """The frame that marks the selected token, drawn in pixels just inside the edge."""

@@ -43,6 +43,7 @@ class LandscapeLayer:
         self._title_style: dict[str, str] = {}
         self._titled: tuple[str, tuple[str, ...]] | None = None
         self._signed = True
+        self._painted: tuple[Landscape, str] | None = None  # identity: a drag often keeps it
         for _ in range(ISO_LABELS):
             label = pg.TextItem("", color="#222222", anchor=(0.5, 0.5),
                                 fill=pg.mkBrush(255, 255, 255, 150))
@@ -55,6 +56,7 @@ class LandscapeLayer:
         self._tick_font = scaled_font()
         self._title_style = {"font-size": f"{points(READING):g}pt", "color": look.theme.foreground}
         self._titled = None
+        self._painted = None
         self.colorbar.axis.setTickFont(self._tick_font)
         self.colorbar.axis.setTextPen(pg.mkPen(look.theme.foreground))
         self.iso.setPen(pg.mkPen("#333333", width=look.px(1)))
@@ -63,7 +65,12 @@ class LandscapeLayer:
         """Fixed levels: ±limit for a signed score, so zero is always the middle (white)
         colour; lowest to highest on a one-sided scale for −|q−k|. The image spans the whole
         rectangle the landscape was computed for (the plot's shape), half a sample beyond
-        each edge. The colour bar carries `title` (the formula) when the plane has no caption."""
+        each edge. The colour bar carries `title` (the formula) when the plane has no caption.
+        The very landscape painted last (a key dragged inside the same rectangle) is left as
+        it is: a new image and new contours would repaint the whole plane."""
+        if self._painted is not None and self._painted[0] is land and self._painted[1] == title:
+            return
+        self._painted = (land, title)
         iso = land.iso
         sx = 2 * land.half_width / (len(land.xs) - 1)
         sy = 2 * land.half_height / (len(land.ys) - 1)
