@@ -28,6 +28,7 @@ class StatusLine(QObject):
         self.label.holder.setSizePolicy(QSizePolicy.Policy.Ignored,
                                         QSizePolicy.Policy.Preferred)
         bar.addPermanentWidget(self.label.holder, 1)
+        bar.setAutoFillBackground(True)  # opaque: a new line does not repaint the window too
         self.label.installEventFilter(self)  # a new language: the line in its words
         document.changed.connect(self.update)
         document.notice.connect(self.show_notice)

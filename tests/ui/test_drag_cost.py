@@ -8,12 +8,14 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect
+from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QWidget
 
 from app.state.document import Document
 from app.ui.look import Look
 from app.ui.panels.base import Panel
+from app.ui.panels.heatmap.panel import HeatmapPanel
 from app.ui.panels.match.model import COLUMNS, SORT_ROLE
 from app.ui.panels.match.panel import MatchTablePanel
 from app.ui.panels.playground.panel import PlaygroundPanel
@@ -266,3 +268,47 @@ def test_a_drag_step_reads_the_actions_once(qtbot, window):
     document.undo_stack.undo()
     document.flush()
     assert window.actions["redo"].isEnabled() and not window.actions["undo"].isEnabled()
+
+
+def on_screen(widget: QWidget) -> QImage:
+    """What the window's backing store holds for `widget` (what the screen shows), not a
+    fresh render of it."""
+    top = widget.window()
+    corner = widget.mapTo(top, QPoint(0, 0))
+    shot = top.screen().grabWindow(top.winId(), corner.x(), corner.y(), widget.width(),
+                                   widget.height())
+    return shot.toImage().convertToFormat(QImage.Format.Format_RGB32)
+
+
+def test_the_heatmap_repaints_only_the_dragged_keys_column_and_leaves_nothing_stale(
+        qtbot, open_panel, paints):
+    panel = open_panel(HeatmapPanel, (900, 600))
+    document = panel.document
+    port = panel.graphics.viewport()
+    exposed: list[QRect] = []
+
+    class Exposed(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if watched is port and event.type() == QEvent.Type.Paint:
+                exposed.append(event.rect())
+            return False
+
+    settled(paints(panel))
+    spy = Exposed()
+    port.installEventFilter(spy)
+    key = document.state.key
+    document.begin_drag()
+    drag_step(document, key, 0.3)  # the first step holds the colour scale: all repaint once
+    settled(paints(panel))
+    exposed.clear()
+    for step in (-0.5, 0.4):
+        drag_step(document, key, step)
+        settled(paints(panel))
+    assert len(exposed) == 2 and all(rect.width() < port.width() / 3 for rect in exposed)
+    document.end_drag()
+    settled(paints(panel))
+    port.removeEventFilter(spy)
+    shown = on_screen(port)
+    panel.cells.grid.update()  # everything painted afresh
+    settled(paints(panel))
+    assert on_screen(port) == shown

@@ -79,6 +79,9 @@ class Panel(QWidget):
         self.document = document
         self.look = Look()
         self.setObjectName(f"panel_{self.name}")
+        # opaque: a live number repainting inside it does not repaint its dock's title bar
+        # (whose buttons' icons are read from files at every paint) and the window behind
+        self.setAutoFillBackground(True)
         self._stale = False
         self._untranslated = False
         self._offered: QSize | None = None

@@ -58,6 +58,7 @@ class CellGrid(pg.GraphicsObject):
 
     def __init__(self) -> None:
         super().__init__()
+        self.setFlag(self.GraphicsItemFlag.ItemUsesExtendedStyleOption)  # the exposed part
         self.values = np.zeros((0, 0))
         """The matrix whose colours are painted, [row, column]."""
         self.labels: list[list[str]] = []
@@ -66,16 +67,39 @@ class CellGrid(pg.GraphicsObject):
         self.font = ui_font(SMALLEST_CELL_PT, bold=True)
         self.labels_visible = True
         self._fills: list[tuple[QRectF, QtGui.QColor]] = []
+        self._rgba = np.zeros((0, 0, 4))
 
     def set_cells(self, values: np.ndarray, rgba: np.ndarray, labels: list[list[str]],
                   label_colours: list[list[str]]) -> None:
-        if values.shape != self.values.shape:
+        """New cells; only the cells whose colour or number changed are repainted (a drag
+        step moves one key's column of the grid)."""
+        reshaped = values.shape != self.values.shape
+        if reshaped:
             self.prepareGeometryChange()
+        changed = None if reshaped or bool(labels) != bool(self.labels) else (
+            self._changed(values, rgba, labels, label_colours))
         self.values, self.labels, self.label_colours = values, labels, label_colours
+        self._rgba = rgba
         self._fills = [(QRectF(col - 0.5, row - 0.5, 1.0, 1.0),
                         QtGui.QColor.fromRgbF(*rgba[row, col]))
                        for (row, col), value in np.ndenumerate(values) if not np.isnan(value)]
-        self.update()
+        if changed is None:
+            self.update()
+        elif changed.any():
+            rows, cols = np.nonzero(changed)
+            self.update(QRectF(cols.min() - 0.5, rows.min() - 0.5,
+                               cols.max() - cols.min() + 1.0, rows.max() - rows.min() + 1.0))
+
+    def _changed(self, values: np.ndarray, rgba: np.ndarray, labels: list[list[str]],
+                 label_colours: list[list[str]]) -> np.ndarray:
+        """Which cells look different from those painted: colour, number or its colour."""
+        changed = np.any(rgba != self._rgba, axis=-1) | (
+            np.isnan(values) != np.isnan(self.values))
+        if labels:
+            changed |= np.array(labels, dtype=object) != np.array(self.labels, dtype=object)
+            changed |= (np.array(label_colours, dtype=object)
+                        != np.array(self.label_colours, dtype=object))
+        return changed
 
     def set_font(self, font: QtGui.QFont, visible: bool) -> None:
         self.font, self.labels_visible = font, visible
@@ -85,11 +109,14 @@ class CellGrid(pg.GraphicsObject):
         rows, cols = self.values.shape
         return QRectF(-0.5, -0.5, cols, rows)
 
-    def paint(self, painter: QtGui.QPainter, *_args: object) -> None:
+    def paint(self, painter: QtGui.QPainter, option: QtWidgets.QStyleOptionGraphicsItem,
+              *_args: object) -> None:
+        exposed = option.exposedRect  # a drag step exposes one column: the rest is skipped
         painter.save()
         painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, False)  # no seams
         for rect, colour in self._fills:
-            painter.fillRect(rect, colour)
+            if rect.intersects(exposed):
+                painter.fillRect(rect, colour)
         if self.labels_visible and self.labels:
             to_device = painter.transform()
             painter.resetTransform()  # numbers keep their point size however large a cell is
@@ -97,9 +124,11 @@ class CellGrid(pg.GraphicsObject):
             for row, (line, colours) in enumerate(zip(self.labels, self.label_colours,
                                                       strict=True)):
                 for col, (text, colour) in enumerate(zip(line, colours, strict=True)):
-                    painter.setPen(QtGui.QColor(colour))
-                    painter.drawText(to_device.mapRect(QRectF(col - 0.5, row - 0.5, 1.0, 1.0)),
-                                     Qt.AlignmentFlag.AlignCenter, text)
+                    cell = QRectF(col - 0.5, row - 0.5, 1.0, 1.0)
+                    if cell.intersects(exposed):
+                        painter.setPen(QtGui.QColor(colour))
+                        painter.drawText(to_device.mapRect(cell), Qt.AlignmentFlag.AlignCenter,
+                                         text)
         painter.restore()
 
 
