@@ -100,6 +100,10 @@ class LandscapePlot:
         self._look = Look()
         self._signed = True
         self._shown: tuple[float, float] = (0.0, 0.0)
+        self._field: tuple[Landscape, bool, bool] | None = None  # what the picture shows
+        self._q: tuple[float, float] | None = None  # where q's arrow points
+        self._level_points: list[tuple[pg.TextItem, tuple[float, float]]] = []
+        """The contour values to place, each with the point of its contour."""
 
     def apply_look(self, look: Look) -> None:
         self.graphics.setBackground(look.theme.background)
@@ -112,6 +116,7 @@ class LandscapePlot:
         for label in self.names:
             label.setFont(scaled_font(READING, bold=True))
         self._look = look
+        self._field = self._q = None  # drawn afresh in the new look
 
     def aspect(self) -> float:
         """Width : height of the view box, the shape the landscape is computed for."""
@@ -153,6 +158,13 @@ class LandscapePlot:
         return min(box.width(), box.height()) >= self.detail_side()
 
     def _paint_field(self, land: Landscape, contours: bool) -> None:
+        """The very landscape already shown (a key dragged inside the same rectangle) is
+        left as it is: a new image would repaint the whole plot."""
+        field = (land, contours, self.detailed())
+        if self._field is not None and all(a is b for a, b in zip(field, self._field,
+                                                                 strict=True)):
+            return
+        self._field = field
         sx = 2 * land.half_width / (len(land.xs) - 1)
         sy = 2 * land.half_height / (len(land.ys) - 1)
         if land.signed != self._signed:
@@ -167,6 +179,7 @@ class LandscapePlot:
             self.plot.setRange(xRange=(-shown[0], shown[0]), yRange=(-shown[1], shown[1]),
                                padding=0)
         self.iso.setVisible(contours)
+        self._level_points = []
         if not contours:
             for label in self.levels:
                 label.hide()
@@ -183,14 +196,19 @@ class LandscapePlot:
                 text = format_score(float(iso.levels[index]), iso.decimals)
                 if text != label.toPlainText():
                     label.setText(text)
-                label.setPos(*iso.label_points[index])
+                point = (float(iso.label_points[index][0]), float(iso.label_points[index][1]))
+                label.setPos(*point)
+                self._level_points.append((label, point))
 
     def _paint_vectors(self, view: View) -> None:
         q = view.q[0]
-        self.q_shaft.setData([0.0, float(q[0])], [0.0, float(q[1])])
-        self.q_head.setPos(float(q[0]), float(q[1]))
-        self.q_head.setStyle(angle=180.0 - math.degrees(math.atan2(float(q[1]), float(q[0]))))
-        self.q_head.setVisible(bool(np.any(q)))
+        tip = (float(q[0]), float(q[1]))
+        if tip != self._q:
+            self._q = tip
+            self.q_shaft.setData([0.0, tip[0]], [0.0, tip[1]])
+            self.q_head.setPos(*tip)
+            self.q_head.setStyle(angle=180.0 - math.degrees(math.atan2(tip[1], tip[0])))
+            self.q_head.setVisible(bool(np.any(q)))
         look = self._look
         colours = [OKABE_ITO[j % len(OKABE_ITO)] for j in range(len(view.k))]
         self.keys.setData(pos=view.k, size=look.px(DOT_PX), symbol="o",
@@ -222,12 +240,11 @@ class LandscapePlot:
             x, y = float(view.k[j, 0]), float(view.k[j, 1])
             outward = math.atan2(y, x) if (x, y) != (0.0, 0.0) else math.pi / 4
             labels.append(Label(around(x, y, outward, text_size(label, pixel), gap, bounds)))
-        levels = [label for label in self.levels if label.isVisible()]
-        for label in levels:
+        levels = [label for label, _point in self._level_points]
+        for label, (x, y) in self._level_points:  # each at its contour, wherever it was put
             width, height = text_size(label, pixel)
-            point = label.pos()
-            labels.append(Label((inside((point.x() - width / 2, point.y() - height / 2, width,
-                                         height), bounds),), required=False))
+            labels.append(Label((inside((x - width / 2, y - height / 2, width, height),
+                                        bounds),), required=False))
         q = view.q[0]
         marks = [(0.0, 0.0, float(q[0]), float(q[1]))] if np.any(q) else []
         marks += [(float(x), float(y), float(x), float(y)) for x, y in view.k]  # the dots

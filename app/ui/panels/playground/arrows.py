@@ -121,6 +121,7 @@ class VectorArrow:
         self._scale = 1.0
         self._selected = False
         self._tip = (0.0, 0.0)
+        self._drawn = False  # set_tip has drawn the arrow at `_tip`
         self._items = (self.halo, self.shaft, self.head, self.label, self.handle)
 
     def set_look(self, look: Look) -> None:
@@ -151,8 +152,11 @@ class VectorArrow:
 
     def set_tip(self, x: float, y: float, text: str) -> None:
         """Move shaft, head and handle to a new tip and name it; a zero vector shows no head.
-        The label is placed afterwards (`put_label`), clear of every other label."""
-        self._tip = (x, y)
+        The label is placed afterwards (`put_label`), clear of every other label. An arrow
+        the step did not move is left alone: new data would repaint it."""
+        if self._drawn and (x, y) == self._tip and text == self.label.toPlainText():
+            return
+        self._tip, self._drawn = (x, y), True
         self.halo.setData([0, x], [0, y])
         self.shaft.setData([0, x], [0, y])
         length = math.hypot(x, y)

@@ -155,7 +155,8 @@ class PlaygroundPanel(Panel):
         self._body.addLayout(plane, 1)
         self.readouts = PlaneReadouts(self._key_count, self._key_colours)
         self.readouts.glosses = token_glosses(self.document.data)  # "饭 (rice)" in English
-        self.readouts.relaid.connect(self._fit_readouts)
+        self.readouts.relaid.connect(self._on_readouts_relaid)
+        self._readout_sizes: tuple[object, ...] = ()
         self._scroll = QScrollArea()
         self._scroll.setWidgetResizable(True)
         self._scroll.setFrameShape(QFrame.Shape.NoFrame)
@@ -177,6 +178,14 @@ class PlaygroundPanel(Panel):
             self._cramped = cramped
             self._set_axis_labels()
             self.refresh()
+
+    def _on_readouts_relaid(self) -> None:
+        """The table laid out its new texts: fit the room again only if a cell now asks for
+        another size (most drag steps change numbers, not their widths)."""
+        sizes = self.readouts.cell_sizes()
+        if sizes != self._readout_sizes:
+            self._readout_sizes = sizes
+            self._fit_readouts()
 
     def _fit_readouts(self) -> None:
         """Readouts beside the plane or below it (app/ui/panels/playground/room.py), decided

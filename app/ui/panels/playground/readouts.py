@@ -121,6 +121,11 @@ class PlaneReadouts(QWidget):
             self.layout().invalidate()  # fonts set while hidden (start in presentation mode)
         return handled
 
+    def cell_sizes(self) -> tuple[tuple[bool, int, int], ...]:
+        """Every text's size as laid out now (hidden or not, width, height)."""
+        return tuple((label.isHidden(), hint.width(), hint.height())
+                     for label in self.findChildren(QLabel) for hint in (label.sizeHint(),))
+
     def full_width(self) -> int:
         """The table's width with every column shown (the coordinates too)."""
         return self.table_width(())
