@@ -71,9 +71,11 @@ def build_main_window(document: Document, specs: list[PanelSpec] | None = None) 
         actions.add(specs_of)
     stack = document.undo_stack
     actions.update_on_new_value(stack.canUndoChanged, stack.canRedoChanged)
-    actions.update_on(document.changed, presentation.look_changed, presentation.presenting_changed,
-                      arrangement.lesson_toggled, lesson.moved, lesson.revealed,
-                      files.recent_changed, poll.running_changed)
+    # no menu is open while a vector is dragged: its steps are read once, when it ends
+    actions.update_on(document.changed, unless=lambda: document.dragging)
+    actions.update_on(document.gesture_finished, presentation.look_changed,
+                      presentation.presenting_changed, arrangement.lesson_toggled, lesson.moved,
+                      lesson.revealed, files.recent_changed, poll.running_changed)
     console.addActions(actions.values())  # the clicker's keys work on the teacher's screen
     actions.update_on(arrangement.staging.toggled)
     build_menu_bar(window.menuBar(), actions)

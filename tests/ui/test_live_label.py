@@ -45,9 +45,14 @@ def test_heights_follow_text_and_font_changes(labels):
     assert big == expected > short  # so is a new font
 
 
-def test_rich_text_heights_match_too(labels):
+@pytest.mark.parametrize("selectable", [False, True])
+@pytest.mark.parametrize("text_format", [Qt.TextFormat.RichText, Qt.TextFormat.PlainText])
+def test_rich_and_selectable_text_heights_match_too(labels, selectable, text_format):
     live, plain = labels
     for label in labels:
+        label.setTextFormat(text_format)
+        if selectable:
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         label.setText(f"<b>{LONG}</b><br>= <span style='color:#D55E00'>4.08</span>")
     for width in (120, 300, 900, 120):
         assert heights(live, plain, width)[0] == heights(live, plain, width)[1]
@@ -107,12 +112,15 @@ def test_the_holder_shows_and_hides_with_its_label(qtbot, panel):
 @pytest.mark.parametrize("alignment", [
     None, Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignHCenter,
     Qt.AlignmentFlag.AlignBottom | Qt.AlignmentFlag.AlignRight])
-def test_rich_text_is_painted_as_a_qlabel_paints_it(labels, style, alignment):
-    """The label draws rich text from its own document (QLabel's text control repainted
-    it three times a step): pixel for pixel what QLabel draws, colours and alignment too."""
+@pytest.mark.parametrize("text_format", [Qt.TextFormat.RichText, Qt.TextFormat.PlainText])
+def test_text_is_painted_as_a_qlabel_paints_it(labels, style, alignment, text_format):
+    """The label draws rich and selectable plain text from its own document (QLabel's
+    text control repainted it three times a step): pixel for pixel what QLabel draws,
+    colours and alignment too."""
     live, plain = labels
     for label in labels:
-        label.setTextFormat(Qt.TextFormat.RichText)
+        label.setTextFormat(text_format)
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         label.setFont(ui_font(16))
         label.setStyleSheet(style)
         if alignment is not None:

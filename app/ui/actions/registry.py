@@ -4,7 +4,7 @@ check marks, enabled and visible states follow the window's state (`update`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal, SignalInstance
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
@@ -79,10 +79,12 @@ class Actions(QObject):
             self._refresh(spec)
         self.updated.emit()
 
-    def update_on(self, *signals: SignalInstance) -> None:
-        """Update whenever one of these says the window's state may have changed."""
+    def update_on(self, *signals: SignalInstance,
+                  unless: Callable[[], bool] | None = None) -> None:
+        """Update whenever one of these says the window's state may have changed (and
+        `unless` does not say to wait: a drag's steps, read again when the gesture ends)."""
         for signal in signals:
-            signal.connect(self.update)
+            signal.connect(self.update if unless is None else _Unless(self, unless).heard)
 
     def update_on_new_value(self, *signals: SignalInstance) -> None:
         """Update when one of these signals carries a value other than its last one (an undo
@@ -152,6 +154,20 @@ class Actions(QObject):
 
     def items(self) -> list[tuple[str, QAction]]:
         return list(self._actions.items())
+
+
+class _Unless(QObject):
+    """Passes a signal on to its actions' update unless `waiting` says not now (a child of
+    the actions: gone, and disconnected, with them)."""
+
+    def __init__(self, actions: Actions, waiting: Callable[[], bool]) -> None:
+        super().__init__(actions)
+        self._actions = actions
+        self._waiting = waiting
+
+    def heard(self, *_args: object) -> None:
+        if not self._waiting():
+            self._actions.update()
 
 
 class _NewValue(QObject):

@@ -6,11 +6,11 @@ of a drag step's frame. A live label sits in a holder that passes the request on
 the label's height for the holder's width really changed (its width comes from the layout it
 stretches in), and it remembers its height per width, since a layout pass asks several times.
 
-Rich text is measured and painted from the label's own QTextDocument, laid out as QLabel lays
-out its own. A QLabel keeps its rich text in a text control that lays the document out again
-for every size it is asked about and repaints after each: three paints of the term-by-term
-sum per drag step, measured, against one. A selection (the sum can be copied) is QLabel's to
-paint.
+Rich text (and selectable plain text) is measured and painted from the label's own
+QTextDocument, laid out as QLabel lays out its own. A QLabel keeps such text in a text
+control that lays the document out again for every size it is asked about and repaints after
+each: three paints of the term-by-term sum per drag step, measured, against one. A selection
+(the sum and the match table's reasons can be copied) is QLabel's to paint.
 """
 
 from __future__ import annotations
@@ -28,6 +28,9 @@ from PySide6.QtGui import (
     QTextOption,
 )
 from PySide6.QtWidgets import QLabel, QWidget
+
+_SELECTABLE = (Qt.TextInteractionFlag.TextSelectableByMouse
+               | Qt.TextInteractionFlag.TextSelectableByKeyboard)
 
 
 class LiveLabel(QLabel):
@@ -60,14 +63,21 @@ class LiveLabel(QLabel):
         self._forget()
         super().setWordWrap(on)
 
+    def setTextInteractionFlags(self, flags: Qt.TextInteractionFlag) -> None:
+        self._forget()
+        super().setTextInteractionFlags(flags)
+
     def _forget(self) -> None:
         self._heights.clear()
         self._parsed = False
 
     def _document(self) -> QTextDocument | None:
-        """The rich text as QLabel lays it out (no margin, its font, its horizontal
-        alignment, wrapped at word boundaries or not at all); None for plain text."""
-        if self.textFormat() != Qt.TextFormat.RichText:
+        """The text as QLabel's text control lays it out (no margin, its font, its
+        horizontal alignment, wrapped at word boundaries or not at all): rich text, and
+        plain text that can be selected; None for the plain text QLabel draws itself."""
+        rich = self.textFormat() == Qt.TextFormat.RichText
+        if not rich and not (self.textFormat() == Qt.TextFormat.PlainText
+                             and self.textInteractionFlags() & _SELECTABLE):
             return None
         page = self._page
         if not self._parsed:
@@ -76,7 +86,7 @@ class LiveLabel(QLabel):
             option.setWrapMode(QTextOption.WrapMode.WordWrap if self.wordWrap()
                                else QTextOption.WrapMode.ManualWrap)
             page.setDefaultTextOption(option)
-            page.setHtml(self.text())
+            (page.setHtml if rich else page.setPlainText)(self.text())
             self._parsed = True
         return page
 

@@ -42,6 +42,7 @@ from app.ui.panels.match.model import (
     NumericSortProxy,
     highlight_kind,
 )
+from app.ui.widgets.live_label import LiveLabel
 from app.ui.widgets.scroll import FittedScrollArea
 from app.ui.widgets.stage_text import kept_whole, unbroken
 
@@ -127,9 +128,7 @@ class MatchTablePanel(Panel):
             lambda on: self.document.set_options(show_additive=bool(on)))
         self.reasons_title = QLabel()
         self.reasons_title.setWordWrap(True)  # unwrapped, it widened the page past the dock
-        self.reasons = QLabel()
-        self.reasons.setObjectName("match_reasons")
-        self.reasons.setWordWrap(True)
+        self.reasons = LiveLabel("match_reasons")  # quotes numbers a drag step changes
         self.reasons.setTextFormat(Qt.TextFormat.PlainText)  # names tokens: never markup
         self.reasons.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.reasons.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -147,7 +146,7 @@ class MatchTablePanel(Panel):
         side = QVBoxLayout()
         side.addWidget(self.additive_box)
         side.addWidget(self.reasons_title)
-        side.addWidget(self.reasons)
+        side.addWidget(self.reasons.holder)
         side.addStretch(1)
         self.body = QBoxLayout(QBoxLayout.Direction.LeftToRight)
         self.body.addWidget(self.table, 0, Qt.AlignmentFlag.AlignTop)
