@@ -227,8 +227,22 @@ def _embeddings(state: LabState, data: LessonData, names: tuple[str, ...],
     if state.world != "teaching" or names != tuple(data.teaching.tokens) or len(E) != len(
             state.teaching_q):
         return None
-    cos = score_matrix("cosine", E, E, params)
+    cos = _embedding_cosines(E, params)
     return Embeddings(cos=cos, row_ranks=ranks(cos[state.query]))
+
+
+_cosines: list[tuple[np.ndarray, np.ma.MaskedArray]] = []
+"""The last data file's E with its cosines: E never changes while vectors are dragged."""
+
+
+def _embedding_cosines(E: np.ndarray, params: ScorerParams) -> np.ma.MaskedArray:
+    """cos(E·Eᵀ), worked out once per embeddings array (the very object: a data file's E
+    is read-only, so the same object always holds the same numbers)."""
+    if not _cosines or _cosines[0][0] is not E or E.flags.writeable:
+        cosines = score_matrix("cosine", E, E, params)
+        cosines.flags.writeable = False
+        _cosines[:] = [(E, cosines)]
+    return _cosines[0][1]
 
 
 def compute_view(state: LabState, data: LessonData) -> View:

@@ -8,6 +8,7 @@ import dataclasses
 import numpy as np
 import pytest
 
+from app.model import view as view_module
 from app.model.data import load_lesson_data
 from app.model.state import Q_SCALES, Options, option_problem
 from app.model.view import compute_view, initial_state
@@ -93,3 +94,21 @@ def test_q_scale_and_heatmap_source_round_trip_through_a_scenario(data):
         loads(json.dumps(doc), template)
     del doc["options"]["q_scale"], doc["options"]["heatmap_source"]  # an older file
     assert loads(json.dumps(doc), template).options.q_scale == 1.0
+
+
+def test_embedding_cosines_are_worked_out_once_for_the_data_files_embeddings(data, monkeypatch):
+    first, _row = _view(data, "dot")
+    calls: list[str] = []
+    real = view_module.score_matrix
+
+    def counted(name, *args, **kwargs):
+        calls.append(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(view_module, "score_matrix", counted)
+    state = initial_state(data)
+    moved = compute_view(state.with_vector("k", 0, state.teaching_k[0] + 0.5), data)
+    assert moved.embeddings.cos is first.embeddings.cos  # E did not change: nor did cos(E)
+    assert calls.count("cosine") == 1, "q·k's own cosine column only, not cos(E·Eᵀ) again"
+    np.testing.assert_array_equal(first.embeddings.cos, real("cosine", data.teaching.E,
+                                                             data.teaching.E, None))
