@@ -15,6 +15,7 @@ from PySide6.QtCore import (
     qFormatLogMessage,
     qInstallMessageHandler,
 )
+from PySide6.QtGui import QPixmapCache
 from PySide6.QtWidgets import QApplication, QLabel, QWidget
 
 from app.i18n import tr
@@ -38,6 +39,10 @@ from app.ui.main_window import MainWindow
 from app.ui.panels.registry import scene_panels
 
 USAGE_ERROR = 2
+PIXMAP_CACHE_KB = 64 * 1024
+"""Qt's pixmap cache. Its default, 10 MB, holds one plane's picture and contours at about
+1200 × 1000 pixels; a large or high-density screen with the four landscapes and every axis
+needs several times that."""
 PLATFORM_NOISE = ("This plugin does not support propagateSizeHints()",)
 """Qt messages known to be harmless that would bury the app's one line on a terminal (the
 offscreen platform prints this one for every dock a headless run lays out)."""
@@ -80,6 +85,9 @@ def make_application() -> QApplication:
     apply_cjk_fallback(app)
     apply_body_floor(app)
     pg.setConfigOptions(antialias=True, background="w", foreground="k")
+    # room for the pixmaps graphics items are kept as (axes, landscapes: `keep_still`); Qt's
+    # 10 MB would drop them again on a large screen, and each would be drawn twice instead
+    QPixmapCache.setCacheLimit(PIXMAP_CACHE_KB)
     return app
 
 

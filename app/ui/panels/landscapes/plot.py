@@ -18,6 +18,7 @@ from app.ui.format import format_score, shown_name
 from app.ui.look import OKABE_ITO, QUERY_COLOUR, Look, landscape_map
 from app.ui.panels.playground.labels import put, text_size
 from app.ui.panels.playground.placement import Label, around, inside, place
+from app.ui.widgets.axes import keep_still
 
 LEVEL_LABELS = 12
 """Label items kept per plot for contour values (nice_levels gives about eight)."""
@@ -77,6 +78,7 @@ class LandscapePlot:
         self.iso = pg.PlotDataItem(connect="pairs")
         self.iso.setZValue(-10)
         self.plot.addItem(self.iso)
+        keep_still(self.image, self.iso.curve)
         for angle in (0, 90):
             self.plot.addItem(pg.InfiniteLine(pos=0, angle=angle, pen=pg.mkPen("#666666")))
         self.q_shaft = pg.PlotDataItem()

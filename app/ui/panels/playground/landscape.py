@@ -12,7 +12,7 @@ from app.model.landscape import Landscape
 from app.ui.fonts import READING, points, scaled_font
 from app.ui.format import format_score
 from app.ui.look import Look, landscape_map
-from app.ui.widgets.axes import reserve_room
+from app.ui.widgets.axes import keep_still, reserve_room
 
 ISO_LABELS = 16
 """Label items kept for iso-score lines; nice_levels yields about eight, so this never runs out."""
@@ -38,6 +38,7 @@ class LandscapeLayer:
         self.iso = pg.PlotDataItem(connect="pairs")
         self.iso.setZValue(-10)
         plot.addItem(self.iso)
+        keep_still(self.image, self.iso.curve)
         self.labels = []
         self._tick_font = scaled_font()
         self._title_style: dict[str, str] = {}
