@@ -5,10 +5,11 @@ vector edit does not touch (the shapes panel) neither refreshes nor repaints."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QEvent, QObject, QPoint, QRect
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QWidget
 
@@ -349,3 +350,19 @@ def test_a_drag_on_the_plane_leaves_nothing_stale_on_screen(qtbot, open_2d_panel
     port.update()  # everything painted afresh
     settled(paints(panel))
     assert differing_pixels(on_screen(port), shown, ROUNDING) == 0
+
+
+def test_a_new_tooltip_alone_repaints_no_cell(qtbot, match):
+    """The reasons a flagged row's tooltip quotes change at most drag steps; a tooltip is
+    read when shown, so announcing every cell of the row (and measuring its widths again)
+    for it only cost a repaint."""
+    model = match.model
+    announced: list[tuple[int, int]] = []
+    model.dataChanged.connect(lambda first, _last, _roles=(): announced.append(
+        (first.row(), first.column())))
+    rows = model.rows
+    row = next(iter(rows.flagged), 0)
+    model.set_rows(replace(rows, tips={**rows.tips, row: "a new reason, 1.23"}))
+    assert announced == []
+    tip = model.index(row, COLUMNS.index("norm")).data(Qt.ItemDataRole.ToolTipRole)
+    assert tip == "a new reason, 1.23"

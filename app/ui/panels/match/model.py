@@ -156,8 +156,10 @@ class MatchModel(QAbstractTableModel):
         columns = [self._column(column) for column in COLUMNS]
         grid = []
         for row in range(len(rows.names)):
+            # what paints: a tooltip is read when it is shown, so a new one repaints nothing
+            # (the reasons it quotes change at most drag steps, and announced every cell)
             style = (row in rows.flagged, self.spotlight is not None and row != self.spotlight,
-                     rows.tips.get(row), rows.names[row])
+                     rows.names[row])
             grid.append(tuple((*column[row], *style) for column in columns))
         return grid
 
