@@ -366,3 +366,22 @@ def test_a_new_tooltip_alone_repaints_no_cell(qtbot, match):
     assert announced == []
     tip = model.index(row, COLUMNS.index("norm")).data(Qt.ItemDataRole.ToolTipRole)
     assert tip == "a new reason, 1.23"
+
+
+def test_reasons_that_come_and_go_during_a_drag_keep_their_room_until_it_ends(qtbot, match):
+    document = match.document
+    holder = match.reasons.holder
+    settled_height = holder.height()
+    q = document.view.q[document.state.query]
+    towards = 3 * q - document.state.vectors[1][UNSWAPPED_KEY]
+    document.begin_drag()
+    drag_step(document, UNSWAPPED_KEY, towards)  # long and towards q: a new reason
+    qtbot.waitUntil(lambda: holder.height() == match.reasons.heightForWidth(holder.width()))
+    grown = holder.height()
+    drag_step(document, UNSWAPPED_KEY, -towards)  # back: the reason goes
+    QApplication.processEvents()
+    assert UNSWAPPED_KEY not in document.view.reasons.flagged
+    assert holder.height() == grown, "the room stays: the panel is not laid out twice"
+    document.end_drag()
+    qtbot.waitUntil(lambda: holder.height() == match.reasons.heightForWidth(holder.width()))
+    assert holder.height() == settled_height < grown

@@ -148,3 +148,24 @@ def test_a_selection_is_painted_by_qlabel_itself(labels):
              for label in labels]
     assert live.hasSelectedText()
     assert bytes(drawn[0].constBits()) == bytes(drawn[1].constBits())
+
+
+def test_a_held_holder_keeps_its_tallest_room_until_released(qtbot, panel):
+    panel, live = panel
+    live.setText(LONG)  # wraps: a few lines
+    qtbot.waitUntil(lambda: live.holder.height() == live.heightForWidth(live.holder.width()))
+    tall = live.holder.height()
+    live.holder.hold(True)  # a drag begins
+    requests = LayoutRequests(panel)
+    live.setText("4.40")  # one line now: the room stays, nothing is laid out again
+    QApplication.processEvents()
+    assert requests.count == 0 and live.holder.height() == tall
+    live.setText(LONG + LONG)  # taller still: it grows at once
+    qtbot.waitUntil(lambda: live.holder.height() > tall)
+    taller = live.holder.height()
+    live.setText("4.40")
+    QApplication.processEvents()
+    assert live.holder.height() == taller
+    live.holder.hold(False)  # the drag ended: the label's own height again
+    qtbot.waitUntil(lambda: live.holder.height() == live.heightForWidth(live.holder.width()))
+    assert live.holder.height() < tall

@@ -152,6 +152,20 @@ class _Holder(QWidget):
         self.setSizePolicy(policy)
         label.installEventFilter(self)
         self._height = self._label_height()
+        self._holding = False
+        self._tallest = 0  # while holding: the most room the label has had
+
+    def hold(self, on: bool) -> None:
+        """While on (a drag), keep the tallest room the label has had: a text that loses a
+        line leaves its room as it is instead of laying the panel out again, and one that
+        gains a line still gets it; off, the label asks for its own height again."""
+        if on == self._holding:
+            return
+        self._holding = on
+        self._tallest = self._height if on else 0
+        if not on and self._label_height() != self._height:
+            self._height = self._label_height()
+            self.updateGeometry()
 
     def _label_height(self) -> int:
         """The one hint a new text can change for a label stretched across its layout (the
@@ -164,7 +178,8 @@ class _Holder(QWidget):
         return self._label.wordWrap()
 
     def heightForWidth(self, width: int) -> int:
-        return self._label.heightForWidth(width)
+        height = self._label.heightForWidth(width)
+        return max(height, self._tallest) if self._holding else height
 
     def sizeHint(self) -> QSize:
         return self._label.sizeHint()
@@ -180,8 +195,11 @@ class _Holder(QWidget):
     def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.LayoutRequest:
             height = self._label_height()
+            if self._holding and height <= self._tallest:
+                return True  # fits the room it holds
             if height != self._height:
                 self._height = height
+                self._tallest = max(self._tallest, height)
                 self.updateGeometry()
             return True
         return super().event(event)

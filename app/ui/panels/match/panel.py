@@ -83,6 +83,8 @@ class MatchTablePanel(Panel):
     title_key = "match.title"
     depends_on = STATE_FIELDS
     """Every key of the selected query under every scorer: every field can change it."""
+    holds_while_dragging = True
+    """The reasons keep their room during a drag and fit it when it ends."""
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(document, parent)
@@ -207,6 +209,9 @@ class MatchTablePanel(Panel):
         text = "\n".join(f"• {line}" for line in lines) if lines else tr("match.no_disagreement")
         if self.look.stage:  # a wrapped line never breaks a number or a token's name
             text = kept_whole(unbroken(text), view.key_names)
+        # during a drag the reasons keep the most room they have had (a swap coming and
+        # going would otherwise lay the whole panel out twice); they fit it when it ends
+        self.reasons.holder.hold(self.document.dragging)
         if text != self._reasons_text or self._tips is None:
             self._reasons_text = text
             self.reasons.setText(text)
