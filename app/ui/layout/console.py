@@ -77,7 +77,6 @@ class PresenterConsole(QWidget):
         for signal in (lesson.moved, lesson.revealed, lesson.built):
             signal.connect(lambda _index: self.show_scene())
         poll.running_changed.connect(lambda _on: self.show_scene())
-        poll.kept_changed.connect(self._on_kept_changed)
         self.retranslate()
 
     def hold_notes(self, notes: QWidget | None) -> None:
@@ -111,15 +110,7 @@ class PresenterConsole(QWidget):
             self.secret_text.setText(scene.answer.get(languages).format(**self.values))
         self.reveal_button.setVisible(hidden)
         self.connected.setVisible(self.poll.running)
-        self._show_bars()
-
-    def _show_bars(self) -> None:
-        """The class's split, as the stage shows it."""
         self.poll_bars.show_scene(self.poll, self.lesson.scene)
-
-    def _on_kept_changed(self) -> None:
-        if self.plain and not self.poll.running:
-            self._show_bars()
 
     def start_clock(self) -> None:
         """The lesson's time runs from the first time the stage goes up."""

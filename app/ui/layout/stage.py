@@ -118,7 +118,6 @@ class Stage(QWidget):
         self.card.hide()
         self.body.installEventFilter(self)  # the card and the band follow the body's room
         poll.running_changed.connect(self._on_poll_running)
-        poll.kept_changed.connect(self._on_kept_changed)
         for signal in (lesson.moved, lesson.revealed, lesson.built):
             signal.connect(lambda _index: self.show_scene())
             signal.connect(lambda _index: self.show_join(False))  # on with the lesson
@@ -155,7 +154,7 @@ class Stage(QWidget):
         self.build_marks.setVisible(run.builds > 1)
         self.build_marks.setText(
             " ".join("●" if i == run.build else "○" for i in range(run.builds)))
-        self._show_bars()
+        self.poll_bars.show_scene(self.poll, self.lesson.scene)
         self.join.setVisible(self.poll.running)
         self.join.setText(tr("stage.poll_join", address=self.poll.address.removeprefix(
             "http://"), room=self.poll.room) if self.poll.running else "")
@@ -216,16 +215,6 @@ class Stage(QWidget):
         self.band.raise_()
 
     # ---- the class poll ----------------------------------------------------------------------
-
-    def _show_bars(self) -> None:
-        """The class's split beside the question (`PollBars.show_scene` says when)."""
-        self.poll_bars.show_scene(self.poll, self.lesson.scene)
-
-    def _on_kept_changed(self) -> None:
-        """Counts brought back with the poll off: the bars follow them (while it runs, they
-        follow every count already)."""
-        if self.plain and not self.poll.running:
-            self._show_bars()
 
     def _on_poll_running(self, running: bool) -> None:
         self.show_scene()

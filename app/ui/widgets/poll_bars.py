@@ -126,6 +126,7 @@ class PollBars(QWidget):
         self.setObjectName("poll_bars")
         self._counts: SceneCounts | None = None
         self._revealed: Callable[[], bool] | None = None
+        self._scene: Scene | None = None  # the scene `show_scene` last showed
         self.rows: list[_Row] = []
         self._list = QVBoxLayout()
         self.total = _plain("poll_total")
@@ -151,11 +152,18 @@ class PollBars(QWidget):
             if question is not None and scene == question.scene:
                 self.show_counts(poll.counts(scene))
 
+        def on_kept() -> None:  # counts brought back with the poll off (while it runs, the
+            if self._scene is not None and not poll.running:  # bars follow every count)
+                self.show_scene(poll, self._scene)
+
         poll.counts_changed.connect(on_counts)
+        poll.kept_changed.connect(on_kept)
 
     def show_scene(self, poll: ClassPoll, scene: Scene) -> None:
         """Shown for a scene that asks while the poll runs, or that the class answered (this
-        session, or in a scenario brought back); hidden on any other."""
+        session, or in a scenario brought back); hidden on any other. The scene is
+        remembered: counts a file brings back later show on it too."""
+        self._scene = scene
         polled = scene.poll is not None and (poll.running or poll.answered(scene.id))
         self.setVisible(polled)
         if polled:
