@@ -1,6 +1,6 @@
 """Owns the room an axis reserves for its title and tick labels, measured from the fonts at
-the current presentation scale instead of pyqtgraph's own estimate, and how an axis is kept
-between paints."""
+the current presentation scale instead of pyqtgraph's own estimate, and how an axis (or any
+item that holds still during a drag) is kept between paints."""
 
 from __future__ import annotations
 
@@ -43,9 +43,7 @@ def cache_axes(view: pg.GraphicsView) -> None:
     every axis, text laid out again: on the stage about 5 of the playground's 8 ms. Every
     change of an axis (range, ticks, style, size) calls `update()`, which drops the pixmap.
     """
-    for item in view.scene().items():
-        if isinstance(item, pg.AxisItem):
-            item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+    keep_still(*(item for item in view.scene().items() if isinstance(item, pg.AxisItem)))
 
 
 def keep_still(*items: QGraphicsItem) -> None:
