@@ -81,6 +81,24 @@ def paints() -> Iterator[type[Paints]]:
         QApplication.instance().removeEventFilter(counter)
 
 
+def settled(painted: Paints) -> int:
+    """Let everything posted finish painting (a first show's polish and layouts, or a drag
+    step's repaints, however many passes they take); returns the paints it took, and counts
+    afresh."""
+    quiet, total = 0, painted.count
+    for _ in range(100):
+        painted.count = 0
+        QApplication.processEvents()
+        QApplication.sendPostedEvents()
+        total += painted.count
+        quiet = 0 if painted.count else quiet + 1
+        if quiet == 5:
+            break
+    assert quiet == 5
+    painted.count = 0
+    return total
+
+
 @pytest.fixture
 def match(open_panel) -> MatchTablePanel:
     panel = open_panel(MatchTablePanel, (1200, 360))
@@ -136,15 +154,7 @@ def test_shapes_panel_ignores_a_vector_edit_but_not_an_option_or_scale(
     panel = open_panel(ShapesPanel, (900, 700))
     document = panel.document
     painted = paints(panel)
-    quiet = 0
-    for _ in range(100):  # let the first show finish painting (fonts polish, layouts settle)
-        painted.count = 0
-        QApplication.processEvents()
-        quiet = 0 if painted.count else quiet + 1
-        if quiet == 5:
-            break
-    assert quiet == 5
-    painted.count = 0
+    settled(painted)  # the first show finishes painting (fonts polish, layouts settle)
     refreshes = Calls(monkeypatch, panel, "refresh")
     document.begin_drag()
     for step in (0.1, 0.2, -0.3):
@@ -189,24 +199,6 @@ def test_a_panel_skips_changes_outside_its_inputs_and_catches_up_on_the_rest(
     document.undo_stack.undo()  # back to the options it showed before: a real change again
     document.flush()
     assert probe.refreshes == 2
-
-
-def settled(painted: Paints) -> int:
-    """Let everything posted finish painting (a first show's polish and layouts, or a drag
-    step's repaints, however many passes they take); returns the paints it took, and counts
-    afresh."""
-    quiet, total = 0, painted.count
-    for _ in range(100):
-        painted.count = 0
-        QApplication.processEvents()
-        QApplication.sendPostedEvents()
-        total += painted.count
-        quiet = 0 if painted.count else quiet + 1
-        if quiet == 5:
-            break
-    assert quiet == 5
-    painted.count = 0
-    return total
 
 
 def test_a_key_dragged_on_the_plane_leaves_its_landscape_as_it_was(
