@@ -7,6 +7,7 @@ washed-out projector because both ends are dark.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -29,6 +30,7 @@ def blend(colour: str, toward: str, amount: float) -> str:
     return "#" + "".join(f"{v:02X}" for v in np.round((1 - amount) * a + amount * b).astype(int))
 
 
+@functools.cache
 def diverging_map() -> pg.ColorMap:
     """Signed scores: dark blue (negative) → white (zero) → dark orange (positive)."""
     stops = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
@@ -36,6 +38,7 @@ def diverging_map() -> pg.ColorMap:
     return pg.ColorMap(stops, colours, name="attention-lab-diverging")
 
 
+@functools.cache
 def rising_map() -> pg.ColorMap:
     """Scores of one sign (−|q−k| ≤ 0): white (lowest) → dark orange (highest), the diverging
     map's upper half, so "higher" has the same colour in every landscape; monotone in
@@ -62,6 +65,7 @@ def landscape_map(signed: bool) -> pg.ColorMap:
     return washed(diverging_map() if signed else rising_map(), LANDSCAPE_WASH)
 
 
+@functools.cache
 def sequential_map() -> pg.ColorMap:
     """Weights in [0, 1]: white → dark blue, monotone in lightness."""
     stops = np.array([0.0, 0.5, 1.0])

@@ -117,6 +117,38 @@ def test_masked_scores_print_minus_infinity_and_undefined_cosine_a_dash(qtbot, p
     assert np.isnan(displayed(panel)[:, 0]).all()
 
 
+def each_cell_text(panel: HeatmapPanel) -> list[list[str]]:
+    """What the readout's one-cell lookup says of every cell."""
+    rows, cols = displayed(panel).shape
+    return [[panel.cell_text(row, col) for col in range(cols)] for row in range(rows)]
+
+
+@pytest.mark.parametrize("changes", [
+    {},
+    {"causal": True},
+    {"heatmap_mode": "weights", "causal": True},
+    {"heatmap_source": "embeddings"},
+], ids=["scores", "causal", "weights", "embeddings"])
+def test_the_printed_grid_says_what_the_one_cell_lookup_says(qtbot, panel, changes):
+    """The cells are printed from one pass over the arrays, the readout from one cell: the
+    two must agree on every cell, −∞, undefined and percent included."""
+    document = panel.document
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.set_options(**changes)
+        if not changes:
+            document.set_scorer("cosine")
+            document.set_vector("k", 0, [0.0, 0.0, 0.0, 0.0])
+    shown = texts(panel)
+    assert shown == each_cell_text(panel)
+    expected = {"scores": "—", "causal": "−∞", "weights": "0"}
+    if "heatmap_source" not in changes:
+        mark = expected["weights" if "heatmap_mode" in changes else
+                        "causal" if changes else "scores"]
+        assert mark in {text for line in shown for text in line}
+    else:
+        assert panel.choices.shows_embeddings(document.state, document.view)
+
+
 def test_signed_scores_use_symmetric_round_levels_that_cover_every_score(panel):
     reach = float(np.max(np.abs(panel.document.view.active)))
     low, high = panel.colorbar.levels()

@@ -5,7 +5,7 @@ and the spotlight veil."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pyqtgraph as pg
@@ -38,6 +38,9 @@ WIDEST_USUAL = "−0.00"
 """The fit never counts a label narrower than this, so one drag step (4.40 → 0.67) does not
 resize every number."""
 
+WIDTHS_KEPT = 4096
+"""Cell numbers whose measured width is remembered before the memo starts again."""
+
 
 def text_colours(rgb: np.ndarray) -> np.ndarray:
     """Black on light cells, white on dark ones, by each cell's relative luminance (WCAG);
@@ -66,8 +69,9 @@ class CellGrid(pg.GraphicsObject):
         self.label_colours: list[list[str]] = []
         self.font = ui_font(SMALLEST_CELL_PT, bold=True)
         self.labels_visible = True
-        self._fills: list[tuple[QRectF, QtGui.QColor]] = []
         self._rgba = np.zeros((0, 0, 4))
+        self._colours: list[list[tuple[float, float, float, float] | None]] = []
+        """Each cell's fill as painted, None for a cell left unfilled (NaN)."""
 
     def set_cells(self, values: np.ndarray, rgba: np.ndarray, labels: list[list[str]],
                   label_colours: list[list[str]]) -> None:
@@ -80,9 +84,10 @@ class CellGrid(pg.GraphicsObject):
             self._changed(values, rgba, labels, label_colours))
         self.values, self.labels, self.label_colours = values, labels, label_colours
         self._rgba = rgba
-        self._fills = [(QRectF(col - 0.5, row - 0.5, 1.0, 1.0),
-                        QtGui.QColor.fromRgbF(*rgba[row, col]))
-                       for (row, col), value in np.ndenumerate(values) if not np.isnan(value)]
+        self._colours = [[None if blank else tuple(colour)
+                          for colour, blank in zip(colours, blanks, strict=True)]
+                         for colours, blanks in zip(rgba.tolist(), np.isnan(values).tolist(),
+                                                    strict=True)]
         if changed is None:
             self.update()
         elif changed.any():
@@ -111,25 +116,36 @@ class CellGrid(pg.GraphicsObject):
 
     def paint(self, painter: QtGui.QPainter, option: QtWidgets.QStyleOptionGraphicsItem,
               *_args: object) -> None:
-        exposed = option.exposedRect  # a drag step exposes one column: the rest is skipped
+        rows, cols = self._exposed(option.exposedRect)  # a drag step exposes one column
         painter.save()
         painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, False)  # no seams
-        for rect, colour in self._fills:
-            if rect.intersects(exposed):
-                painter.fillRect(rect, colour)
+        for row in rows:
+            line = self._colours[row]
+            for col in cols:
+                if line[col] is not None:
+                    painter.fillRect(QRectF(col - 0.5, row - 0.5, 1.0, 1.0),
+                                     QtGui.QColor.fromRgbF(*line[col]))
         if self.labels_visible and self.labels:
             to_device = painter.transform()
             painter.resetTransform()  # numbers keep their point size however large a cell is
             painter.setFont(self.font)
-            for row, (line, colours) in enumerate(zip(self.labels, self.label_colours,
-                                                      strict=True)):
-                for col, (text, colour) in enumerate(zip(line, colours, strict=True)):
-                    cell = QRectF(col - 0.5, row - 0.5, 1.0, 1.0)
-                    if cell.intersects(exposed):
-                        painter.setPen(QtGui.QColor(colour))
-                        painter.drawText(to_device.mapRect(cell), Qt.AlignmentFlag.AlignCenter,
-                                         text)
+            for row in rows:
+                for col in cols:
+                    painter.setPen(QtGui.QColor(self.label_colours[row][col]))
+                    painter.drawText(to_device.mapRect(QRectF(col - 0.5, row - 0.5, 1.0, 1.0)),
+                                     Qt.AlignmentFlag.AlignCenter, self.labels[row][col])
         painter.restore()
+
+    def _exposed(self, exposed: QRectF) -> tuple[range, range]:
+        """The rows and columns of the cells that overlap `exposed` (cell (r, c) spans
+        c ± 0.5 across and r ± 0.5 down, as its rectangle's `intersects` counts overlap)."""
+        rows, cols = self.values.shape
+
+        def span(low: float, high: float, count: int) -> range:
+            return range(max(0, math.floor(low - 0.5) + 1), min(count, math.ceil(high + 0.5)))
+
+        return (span(exposed.top(), exposed.bottom(), rows),
+                span(exposed.left(), exposed.right(), cols))
 
 
 class CellLayer:
@@ -148,6 +164,10 @@ class CellLayer:
         self._tick_pt = 0.0
         self._title_room = 0.0
         self._fitted: tuple[float, bool] | None = None
+        self._measure_font = QtGui.QFont()
+        self._widths: dict[str, float] = {}
+        """Each cell number's width at MEASURE_PT in `_measure_font` (a drag step prints
+        the same few numbers again and again)."""
         self.veil = QtWidgets.QGraphicsPathItem()
         """Above the numbers, below the selection outline: every cell but the pair fades."""
         self.veil.setZValue(15)
@@ -165,10 +185,10 @@ class CellLayer:
         self.veil.setBrush(colour)
 
     def paint(self, values: np.ndarray, levels: tuple[float, float], cmap: pg.ColorMap,
-              text_of: Callable[[int, int], str]) -> bool:
-        """Colour every cell; print its value (T ≤ CELL_TEXT_LIMIT), black or white by the
-        cell's colour, and say whether the numbers are printed. An empty matrix clears the
-        grid (scale mode draws an image instead)."""
+              texts: list[list[str]]) -> bool:
+        """Colour every cell; print its number from `texts` ([row][column]; T ≤
+        CELL_TEXT_LIMIT), black or white by the cell's colour, and say whether the numbers
+        are printed. An empty matrix clears the grid (scale mode draws an image instead)."""
         rows, cols = values.shape
         low, high = levels
         rgba = cmap.map(np.clip((np.nan_to_num(values) - low) / (high - low), 0, 1),
@@ -177,10 +197,9 @@ class CellLayer:
         label_colours: list[list[str]] = []
         if max(rows, cols) <= CELL_TEXT_LIMIT:
             contrast = text_colours(rgba)
-            labels = [[text_of(row, col) for col in range(cols)] for row in range(rows)]
-            label_colours = [[self.look.theme.foreground if np.isnan(values[row, col])
-                              else str(contrast[row, col]) for col in range(cols)]
-                             for row in range(rows)]
+            labels = texts
+            label_colours = np.where(np.isnan(values), self.look.theme.foreground,
+                                     contrast.astype(object)).tolist()
         self.grid.set_cells(values, rgba, labels, label_colours)
         if values.size:
             self.fit()
@@ -213,10 +232,16 @@ class CellLayer:
     def _measured(self) -> tuple[float, float]:
         """The widest cell number (never narrower than WIDEST_USUAL, so a drag step does not
         resize every number) and a line's height, at MEASURE_PT."""
-        metrics = QtGui.QFontMetricsF(ui_font(MEASURE_PT, bold=True))
-        widest = max((metrics.horizontalAdvance(text) for line in self.grid.labels
-                      for text in line), default=0.0)
-        return max(widest, metrics.horizontalAdvance(WIDEST_USUAL)), metrics.height()
+        font = ui_font(MEASURE_PT, bold=True)
+        if font != self._measure_font or len(self._widths) > WIDTHS_KEPT:
+            self._measure_font, self._widths = font, {}  # another family, or a long drag
+        metrics, widths = QtGui.QFontMetricsF(font), self._widths
+        for text in {WIDEST_USUAL, *(text for line in self.grid.labels for text in line)}:
+            if text not in widths:
+                widths[text] = metrics.horizontalAdvance(text)
+        widest = max(widths[text] for line in ([WIDEST_USUAL], *self.grid.labels)
+                     for text in line)
+        return widest, metrics.height()
 
     def readable_cells(self) -> QSizeF:
         """The view box that prints every number at the floor size on the stage: each column

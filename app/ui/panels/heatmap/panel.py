@@ -25,11 +25,17 @@ from app.ui.format import name_tip, shown_name, token_glosses, with_gloss
 from app.ui.look import diverging_map, sequential_map
 from app.ui.panels.base import Panel
 from app.ui.panels.heatmap.canvas import HeatmapCanvas
-from app.ui.panels.heatmap.cells import CellLayer
+from app.ui.panels.heatmap.cells import CELL_TEXT_LIMIT, CellLayer
 from app.ui.panels.heatmap.choices import HeatmapChoices, lesson_info
 from app.ui.panels.heatmap.fit import LINE_FONTS, ROOMY_PLOT_HEIGHT, fit_lines
 from app.ui.panels.heatmap.large import Picture, needs_image, scores_shown, show_image
-from app.ui.panels.heatmap.readout import PERCENT, CellPointer, cell_text, readout_text
+from app.ui.panels.heatmap.readout import (
+    PERCENT,
+    CellPointer,
+    cell_text,
+    cell_texts,
+    readout_text,
+)
 from app.ui.panels.heatmap.scale_mode import ScaleMode
 from app.ui.widgets.live_label import LiveLabel
 from app.ui.widgets.stage_text import kept_whole, least_pt, unbroken
@@ -52,6 +58,8 @@ class _Matrix:
     unit: str
     names: dict[str, list[str] | tuple[str, ...]]
     allowed: np.ndarray
+    texts: list[list[str]]
+    """Each cell's number, [row][column] (none past CELL_TEXT_LIMIT: too many to print)."""
 
 
 class HeatmapPanel(Panel):
@@ -302,10 +310,12 @@ class HeatmapPanel(Panel):
             names = {  # (only the rows: glossed column names would collide)
                 "left": [with_gloss(name, glosses) for name in view.query_names],
                 "top": [shown_name(name) for name in view.key_names]}
+        texts = (cell_texts(state, view, embeddings, values.shape)
+                 if max(values.shape) <= CELL_TEXT_LIMIT else [])
         self._matrix = _Matrix(values, wanted, meaning, levels,
                                diverging_map() if signed else sequential_map(),
                                "%" if state.options.heatmap_mode == "weights" else "", names,
-                               view.allowed)
+                               view.allowed, texts)
         self._draw()
         self.canvas.cells.spotlight((state.query, state.key), values.shape)
         self.canvas.set_outlines((state.query, state.key), values.shape, self.look.spotlight)
@@ -324,7 +334,7 @@ class HeatmapPanel(Panel):
         canvas.cells.set_token_axes(matrix.names)
         canvas.set_lesson_mask(matrix.allowed)
         canvas.show_colorbar(not canvas.cells.paint(matrix.values, matrix.levels, matrix.cmap,
-                                                    self.cell_text))
+                                                    matrix.texts))
 
     def _on_gesture_finished(self) -> None:
         """A drag ended: the colour range it held refits to the matrix drawn, and only the

@@ -29,21 +29,50 @@ STEPS = {Qt.Key.Key_Left: (0, -1), Qt.Key.Key_Right: (0, 1),
 """Arrow keys move the selected cell: left/right change the key, up/down the query."""
 
 
+def _decimals(shape: tuple[int, int]) -> int:
+    return 2 if max(shape) <= 6 else 1
+
+
+def _score_text(value: float | None, decimals: int) -> str:
+    """Rounded first: rounding noise prints as 0, not 6e−17; None (masked) is undefined."""
+    return format_score(None if value is None else round(value, decimals), decimals)
+
+
+def _weight_text(weight: float) -> str:
+    return "0" if weight == 0 else "100" if weight >= 0.9995 else f"{PERCENT * weight:.1f}"
+
+
 def cell_text(state: LabState, view: View, embeddings: bool, shape: tuple[int, int],
               row: int, col: int) -> str:
     """The number a cell of the `shape` matrix prints: "—" undefined, "−∞" masked score,
     percent weights; `embeddings` when the embeddings' cosine is on screen."""
-    decimals = 2 if max(shape) <= 6 else 1
+    decimals = _decimals(shape)
     if embeddings:
-        return format_score(round(float(view.embeddings.cos[row, col]), decimals), decimals)
+        value = view.embeddings.cos[row, col]
+        return _score_text(None if value is np.ma.masked else float(value), decimals)
     if state.options.heatmap_mode == "weights":
-        weight = float(view.weights[row, col])
-        return "0" if weight == 0 else "100" if weight >= 0.9995 else f"{PERCENT * weight:.1f}"
+        return _weight_text(float(view.weights[row, col]))
     if not view.allowed[row, col]:
         return "−∞"
-    value = view.active[row, col]  # rounded first: rounding noise prints as 0, not 6e−17
-    return format_score(None if value is np.ma.masked else round(float(value), decimals),
-                        decimals)
+    value = view.active[row, col]
+    return _score_text(None if value is np.ma.masked else float(value), decimals)
+
+
+def cell_texts(state: LabState, view: View, embeddings: bool,
+               shape: tuple[int, int]) -> list[list[str]]:
+    """`cell_text` of every cell of a `shape` matrix, [row][column], read from the arrays
+    in one pass (a drag step prints every cell again; one lookup per cell cost more than
+    the rest of the heatmap's refresh)."""
+    decimals = _decimals(shape)
+    if state.options.heatmap_mode == "weights" and not embeddings:
+        return [[_weight_text(weight) for weight in line] for line in view.weights.tolist()]
+    matrix = view.embeddings.cos if embeddings else view.active
+    allowed = (np.ones(shape, dtype=bool) if embeddings else view.allowed).tolist()
+    return [["−∞" if not free else _score_text(None if masked else value, decimals)
+             for value, masked, free in zip(values, masks, frees, strict=True)]
+            for values, masks, frees in zip(np.ma.getdata(matrix).astype(np.float64).tolist(),
+                                             np.ma.getmaskarray(matrix).tolist(), allowed,
+                                             strict=True)]
 
 
 def readout_text(state: LabState, view: View, embeddings: bool, cell: tuple[int, int],
