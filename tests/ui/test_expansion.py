@@ -58,10 +58,10 @@ def test_negative_numbers_are_parenthesised_and_the_dominant_term_marked(qtbot, 
     assert "(−1.5)×" in text and "(−0.25)×" in text
     dominant = view.pair.dominant
     assert dominant == int(np.argmax(np.abs(view.pair.products)))
-    pens = panel.bars.opts["pens"]
+    pens = panel.bars.pens
     widths = [pen.widthF() for pen in pens]
     assert widths[dominant] > max(w for i, w in enumerate(widths) if i != dominant)
-    assert np.allclose(panel.bars.opts["height"], view.pair.products)
+    assert np.allclose(panel.bars.heights, view.pair.products)
     assert number(float(view.pair.products[dominant])) in panel.dominant.text()
 
 
@@ -82,7 +82,7 @@ def test_selecting_another_pair_updates_everything(qtbot, panel):
     assert panel.equation.text() != before
     pair = f"{pair_symbol('q', view.query_names[0])} · {pair_symbol('k', view.key_names[1])}"
     assert panel.heading.text().startswith(pair) and "_" not in panel.heading.text()
-    assert np.allclose(panel.bars.opts["height"], view.q[0] * view.k[1])
+    assert np.allclose(panel.bars.heights, view.q[0] * view.k[1])
 
 
 def test_two_d_world_writes_two_terms(qtbot, panel):
@@ -92,7 +92,7 @@ def test_two_d_world_writes_two_terms(qtbot, panel):
     q, k = view.q[0], view.k[0]
     text = plain(panel.equation.text())
     assert f"q·k = {operand(q[0])}×{operand(k[0])} + {operand(q[1])}×{operand(k[1])}" in text
-    assert len(panel.bars.opts["height"]) == 2
+    assert len(panel.bars.heights) == 2
 
 
 def test_zero_vector_says_the_angle_is_undefined(qtbot, panel):
@@ -189,8 +189,8 @@ def test_additive_steps_are_numpys_and_end_on_the_heatmaps_cell(qtbot, panel):
     assert cell == pytest.approx(float(w.v @ t), abs=1e-12)
     assert text.endswith(f"= {number(cell)}")
     assert heatmap.cells.grid.labels[state.query][state.key] == format_score(cell)
-    assert np.allclose(panel.bars.opts["height"], w.v * t)
-    assert len(panel.bars.opts["height"]) == w.d_a
+    assert np.allclose(panel.bars.heights, w.v * t)
+    assert len(panel.bars.heights) == w.d_a
     heatmap.worker.shutdown()
 
 
@@ -284,7 +284,7 @@ def test_every_scorer_writes_its_own_calculation_ending_on_its_score(qtbot, pane
     assert f"<b>{number(score)}</b>" in panel.equation.text()
     work = pair_work(view, state.query, state.key)
     assert work.total == score and work.reached == pytest.approx(score, abs=1e-12)
-    assert np.allclose(panel.bars.opts["height"], work.terms)
+    assert np.allclose(panel.bars.heights, work.terms)
     assert "_" not in panel.heading.text()
     names = (view.query_names[state.query], view.key_names[state.key])
     assert panel.heading.text().startswith(
@@ -324,4 +324,4 @@ def test_negative_distance_writes_the_difference_and_its_length(qtbot, panel):
     assert "(" + ", ".join(number(x) for x in diff) + ")" in text
     assert ",\u00a0" in panel.equation.text()  # a vector never wraps inside
     assert f"= {number(float(diff @ diff))}\n−|q − k| = −√{number(float(diff @ diff))}" in text
-    assert np.allclose(panel.bars.opts["height"], diff * diff)
+    assert np.allclose(panel.bars.heights, diff * diff)

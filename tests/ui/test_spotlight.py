@@ -93,7 +93,7 @@ def test_expansion_fades_every_term_but_the_dominant_one(qtbot, window) -> None:
     expansion = window.panels["expansion"]
     dominant = window.document.view.pair.dominant
     alphas = lambda: [pg.mkBrush(b).color().alphaF()  # noqa: E731
-                      for b in expansion.bars.opts["brushes"]]
+                      for b in expansion.bars.brushes]
     assert set(alphas()) == {1.0}
     press_f6(qtbot, window)
     assert alphas()[dominant] == 1.0

@@ -10,7 +10,16 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QFont, QFontMetricsF, QResizeEvent, QTextDocument, QTextOption
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QPen,
+    QResizeEvent,
+    QTextDocument,
+    QTextOption,
+)
 from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from app.i18n import tr
@@ -24,6 +33,7 @@ from app.ui.format import format_percent, name_tip, pair_symbol, shown_name
 from app.ui.look import SELECTION_COLOUR, diverging_map
 from app.ui.panels.base import Panel
 from app.ui.panels.expansion import additive
+from app.ui.panels.expansion.bars import TermBars
 from app.ui.panels.expansion.written import NBSP, WRITERS, Styles, number, unbroken
 from app.ui.widgets.axes import cache_axes
 from app.ui.widgets.live_label import LiveLabel
@@ -91,8 +101,10 @@ class ExpansionPanel(Panel):
         self._tick_labels: list[tuple[int, str]] = []
         self._y_range = HeldRange()
         self._span: tuple[tuple[float, float], tuple[float, float]] | None = None
-        self.bars = pg.BarGraphItem(x=[], height=[], width=0.6)
+        self.bars = TermBars()
         plot.addItem(self.bars)
+        cmap = diverging_map()  # a term's sign, in the heatmap's colours
+        self._fills = tuple(cmap.map(at, mode=pg.ColorMap.QCOLOR) for at in (0.88, 0.12))
         plot.addItem(pg.InfiniteLine(pos=0, angle=0, pen=pg.mkPen("#888888", width=1)))
         cache_axes(self.bars_plot)
         self.dominant = LiveLabel("expansion_dominant")
@@ -303,7 +315,7 @@ class ExpansionPanel(Panel):
         drawn = (products.tobytes(), dominant, self.look)
         if drawn != self._drawn:  # new bars repaint the plot: an edit elsewhere keeps them
             self._drawn = drawn
-            self._draw_bars(xs, products, dominant)
+            self._draw_bars(products, dominant)
         plot = self.bars_plot.getPlotItem()
         labels = [(int(x), name) for x, name in zip(xs, names, strict=True)]
         # new ticks or a new range regenerate pyqtgraph's axes, a few ms each: the range is
@@ -321,19 +333,21 @@ class ExpansionPanel(Panel):
             plot.setRange(xRange=span[0], yRange=span[1], padding=0)
         return labels
 
-    def _draw_bars(self, xs: np.ndarray, products: np.ndarray, dominant: int) -> None:
-        cmap = diverging_map()
-        brushes = [cmap.map(0.88 if p >= 0 else 0.12, mode=pg.ColorMap.QCOLOR) for p in products]
-        pens = [pg.mkPen(self.look.theme.foreground, width=self.look.px(4 if i == dominant else 1))
-                for i in range(len(products))]
-        for i, (brush, pen) in enumerate(zip(brushes, pens, strict=True)):
-            opacity = self.look.opacity(i == dominant)  # the spotlight fades the others
-            brush.setAlphaF(opacity)
-            colour = pen.color()
-            colour.setAlphaF(opacity)
-            pen.setColor(colour)
-        self.bars.setOpts(x=xs, height=products, width=0.6, brushes=brushes, pens=pens)
-
+    def _draw_bars(self, products: np.ndarray, dominant: int) -> None:
+        look = self.look
+        rising, falling = self._fills
+        brushes, pens = [], []
+        for i, product in enumerate(products.tolist()):
+            opacity = look.opacity(i == dominant)  # the spotlight fades the others
+            fill = QColor(rising if product >= 0 else falling)
+            fill.setAlphaF(opacity)
+            edge = QColor(look.theme.foreground)
+            edge.setAlphaF(opacity)
+            pen = QPen(edge, look.px(4 if i == dominant else 1))
+            pen.setCosmetic(True)  # as thick at every zoom of the plot
+            brushes.append(QBrush(fill))
+            pens.append(pen)
+        self.bars.set_bars(products, brushes, pens)
 
 def unwrapped_width(label: QLabel, whole_words: bool = False) -> int:
     """The width a label's text takes on one line per paragraph (its lines unbroken), or with
