@@ -8,6 +8,7 @@ all the match table and the rank reasons read.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
 import numpy as np
@@ -39,18 +40,13 @@ def imported_scores(capture: Capture, active: str, q: np.ndarray,
     return {name: score_matrix(name, q, k, capture.params) for name in names}
 
 
-def selected_rows(scores: dict[str, np.ma.MaskedArray], names: tuple[str, ...],
-                  q: np.ndarray, k: np.ndarray, row: int,
-                  capture: Capture | None) -> dict[str, np.ma.MaskedArray]:
-    """The selected query's row of every scorer: taken from a full matrix where there is one
-    (one number path), worked out for that row alone where there is not."""
-    rows: dict[str, np.ma.MaskedArray] = {}
-    for name in names:
-        if name in scores:
-            rows[name] = scores[name][row]
-        elif capture is not None:
-            rows[name] = score_matrix(name, q[row:row + 1], k, capture.params)[0]
-    return rows
+def selected_row(scores: Mapping[str, np.ma.MaskedArray], name: str, q: np.ndarray,
+                 k: np.ndarray, row: int, capture: Capture | None) -> np.ma.MaskedArray:
+    """The selected query's row of scorer `name`: taken from its full matrix where there is
+    one (one number path), worked out for that row alone where there is not (an import)."""
+    if name in scores or capture is None:
+        return scores[name][row]
+    return score_matrix(name, q[row:row + 1], k, capture.params)[0]
 
 
 SWAP_KEYS = 512

@@ -1,11 +1,13 @@
 """Everything the panels show, computed in one pass from a `LabState` and the lesson data.
 
-One function, no Qt, no caching: the document calls it once per edit, the soak test calls it
-from scratch and compares, and a notebook can call it directly.
+One function, no Qt, no caching across edits: the document calls it once per edit, the soak
+test calls it from scratch and compares, and a notebook can call it directly. What only some
+panels read (the other scorers' matrices, rows and ranks) is worked out when first read.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -26,11 +28,12 @@ from app.model.capture_view import (
     explain_top,
     imported_scores,
     row_weights_only,
+    selected_row,
     selected_row_weights,
-    selected_rows,
 )
 from app.model.data import LessonData
 from app.model.landscape import Landscape, landscape_of
+from app.model.lazy_map import LazyMap
 from app.model.plane import Plane, plane_geometry
 from app.model.reasons import COMPARED, RowReasons
 from app.model.reshape import scorer_usable, tokens_of, weights_fit
@@ -71,7 +74,9 @@ class View:
     raw_k: np.ndarray
     q: np.ndarray  # the vectors that are scored (after RoPE when it is on)
     k: np.ndarray
-    scores: dict[str, np.ma.MaskedArray]
+    scores: Mapping[str, np.ma.MaskedArray]
+    """Every scorer's matrix this world can show, each worked out when first read (a
+    mapping of the imported world's few, already computed)."""
     active: np.ma.MaskedArray
     weights: np.ndarray  # softmax of the selected scorer at q_scale × q, mask and sink
     # (a large import showing scores: the selected row only, NaN elsewhere; capture_view.py)
@@ -80,19 +85,26 @@ class View:
     allowed: np.ndarray  # True where a query may look at a key
     pair: Breakdown
     selected_score: float | Undefined
-    row_ranks: dict[str, np.ndarray]
-    swaps: tuple[Swap, ...]  # dot against cosine on the selected row
+    row_ranks: Mapping[str, np.ndarray]
     heads: tuple[HeadView, ...]
     plane: Plane | None  # the 2-D playground's lengths, angle and projection
     query: int  # the selected query row
     embeddings: Embeddings | None = None  # the teaching world's cos(E·Eᵀ), when E fits
-    baseline: dict[str, np.ma.MaskedArray] | None = None
+    baseline: Mapping[str, np.ma.MaskedArray] | None = None
     """Every scorer's matrix with RoPE off: `scores` itself unless RoPE turns the 2-D pair, so
     the rotated scores always have their unrotated counterpart beside them."""
 
-    row_scores: dict[str, np.ma.MaskedArray] = field(default_factory=dict)
+    row_scores: Mapping[str, np.ma.MaskedArray] = field(default_factory=dict)
     """The selected query's row of every scorer this world can show (in the imported world
     the only place the scorers other than the active one and dot are computed)."""
+
+    @cached_property
+    def swaps(self) -> tuple[Swap, ...]:
+        """Dot against cosine on the selected row, by key; pairwise work, so only for rows
+        a class reads (up to SWAP_KEYS keys)."""
+        if len(self.k) > SWAP_KEYS:
+            return ()
+        return tuple(disagreements(self.row_scores["dot"], self.row_scores["cosine"]))
 
     @cached_property
     def reasons(self) -> RowReasons:
@@ -255,9 +267,9 @@ def compute_view(state: LabState, data: LessonData) -> View:
         scores = imported_scores(capture, state.scorer, q, k)
         scored = available_scorers(capture)
     else:
-        scores = {name: score_matrix(name, q, k, params) for name in SCORERS
-                  if scorer_usable(state, data, name)}  # a reshaped d: no learned weights
-        scored = tuple(scores)
+        scored = tuple(name for name in SCORERS  # a reshaped d: no learned weights
+                       if scorer_usable(state, data, name))
+        scores = LazyMap(scored, lambda name: score_matrix(name, q, k, params))
     tq, tk = len(q), len(k)
     options = state.options
     causal = options.causal and state.world in ("teaching", "imported")
@@ -276,10 +288,8 @@ def compute_view(state: LabState, data: LessonData) -> View:
     active = scores[state.scorer]
     cell = active[row, state.key]
     selected = Undefined("zero-length vector") if cell is np.ma.masked else float(cell)
-    row_scores = selected_rows(scores, scored, q, k, row, capture)
-    row_ranks = {name: ranks(values) for name, values in row_scores.items()}
-    swaps = (tuple(disagreements(row_scores["dot"], row_scores["cosine"]))
-             if len(k) <= SWAP_KEYS else ())  # pairwise work: for rows a class reads
+    row_scores = LazyMap(scored, lambda name: selected_row(scores, name, q, k, row, capture))
+    row_ranks = LazyMap(scored, lambda name: ranks(row_scores[name]))
     query_names, key_names = _names(state, data)
     return View(
         world=state.world,
@@ -300,12 +310,11 @@ def compute_view(state: LabState, data: LessonData) -> View:
         selected_score=selected,
         row_ranks=row_ranks,
         row_scores=row_scores,
-        swaps=swaps,
         heads=_heads(state, q, k) if state.world == "teaching" else (),
         plane=_plane(state, q, k, scores["dot"]),
         params=params,
         query=row,
         embeddings=_embeddings(state, data, query_names, params),
-        baseline=({name: score_matrix(name, raw_q, raw_k, params) for name in SCORERS}
+        baseline=(LazyMap(SCORERS, lambda name: score_matrix(name, raw_q, raw_k, params))
                   if rope_applies(state) else scores),
     )
