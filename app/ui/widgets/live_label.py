@@ -100,7 +100,7 @@ class LiveLabel(QLabel):
             if page is None:
                 self._heights[width] = super().heightForWidth(width)
             else:
-                page.setTextWidth(self._text_width(width))
+                _set_text_width(page, self._text_width(width))
                 margins = self.contentsMargins()
                 height = (math.ceil(page.size().height()) + 2 * self.margin()
                           + margins.top() + margins.bottom())
@@ -113,7 +113,7 @@ class LiveLabel(QLabel):
             super().paintEvent(event)
             return
         room = QRectF(self.contentsRect()).adjusted(*(self.margin() * s for s in (1, 1, -1, -1)))
-        page.setTextWidth(room.width())
+        _set_text_width(page, room.width())
         height = page.size().height()
         offset = 0.0  # vertically as QLabel places its document
         if self.alignment() & Qt.AlignmentFlag.AlignVCenter:
@@ -136,6 +136,13 @@ class LiveLabel(QLabel):
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
             self._forget()
         super().changeEvent(event)
+
+
+def _set_text_width(page: QTextDocument, width: float) -> None:
+    """Qt lays the whole document out again at every `setTextWidth`, the same width too:
+    measuring a new text and then painting it would lay it out twice."""
+    if page.textWidth() != width:
+        page.setTextWidth(width)
 
 
 class _Holder(QWidget):
