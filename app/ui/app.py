@@ -22,6 +22,7 @@ from app.ui.actions.presenting import PresentationActions
 from app.ui.actions.registry import Actions
 from app.ui.actions.scenes import SceneActions
 from app.ui.actions.window import help_specs
+from app.ui.frame_gate import FrameGate
 from app.ui.layout.arrangement import Arrangement
 from app.ui.layout.console import PresenterConsole
 from app.ui.layout.docks import DockHost
@@ -43,6 +44,7 @@ def build_main_window(document: Document, specs: list[PanelSpec] | None = None) 
     lesson = LessonRun(document, load_scenes(data=document.data, panels=tuple(
         spec.name for spec in specs if spec.in_scenes)), window)
     docks = DockHost(window, PanelParts(document, lesson), specs)
+    FrameGate(document, (window, *docks.docks.values()), window)  # a floating dock too
     poll = ClassPoll(window)
     session = Session(document, kept=poll)  # the class's counts are saved with the scenario
     presentation = Presentation(window, docks, stored_presentation(settings()))
