@@ -248,6 +248,51 @@ def test_a_drag_step_paints_the_dragged_chart_once(qtbot, window, paints):
     document.end_drag()
 
 
+class Passes(QObject):
+    """Counts the passes that painted `window`: update requests followed by a paint before the
+    next one (an application filter sees a request before the window's own filters do, so a
+    request the frame gate holds is seen too, and paints nothing)."""
+
+    def __init__(self, window: QWidget) -> None:
+        super().__init__()
+        self.window, self.count, self._painting = window, 0, False
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.UpdateRequest and watched is self.window:
+            self._painting = False
+        elif (event.type() == QEvent.Type.Paint and not self._painting
+              and isinstance(watched, QWidget) and watched.window() is self.window):
+            self._painting = True
+            self.count += 1
+        return False
+
+
+def test_a_drag_step_paints_the_window_in_one_pass(qtbot, window, paints):
+    """The heatmap, the dragged chart and the term-by-term bars each have a scene of their
+    own; each scene hands the window its update request when it has processed its items,
+    which painted the window three times a step."""
+    document = window.document
+    document.set_world("teaching")
+    drag_step(document, document.state.key, 0.1)  # Undo turns on: the toolbar is laid out
+    settled(paints(window))
+    passes = Passes(window)
+    QApplication.instance().installEventFilter(passes)
+    try:
+        views = [window.panels["heatmap"].graphics, window.panels["expansion"].bars_plot,
+                 window.panels["editor"].charts[("k", document.state.key)].plot]
+        painted = [paints(view.viewport()) for view in views]
+        document.begin_drag()
+        for step in (0.1, -0.2, 0.1):
+            passes.count = 0
+            drag_step(document, document.state.key, step)
+            counts = [settled(one) for one in painted]
+            assert all(counts), "every one of the three plots repaints for a key's drag step"
+            assert passes.count == 1
+        document.end_drag()
+    finally:
+        QApplication.instance().removeEventFilter(passes)
+
+
 def test_a_drag_reads_the_actions_when_it_ends(qtbot, window):
     document = window.document
     reads: list[None] = []

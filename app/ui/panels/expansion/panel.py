@@ -105,7 +105,6 @@ class ExpansionPanel(Panel):
         plot.addItem(self.bars)
         cmap = diverging_map()  # a term's sign, in the heatmap's colours
         self._fills = tuple(cmap.map(at, mode=pg.ColorMap.QCOLOR) for at in (0.88, 0.12))
-        plot.addItem(pg.InfiniteLine(pos=0, angle=0, pen=pg.mkPen("#888888", width=1)))
         cache_axes(self.bars_plot)
         self.dominant = LiveLabel("expansion_dominant")
         self.polar = LiveLabel("expansion_polar")
