@@ -8,8 +8,10 @@ typed in here; everything else comes from the data files through the model funct
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
+from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
@@ -220,47 +222,85 @@ def _teaching(data: LessonData) -> dict[str, Value]:
     return _teaching_at(data, data.teaching.Q, data.teaching.K)
 
 
-def live_teaching_figures(data: LessonData, Q: np.ndarray, K: np.ndarray) -> dict[str, Figure]:
+def live_teaching_figures(data: LessonData, Q: np.ndarray, K: np.ndarray,
+                          keys: Collection[str] | None = None) -> dict[str, Figure]:
     """The teaching world's figures recomputed at the class's Q and K (the same computation
     as the lesson's), so a card can show what the live bars show beside what the lesson
-    printed. Empty when Q, K no longer have the data's shape (a reshaped world has no such
+    printed; only those of `keys` when given (a card quotes a few, at every drag step).
+    Empty when Q, K no longer have the data's shape (a reshaped world has no such
     figures)."""
     world = data.teaching
     if np.shape(Q) != world.Q.shape or np.shape(K) != world.K.shape:
         return {}
-    values = _teaching_at(data, np.asarray(Q, dtype=float), np.asarray(K, dtype=float))
+    values = _teaching_at(data, np.asarray(Q, dtype=float), np.asarray(K, dtype=float), keys)
     published = {key: PUBLISHED[key] for key in values}
     return {key: Figure(key, values[key], *published[key]) for key in values}
 
 
-def _teaching_at(data: LessonData, Q: np.ndarray, K: np.ndarray) -> dict[str, Value]:
-    world = data.teaching
-    names = world.tokens
-    qi, obj = world.index("query"), world.index("object")
-    giver, answer = world.index("giver"), world.index("answer")
-    embed = np.ma.filled(score_matrix("cosine", world.E, world.E).astype(float), np.nan)[qi]
-    others = [j for j in np.argsort(embed, kind="stable") if j != qi]
-    dots = np.asarray(score_matrix("dot", Q, K))[qi]
-    scaled = np.asarray(score_matrix("scaled_dot", Q, K))
-    plain = attention_weights(Q, K, scale=True)
-    causal = attention_weights(Q, K, scale=True, causal=True)
-    q_heads, k_heads = split_heads(Q, world.n_heads), split_heads(K, world.n_heads)
-    head_a = attention_weights(q_heads[0], k_heads[0], scale=True, causal=True)
-    head_b = attention_weights(q_heads[-1], k_heads[-1], scale=True, causal=True)
-    return {
-        "embed_cos_self": float(embed[qi]),
-        "embed_rank_last3": tuple(names[j] for j in sorted(others[:3])),
-        "qk_rank_top3": tuple(names[j] for j in np.argsort(-dots, kind="stable")[:3]),
-        "given_row_scaled": tuple(float(s) for s in scaled[qi]),
-        "names_k_cos": _number(score_pair("cosine", K[giver], K[answer])),
-        "unmasked_weight_on_answer": 100 * float(plain[qi, answer]),
-        "masked_weight_apple": 100 * float(causal[qi, obj]),
-        "masked_weight_xiaoming": 100 * float(causal[qi, giver]),
-        "head_a_weight_xiaoming": 100 * float(head_a[qi, giver]),
-        "head_b_weight_apple": 100 * float(head_b[qi, obj]),
-        "apple_row_scaled": tuple(float(s) for s in scaled[obj, : obj + 1]),
-        "apple_row_weights": tuple(100 * float(w) for w in causal[obj, : obj + 1]),
-    }
+class _TeachingAt:
+    """The teaching world's rows and matrices at one Q, K, each worked out when a figure
+    first reads it."""
+
+    def __init__(self, data: LessonData, Q: np.ndarray, K: np.ndarray) -> None:
+        world = self.world = data.teaching
+        self.Q, self.K = Q, K
+        self.names = world.tokens
+        self.qi, self.obj = world.index("query"), world.index("object")
+        self.giver, self.answer = world.index("giver"), world.index("answer")
+
+    @cached_property
+    def embed(self) -> np.ndarray:
+        E = self.world.E
+        return np.ma.filled(score_matrix("cosine", E, E).astype(float), np.nan)[self.qi]
+
+    @cached_property
+    def scaled(self) -> np.ndarray:
+        return np.asarray(score_matrix("scaled_dot", self.Q, self.K))
+
+    @cached_property
+    def causal(self) -> np.ndarray:
+        return attention_weights(self.Q, self.K, scale=True, causal=True)
+
+    def head(self, index: int) -> np.ndarray:
+        heads = self.world.n_heads
+        q_heads, k_heads = split_heads(self.Q, heads), split_heads(self.K, heads)
+        return attention_weights(q_heads[index], k_heads[index], scale=True, causal=True)
+
+
+def _last3(at: _TeachingAt) -> tuple[str, ...]:
+    others = [j for j in np.argsort(at.embed, kind="stable") if j != at.qi]
+    return tuple(at.names[j] for j in sorted(others[:3]))
+
+
+def _top3(at: _TeachingAt) -> tuple[str, ...]:
+    dots = np.asarray(score_matrix("dot", at.Q, at.K))[at.qi]
+    return tuple(at.names[j] for j in np.argsort(-dots, kind="stable")[:3])
+
+
+_TEACHING_FIGURES: dict[str, Callable[[_TeachingAt], Value]] = {
+    "embed_cos_self": lambda at: float(at.embed[at.qi]),
+    "embed_rank_last3": _last3,
+    "qk_rank_top3": _top3,
+    "given_row_scaled": lambda at: tuple(float(s) for s in at.scaled[at.qi]),
+    "names_k_cos": lambda at: _number(score_pair("cosine", at.K[at.giver], at.K[at.answer])),
+    "unmasked_weight_on_answer": lambda at: 100 * float(
+        attention_weights(at.Q, at.K, scale=True)[at.qi, at.answer]),
+    "masked_weight_apple": lambda at: 100 * float(at.causal[at.qi, at.obj]),
+    "masked_weight_xiaoming": lambda at: 100 * float(at.causal[at.qi, at.giver]),
+    "head_a_weight_xiaoming": lambda at: 100 * float(at.head(0)[at.qi, at.giver]),
+    "head_b_weight_apple": lambda at: 100 * float(at.head(-1)[at.qi, at.obj]),
+    "apple_row_scaled": lambda at: tuple(float(s) for s in at.scaled[at.obj, : at.obj + 1]),
+    "apple_row_weights": lambda at: tuple(100 * float(w)
+                                          for w in at.causal[at.obj, : at.obj + 1]),
+}
+"""Each teaching-world figure from the arrays at one Q, K."""
+
+
+def _teaching_at(data: LessonData, Q: np.ndarray, K: np.ndarray,
+                 keys: Collection[str] | None = None) -> dict[str, Value]:
+    at = _TeachingAt(data, Q, K)
+    return {key: figure(at) for key, figure in _TEACHING_FIGURES.items()
+            if keys is None or key in keys}
 
 
 def _shapes(data: LessonData) -> dict[str, Value]:

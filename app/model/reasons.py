@@ -59,10 +59,10 @@ class SwapReason:
         return (self.dot_winner, self.other_winner)
 
 
-def _value(row: np.ma.MaskedArray | np.ndarray, key: int, name: str) -> float:
+def _value(row: Any, key: int, name: str) -> float:
     """One computed score as a float; a masked (undefined) score has no place in a swap."""
     value = row[key]
-    if value is np.ma.masked:
+    if value is None or value is np.ma.masked:
         raise ValueError(f"the {name} score of key {key} is undefined, so it is not a swap")
     return float(value)
 
@@ -109,10 +109,22 @@ def explain_swap(swap: Swap, other: str, dot_row: Any, other_row: Any,
     )
 
 
+def plain_row(row: Any) -> list[float | None]:
+    """One query's scores as Python floats, None where one is masked (undefined): the same
+    numbers, read from the array once instead of one masked lookup per key and swap."""
+    masked = np.ma.getmaskarray(row).tolist()
+    values = np.asarray(np.ma.getdata(row), dtype=np.float64).tolist()
+    return [None if hidden else value for value, hidden in zip(values, masked, strict=True)]
+
+
 def explain_swaps(swaps: Iterable[Swap], other: str, dot_row: Any, other_row: Any,
                   norms: Any) -> tuple[SwapReason, ...]:
     """One reason per swap, in the order given (view.swaps is sorted by key)."""
-    return tuple(explain_swap(swap, other, dot_row, other_row, norms) for swap in swaps)
+    swaps = tuple(swaps)
+    if not swaps:
+        return ()
+    dots, others, lengths = plain_row(dot_row), plain_row(other_row), np.asarray(norms).tolist()
+    return tuple(explain_swap(swap, other, dots, others, lengths) for swap in swaps)
 
 
 @dataclass(frozen=True, eq=False)

@@ -12,9 +12,16 @@ import numpy as np
 import pytest
 
 from app.model.breakdown import breakdown, disagreements
-from app.model.data import load_teaching_world
+from app.model.data import load_lesson_data, load_teaching_world
 from app.model.errors import DataError
-from app.model.figures import PUBLISHED, Figure, decimals_of, lesson_figures, rounds_to
+from app.model.figures import (
+    PUBLISHED,
+    Figure,
+    decimals_of,
+    lesson_figures,
+    live_teaching_figures,
+    rounds_to,
+)
 from app.model.scoring import score_matrix
 
 FIGURES_MD = Path(__file__).resolve().parents[2].parent / "shared" / "lesson" / "FIGURES.md"
@@ -225,3 +232,19 @@ def test_data_that_would_make_a_figure_nan_is_refused_by_name(data_dir: Path,
         lesson_figures(data_dir)
     assert (info.value.path.name, info.value.field) == ("teaching-world.json", "E[4]")
     assert "has length 0" in info.value.problem
+
+
+def test_live_figures_asked_for_by_key_are_those_of_the_full_pass() -> None:
+    """A card asks for the few figures it quotes at every drag step: each one equals the
+    same figure of a pass that works out all of them, at the class's own vectors too."""
+    data = load_lesson_data()
+    Q, K = data.teaching.Q, 1.5 * data.teaching.K
+    full = live_teaching_figures(data, Q, K)
+    assert set(full) == {key for key in PUBLISHED if key in full} and len(full) >= 10
+    for keys in (("masked_weight_apple",), ("head_b_weight_apple", "qk_rank_top3"),
+                 tuple(full)):
+        some = live_teaching_figures(data, Q, K, keys)
+        assert list(some) == [key for key in full if key in keys]
+        assert all(some[key] == full[key] for key in keys)
+    assert full["masked_weight_apple"] != live_teaching_figures(
+        data, data.teaching.Q, data.teaching.K)["masked_weight_apple"]  # the vectors count

@@ -207,11 +207,11 @@ class TimelinePanel(Panel):
         of them once the world is reshaped (its rows are no longer the lesson's tokens)."""
         state, data = self.document.state, self.document.data
         if state.reshaped:
-            teaching = live_teaching_figures(data, data.teaching.Q, data.teaching.K)
-            return {key: None for key in teaching if key in shown.figures}
-        live = live_teaching_figures(data, state.teaching_q, state.teaching_k)
-        return {key: format_figure(figure) for key, figure in live.items()
-                if key in shown.figures}
+            teaching = live_teaching_figures(data, data.teaching.Q, data.teaching.K,
+                                             shown.figures)
+            return dict.fromkeys(teaching)
+        live = live_teaching_figures(data, state.teaching_q, state.teaching_k, shown.figures)
+        return {key: format_figure(figure) for key, figure in live.items()}
 
     def _live_text(self, chosen: Stage | None) -> str:
         state = self.document.state
