@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from app.ui.panels.playground.placement import (
     Label,
+    _clear,
     along,
     around,
     beside,
@@ -56,3 +58,21 @@ def test_labels_avoid_each_other_then_arrows_and_optional_ones_give_way() -> Non
     crowded = Label(((0.0, 3.0, 1.0, 0.5),))
     only, = place([crowded], [], placed=[(0.0, 3.0, 1.0, 0.5)])
     assert only == crowded.candidates[0]  # a required label is shown even where it must cover
+
+
+def test_the_written_out_clearance_check_says_what_overlaps_and_crosses_say() -> None:
+    """Placement asks `_clear` of every candidate at every drag step, so it is `overlaps` and
+    `crosses` written out; on many random rectangles, labels and shafts (axis-parallel
+    ones and points included) the two must agree exactly."""
+    rng = np.random.default_rng(7)
+    for _ in range(3000):
+        rect = tuple(rng.uniform(-2, 2, 2)) + tuple(rng.uniform(0.1, 1.5, 2))
+        taken = [tuple(rng.uniform(-2, 2, 2)) + tuple(rng.uniform(0.1, 1.5, 2))
+                 for _ in range(rng.integers(0, 3))]
+        shafts = [tuple(rng.choice([0.0, 0.5, *rng.uniform(-3, 3, 2)], 4))
+                  for _ in range(rng.integers(0, 4))]
+        pad = float(rng.choice([0.0, 0.05, 0.3]))
+        free = not any(overlaps(rect, other) for other in taken)
+        wide = (rect[0] - pad, rect[1] - pad, rect[2] + 2 * pad, rect[3] + 2 * pad)
+        expected = (free, free and not any(crosses(wide, shaft) for shaft in shafts))
+        assert _clear(rect, taken, shafts, pad) == expected
