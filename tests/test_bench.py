@@ -221,7 +221,8 @@ def test_sigterm_to_the_bench_ends_its_start_up_child(tmp_path: Path) -> None:
 
 
 def test_the_speed_issue_judges_each_drag_row_against_its_floor() -> None:
-    """Issue 25: 4 ms in the default layout, 8 ms in the busiest, within 4x of the floor."""
+    """Issue 25: 4 ms in the default layout and stage scene 1, 8 ms in the busiest, within 4x
+    of the floor."""
     def drag(name: str, ms: float, ratio: float) -> Result:
         return Result("ui", name, "T=5, d=4", [ms] * 20,
                       {"floor_ms": ms / ratio, "ratio_to_floor": ratio})
@@ -233,6 +234,10 @@ def test_the_speed_issue_judges_each_drag_row_against_its_floor() -> None:
                      {"floor_ms": 2.0, "ratio_to_floor": 15.0})  # waits for the worker
     targets = {t.key: t for t in evaluate([default, every, scene, picture])}
     assert targets["drag_default_p95_4ms"].met is True
+    first = drag("stage scene 1 (question): drag step → every visible panel repainted", 4.5, 2.0)
+    judged = {t.key: t for t in evaluate([default, every, first, scene, picture])}
+    assert judged["drag_default_p95_4ms"].value == pytest.approx(4.5)  # scene 1 counts too
+    assert judged["drag_default_p95_4ms"].met is False
     assert targets["drag_busy_p95_8ms"].value == pytest.approx(9.0)
     assert targets["drag_busy_p95_8ms"].met is False
     assert targets["drag_within_4x_floor"].value == pytest.approx(5.0)

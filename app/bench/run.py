@@ -120,6 +120,8 @@ def evaluate(results: list[Result]) -> list[Target]:
     drags = [r for r in results if r.group == "ui" and "drag step" in r.name
              and r.extra.get("ratio_to_floor")]  # a new picture waits for its worker too
     slowest_busy = max((r.p95_ms for r in (every_dock, *stage) if r is not None), default=None)
+    first_scene = next((r for r in stage if r.name.startswith("stage scene 1 ")), None)
+    quickest = max((r.p95_ms for r in (teaching, first_scene) if r is not None), default=None)
     bound = float(additive.extra["bound_bytes"]) / MIB if additive else math.inf
     poll = next((r for r in results if r.group == "poll"), None)
     return [
@@ -146,8 +148,8 @@ def evaluate(results: list[Result]) -> list[Target]:
                "(the slowest scene)", 16.7, "ms",
                max(r.p95_ms for r in stage) if stage else None),
         Target("drag_default_p95_4ms",
-               "drag step, editor/heatmap/term-by-term (T=5, d=4): p95 ≤ 4 ms", 4.0, "ms",
-               teaching.p95_ms if teaching else None),
+               "drag step, editor/heatmap/term-by-term (T=5, d=4) and stage scene 1: p95 ≤ 4 ms "
+               "(the slower)", 4.0, "ms", quickest),
         Target("drag_busy_p95_8ms",
                "drag step with every dock shown and in every stage scene: slowest p95 ≤ 8 ms",
                8.0, "ms", slowest_busy),
