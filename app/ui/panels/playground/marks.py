@@ -25,10 +25,12 @@ class PairMarks:
     """Plot items drawn for the selected key only, created once and moved with setData."""
 
     def __init__(self, plot: pg.PlotItem) -> None:
-        self.projection_line = pg.PlotDataItem()
-        self.projection_span = pg.PlotDataItem()
+        # bare curves: a PlotDataItem's setData costs six times as much, at every drag step
+        self.projection_line = pg.PlotCurveItem()
+        self.projection_span = pg.PlotCurveItem()
         self.foot = pg.ScatterPlotItem(symbol="o")
-        self.arc = pg.PlotDataItem()
+        self.arc = pg.PlotCurveItem()
+        self._span_pen: tuple[str, float] | None = None
         for item in (self.projection_span, self.projection_line, self.arc, self.foot):
             item.setZValue(15)
             plot.addItem(item)
@@ -83,7 +85,10 @@ class PairMarks:
         if foot is not None:
             self.projection_line.setData([k[0], foot[0]], [k[1], foot[1]])
             self.projection_span.setData([0, foot[0]], [0, foot[1]])
-            self.projection_span.setPen(pg.mkPen(colour, width=self.look.px(8)))
+            pen = (colour, self.look.px(8))
+            if pen != self._span_pen:  # the selected key's colour, at the look's width
+                self._span_pen = pen
+                self.projection_span.setPen(pg.mkPen(colour, width=pen[1]))
             self.projection_span.setOpacity(SPAN_OPACITY)
             self.foot.setData([foot[0]], [foot[1]])
             self._set_text(self.projection_label, tr(
