@@ -112,8 +112,7 @@ def test_dragging_q_updates_the_identity_with_real_numbers(qtbot, panel):
     for number in (pair.total, pair.norm_q, projection):
         assert format_score(number) in text
     assert panel.projection_label.isVisible()
-    foot = panel.foot.getData()
-    assert np.allclose([foot[0][0], foot[1][0]], np.array([3.0, 1.0]) * pair.total / 10.0)
+    assert np.allclose(panel.foot.point, np.array([3.0, 1.0]) * pair.total / 10.0)
 
 
 # Other docks may still change the window's minimum size after it is shown, which only the

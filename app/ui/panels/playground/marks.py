@@ -7,7 +7,9 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QPainter, QPen
+from PySide6.QtWidgets import QGraphicsItem
 
 from app.i18n import tr
 from app.model.plane import arc_points
@@ -21,6 +23,43 @@ NAMED_ANGLE_DEG = 1.0
 """A narrower angle (a key dragged onto q) has no arc to name: θ is left out."""
 
 
+class Dot(pg.GraphicsObject):
+    """A round mark of a fixed size in pixels at one point of the plot (the projection's foot):
+    a ScatterPlotItem's paint for this one point cost a fifth of the whole plane's."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self._diameter = 11.0
+        self._pen = QPen(QColor("#333333"), 2.0)
+        self._brush = QBrush(QColor("white"))
+
+    def set_look(self, diameter: float, edge: str, edge_width: float, fill: str) -> None:
+        self.prepareGeometryChange()
+        self._diameter = diameter
+        self._pen = QPen(QColor(edge), edge_width)
+        self._brush = QBrush(QColor(fill))
+        self.update()
+
+    def set_point(self, x: float, y: float) -> None:
+        self.setPos(x, y)
+
+    @property
+    def point(self) -> tuple[float, float]:
+        return self.pos().x(), self.pos().y()
+
+    def boundingRect(self) -> QRectF:
+        reach = self._diameter / 2 + self._pen.widthF()
+        return QRectF(-reach, -reach, 2 * reach, 2 * reach)
+
+    def paint(self, painter: QPainter, *_args: object) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(self._pen)
+        painter.setBrush(self._brush)
+        radius = self._diameter / 2
+        painter.drawEllipse(QPointF(0.0, 0.0), radius, radius)
+
+
 class PairMarks:
     """Plot items drawn for the selected key only, created once and moved with setData."""
 
@@ -28,7 +67,7 @@ class PairMarks:
         # bare curves: a PlotDataItem's setData costs six times as much, at every drag step
         self.projection_line = pg.PlotCurveItem()
         self.projection_span = pg.PlotCurveItem()
-        self.foot = pg.ScatterPlotItem(symbol="o")
+        self.foot = Dot()
         self.arc = pg.PlotCurveItem()
         self._span_pen: tuple[str, float] | None = None
         for item in (self.projection_span, self.projection_line, self.arc, self.foot):
@@ -52,9 +91,7 @@ class PairMarks:
         self.projection_line.setPen(pg.mkPen("#333333", width=look.px(2),
                                              style=Qt.PenStyle.DashLine))
         self.arc.setPen(pg.mkPen(SELECTION_COLOUR, width=look.px(2.5)))
-        self.foot.setSize(look.px(11))
-        self.foot.setBrush(pg.mkBrush("white"))
-        self.foot.setPen(pg.mkPen("#333333", width=look.px(2)))
+        self.foot.set_look(look.px(11), "#333333", look.px(2), "white")
 
     def paint(self, view: View, key: int, colour: str,
               extent: float) -> list[tuple[pg.TextItem, tuple[float, float], float]]:
@@ -90,7 +127,7 @@ class PairMarks:
                 self._span_pen = pen
                 self.projection_span.setPen(pg.mkPen(colour, width=pen[1]))
             self.projection_span.setOpacity(SPAN_OPACITY)
-            self.foot.setData([foot[0]], [foot[1]])
+            self.foot.set_point(float(foot[0]), float(foot[1]))
             self._set_text(self.projection_label, tr(
                 "playground.projection", value=format_score(plane.projection)))
             # beside the foot, first on the side of q away from k, so it covers neither arrow
