@@ -11,6 +11,7 @@ import pytest
 from app.model import view as view_module
 from app.model.breakdown import ranks
 from app.model.data import load_lesson_data
+from app.model.scoring import score_matrix
 from app.model.state import Q_SCALES, Options, option_problem
 from app.model.view import compute_view, initial_state
 
@@ -97,8 +98,9 @@ def test_q_scale_and_heatmap_source_round_trip_through_a_scenario(data):
     assert loads(json.dumps(doc), template).options.q_scale == 1.0
 
 
-def test_embedding_cosines_are_worked_out_once_for_the_data_files_embeddings(data, monkeypatch):
-    first, _row = _view(data, "dot")
+@pytest.fixture
+def scored(monkeypatch) -> list[str]:
+    """The scorers whose matrices the view module works out, in order, from now on."""
     calls: list[str] = []
     real = view_module.score_matrix
 
@@ -107,36 +109,33 @@ def test_embedding_cosines_are_worked_out_once_for_the_data_files_embeddings(dat
         return real(name, *args, **kwargs)
 
     monkeypatch.setattr(view_module, "score_matrix", counted)
+    return calls
+
+
+def test_embedding_cosines_are_worked_out_once_for_the_data_files_embeddings(data, scored):
+    first, _row = _view(data, "dot")
+    scored.clear()  # from the edit on
     state = initial_state(data)
     moved = compute_view(state.with_vector("k", 0, state.teaching_k[0] + 0.5), data)
     assert moved.embeddings.cos is first.embeddings.cos  # E did not change: nor did cos(E)
     assert moved.scores["cosine"] is moved.scores["cosine"]  # worked out when first read
-    assert calls.count("cosine") == 1, "q·k's own cosine only, not cos(E·Eᵀ) again"
-    np.testing.assert_array_equal(first.embeddings.cos, real("cosine", data.teaching.E,
-                                                             data.teaching.E, None))
+    assert scored.count("cosine") == 1, "q·k's own cosine only, not cos(E·Eᵀ) again"
+    np.testing.assert_array_equal(first.embeddings.cos, score_matrix("cosine", data.teaching.E,
+                                                                     data.teaching.E, None))
 
 
-def test_a_view_works_out_only_the_scorers_it_is_asked_for_and_the_same_numbers(data,
-                                                                              monkeypatch):
+def test_a_view_works_out_only_the_scorers_it_is_asked_for_and_the_same_numbers(data, scored):
     """A drag step that reads only the dot product pays for no other scorer; one read
     later gets the matrix a full pass computes, and its row and ranks follow from it."""
-    calls: list[str] = []
-    real = view_module.score_matrix
-
-    def counted(name, *args, **kwargs):
-        calls.append(name)
-        return real(name, *args, **kwargs)
-
-    monkeypatch.setattr(view_module, "score_matrix", counted)
     state = initial_state(data)
     view = compute_view(state, data)
-    assert calls == ["dot"]
+    assert scored == ["dot"]
     assert set(view.scores) == set(view.row_ranks) == set(view.row_scores) > {"dot"}
     q, k = state.vectors
     params = view.params
     for name in view.scores:
-        expected = real(name, q, k, params)
+        expected = score_matrix(name, q, k, params)
         np.testing.assert_array_equal(view.scores[name], expected)
         np.testing.assert_array_equal(view.row_scores[name], expected[state.query])
         np.testing.assert_array_equal(view.row_ranks[name], ranks(expected[state.query]))
-    assert sorted(calls) == sorted(view.scores)  # each once, however often it was read
+    assert sorted(scored) == sorted(view.scores)  # each once, however often it was read
