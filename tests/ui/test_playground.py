@@ -220,6 +220,25 @@ def test_zero_length_q_shows_a_dash_and_says_why(qtbot, panel):
     assert not panel.arc.isVisible()
 
 
+def test_a_key_dragged_onto_q_in_one_move_leaves_no_piece_of_the_old_arc(qtbot, panel):
+    """Past NAMED_ANGLE_DEG the arc follows the angle; a key put onto q's direction in one
+    step has no angle to mark, so the arc goes (it had kept the previous step's points)."""
+    document = panel.document
+    key = document.state.key
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.set_vector("k", key, [-1.0, 3.0])
+    sweep = document.view.plane.arc_sweep_deg
+    assert panel.arc.isVisible() and abs(sweep) > 45
+    xs, ys = panel.arc.getData()
+    angles = np.degrees(np.arctan2(ys, xs))
+    assert np.ptp(angles) == pytest.approx(abs(sweep))  # the arc spans this step's angle
+    q = document.state.dialogue_q
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.set_vector("k", key, 1.5 * q)
+    assert abs(document.view.plane.arc_sweep_deg) < 1.0
+    assert not panel.arc.isVisible()
+
+
 def test_teaching_world_shows_a_hint_and_a_way_back(panel, world_hint_round_trip):
     world_hint_round_trip(panel, away="teaching", home="dialogue")
 

@@ -20,7 +20,7 @@ from app.ui.look import SELECTION_COLOUR, Look
 
 SPAN_OPACITY = 0.45
 NAMED_ANGLE_DEG = 1.0
-"""A narrower angle (a key dragged onto q) has no arc to name: θ is left out."""
+"""A narrower angle (a key dragged onto q) has no arc to name: the arc and θ are left out."""
 
 
 class Dot(pg.GraphicsObject):
@@ -101,12 +101,14 @@ class PairMarks:
         plane, pair = view.plane, view.pair
         k = view.k[key]
         sweep = plane.arc_sweep_deg
-        has_angle = not isinstance(sweep, Undefined) and not isinstance(pair.angle_deg, Undefined)
-        self.arc.setVisible(has_angle)
-        has_angle = has_angle and abs(sweep) >= NAMED_ANGLE_DEG
-        self.theta_label.setVisible(has_angle)
+        named = (not isinstance(sweep, Undefined) and not isinstance(pair.angle_deg, Undefined)
+                 and abs(sweep) >= NAMED_ANGLE_DEG)
+        # an arc too narrow to name hides with its θ: shown, it would keep an earlier step's
+        # points (a key dragged onto q in one move left a piece of the old arc behind)
+        self.arc.setVisible(named)
+        self.theta_label.setVisible(named)
         shown: list[tuple[pg.TextItem, tuple[float, float], float]] = []
-        if has_angle:
+        if named:
             radius = float(np.clip(0.35 * min(plane.norm_q, plane.norm_k[key]),
                                    0.3, 0.2 * extent))
             points = arc_points(plane.arc_start_deg, sweep, radius)
