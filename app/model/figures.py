@@ -19,6 +19,7 @@ import numpy as np
 
 from app.model.attention import attention_weights, split_heads
 from app.model.data import LessonData, ModelConfig, load_lesson_data
+from app.model.embeddings import embedding_cosines
 from app.model.errors import DataError
 from app.model.jsonfile import join
 from app.model.memory import (
@@ -250,8 +251,8 @@ class _TeachingAt:
 
     @cached_property
     def embed(self) -> np.ndarray:
-        E = self.world.E
-        return np.ma.filled(score_matrix("cosine", E, E).astype(float), np.nan)[self.qi]
+        cosines = embedding_cosines(self.world.E)
+        return np.ma.filled(cosines[self.qi].astype(float), np.nan)
 
     @cached_property
     def scaled(self) -> np.ndarray:

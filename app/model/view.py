@@ -32,6 +32,7 @@ from app.model.capture_view import (
     selected_row_weights,
 )
 from app.model.data import LessonData
+from app.model.embeddings import embedding_cosines
 from app.model.landscape import Landscape, landscape_of
 from app.model.lazy_map import LazyMap
 from app.model.plane import Plane, plane_geometry
@@ -231,30 +232,16 @@ def _weight_scores(state: LabState, q: np.ndarray, k: np.ndarray, params: Scorer
     return score_matrix(state.scorer, q * scale, k, params)
 
 
-def _embeddings(state: LabState, data: LessonData, names: tuple[str, ...],
-                params: ScorerParams) -> Embeddings | None:
+def _embeddings(state: LabState, data: LessonData,
+                names: tuple[str, ...]) -> Embeddings | None:
     """cos(E·Eᵀ) of the data file's embeddings, while the teaching world's tokens are still
     the ones E was written for (a reshaped world has no embeddings to compare)."""
     E = data.teaching.E
     if state.world != "teaching" or names != tuple(data.teaching.tokens) or len(E) != len(
             state.teaching_q):
         return None
-    cos = _embedding_cosines(E, params)
+    cos = embedding_cosines(E)
     return Embeddings(cos=cos, row_ranks=ranks(cos[state.query]))
-
-
-_cosines: list[tuple[np.ndarray, np.ma.MaskedArray]] = []
-"""The last data file's E with its cosines: E never changes while vectors are dragged."""
-
-
-def _embedding_cosines(E: np.ndarray, params: ScorerParams) -> np.ma.MaskedArray:
-    """cos(E·Eᵀ), worked out once per embeddings array (the very object: a data file's E
-    is read-only, so the same object always holds the same numbers)."""
-    if not _cosines or _cosines[0][0] is not E or E.flags.writeable:
-        cosines = score_matrix("cosine", E, E, params)
-        cosines.flags.writeable = False
-        _cosines[:] = [(E, cosines)]
-    return _cosines[0][1]
 
 
 def compute_view(state: LabState, data: LessonData) -> View:
@@ -314,7 +301,7 @@ def compute_view(state: LabState, data: LessonData) -> View:
         plane=_plane(state, q, k, scores["dot"]),
         params=params,
         query=row,
-        embeddings=_embeddings(state, data, query_names, params),
+        embeddings=_embeddings(state, data, query_names),
         baseline=(LazyMap(SCORERS, lambda name: score_matrix(name, raw_q, raw_k, params))
                   if rope_applies(state) else scores),
     )

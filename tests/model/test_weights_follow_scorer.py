@@ -8,6 +8,7 @@ import dataclasses
 import numpy as np
 import pytest
 
+from app.model import embeddings as embeddings_module
 from app.model import view as view_module
 from app.model.breakdown import ranks
 from app.model.data import load_lesson_data
@@ -100,7 +101,8 @@ def test_q_scale_and_heatmap_source_round_trip_through_a_scenario(data):
 
 @pytest.fixture
 def scored(monkeypatch) -> list[str]:
-    """The scorers whose matrices the view module works out, in order, from now on."""
+    """The scorers whose matrices a view works out (its own and cos(E·Eᵀ)), in order, from
+    now on."""
     calls: list[str] = []
     real = view_module.score_matrix
 
@@ -108,7 +110,8 @@ def scored(monkeypatch) -> list[str]:
         calls.append(name)
         return real(name, *args, **kwargs)
 
-    monkeypatch.setattr(view_module, "score_matrix", counted)
+    for module in (view_module, embeddings_module):
+        monkeypatch.setattr(module, "score_matrix", counted)
     return calls
 
 
@@ -128,6 +131,8 @@ def test_a_view_works_out_only_the_scorers_it_is_asked_for_and_the_same_numbers(
     """A drag step that reads only the dot product pays for no other scorer; one read
     later gets the matrix a full pass computes, and its row and ranks follow from it."""
     state = initial_state(data)
+    compute_view(state, data)  # the data file's cos(E·Eᵀ), once for every view after it
+    scored.clear()
     view = compute_view(state, data)
     assert scored == ["dot"]
     assert set(view.scores) == set(view.row_ranks) == set(view.row_scores) > {"dot"}
