@@ -60,10 +60,10 @@ def test_labels_avoid_each_other_then_arrows_and_optional_ones_give_way() -> Non
     assert only == crowded.candidates[0]  # a required label is shown even where it must cover
 
 
-def test_the_written_out_clearance_check_says_what_overlaps_and_crosses_say() -> None:
-    """Placement asks `_clear` of every candidate at every drag step, so it is `overlaps` and
-    `crosses` written out; on many random rectangles, labels and shafts (axis-parallel
-    ones and points included) the two must agree exactly."""
+def test_the_clearance_check_says_what_overlaps_and_the_padded_crosses_say() -> None:
+    """Placement asks `_clear` of every candidate at every drag step, in plain loops over
+    `overlaps` and `crosses` on the rectangle padded by `pad`; on many random rectangles,
+    labels and shafts (axis-parallel ones and points included) it must say exactly that."""
     rng = np.random.default_rng(7)
     for _ in range(3000):
         rect = tuple(rng.uniform(-2, 2, 2)) + tuple(rng.uniform(0.1, 1.5, 2))

@@ -48,10 +48,11 @@ def crosses(rect: Rect, segment: Segment) -> bool:
                 return False
             continue
         t = q / p
-        if p < 0:
-            low = max(low, t)
-        else:
-            high = min(high, t)
+        if p < 0:  # compared, not max()/min(): placement asks this at every drag step
+            if t > low:
+                low = t
+        elif t < high:
+            high = t
         if low > high:
             return False
     return True
@@ -119,36 +120,17 @@ def along(x: float, y: float, direction: float, size: tuple[float, float],
     return [inside(beside(x, y, direction, size, gap), bounds) for gap in gaps]
 
 
-def _clear(rect: Rect, taken: Sequence[Rect], arrows: Sequence[Segment],
+def _clear(rect: Rect, placed: Sequence[Rect], arrows: Sequence[Segment],
            pad: float) -> tuple[bool, bool]:
-    """(covers no placed label, and also stays `pad` clear of every arrow): `overlaps` and
-    `crosses` written out, since a drag step asks this of about a hundred candidates."""
-    left, bottom, width, height = rect
-    right, top = left + width, bottom + height
-    for other in taken:
-        if (left < other[0] + other[2] and other[0] < right
-                and bottom < other[1] + other[3] and other[1] < top):
+    """(covers no placed label, and also stays `pad` clear of every arrow); plain loops,
+    since a drag step asks this of about a hundred candidates."""
+    for other in placed:
+        if overlaps(rect, other):
             return False, False
-    left, bottom = left - pad, bottom - pad  # as `crosses` reads the padded rectangle
-    right, top = left + (width + 2 * pad), bottom + (height + 2 * pad)
-    for x0, y0, x1, y1 in arrows:
-        dx, dy = x1 - x0, y1 - y0
-        low, high = 0.0, 1.0
-        for p, q in ((-dx, x0 - left), (dx, right - x0), (-dy, y0 - bottom), (dy, top - y0)):
-            if p == 0:
-                if q < 0:
-                    break
-                continue
-            t = q / p
-            if p < 0:
-                if t > low:
-                    low = t
-            elif t < high:
-                high = t
-            if low > high:
-                break
-        else:
-            return True, False  # this shaft passes through the padded rectangle
+    wide = (rect[0] - pad, rect[1] - pad, rect[2] + 2 * pad, rect[3] + 2 * pad)
+    for arrow in arrows:
+        if crosses(wide, arrow):
+            return True, False
     return True, True
 
 
