@@ -16,12 +16,10 @@ Value = TypeVar("Value")
 class LazyMap(Mapping[str, Value]):
     """`keys` known now; `compute(key)` runs on the first read of a key and is kept."""
 
-    def __init__(self, keys: Iterable[str], compute: Callable[[str], Value],
-                 known: Mapping[str, Value] | None = None) -> None:
+    def __init__(self, keys: Iterable[str], compute: Callable[[str], Value]) -> None:
         self._keys = tuple(keys)
         self._compute = compute
-        self._values: dict[str, Value] = {
-            key: value for key, value in (known or {}).items() if key in self._keys}
+        self._values: dict[str, Value] = {}
 
     def __getitem__(self, key: str) -> Value:
         values = self._values

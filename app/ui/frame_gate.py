@@ -31,8 +31,7 @@ class FrameGate(QObject):
         super().__init__(parent)
         self._open = False
         self._held: list[QWidget] = []
-        self._windows = tuple(windows)
-        for window in self._windows:
+        for window in windows:
             window.installEventFilter(self)
         document.changed.connect(self._on_changed)
 

@@ -348,6 +348,7 @@ class ExpansionPanel(Panel):
             pens.append(pen)
         self.bars.set_bars(products, brushes, pens)
 
+
 def unwrapped_width(label: QLabel, whole_words: bool = False) -> int:
     """The width a label's text takes on one line per paragraph (its lines unbroken), or with
     `whole_words` the widest piece between two places it may break (an operator's spaces)."""
