@@ -2,7 +2,8 @@
 
 A view lists every scorer's matrix, its selected row and the row's ranks, but a drag step in
 most layouts reads only one scorer's: the others are computed for the panels that ask, once
-per view, from the same inputs (the value read is the value a full pass would hold).
+per view, from the same inputs (the value read is the value a full pass would hold). The
+window's panels are built the same way, when first looked up (`LazyPanels`).
 """
 
 from __future__ import annotations
@@ -37,6 +38,13 @@ class LazyMap(Mapping[str, Value]):
 
     def __len__(self) -> int:
         return len(self._keys)
+
+    def computed(self) -> dict[str, Value]:
+        """The values worked out so far, in the keys' order."""
+        return {key: self._values[key] for key in self._keys if key in self._values}
+
+    def is_computed(self, key: str) -> bool:
+        return key in self._values
 
     def __repr__(self) -> str:
         return f"LazyMap({list(self._keys)!r}, computed={list(self._values)!r})"

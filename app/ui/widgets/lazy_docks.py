@@ -9,11 +9,12 @@ and tests that look a panel up by name get it, built and up to date, as before.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable
 
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QWidget
 
+from app.model.lazy_map import LazyMap
 from app.ui.panels.base import Panel
 
 
@@ -33,30 +34,8 @@ class Placeholder(QWidget):
         self._build(self._name)
 
 
-class LazyPanels(Mapping[str, Panel]):
+class LazyPanels(LazyMap[Panel]):
     """Panels by name, in the registry's order; looking one up builds it if need be."""
-
-    def __init__(self, names: list[str], build: Callable[[str], Panel]) -> None:
-        self._names = list(names)
-        self._build = build
-        self._panels: dict[str, Panel] = {}
-
-    def __getitem__(self, name: str) -> Panel:
-        panel = self._panels.get(name)
-        if panel is None:
-            if name not in self._names:
-                raise KeyError(name)
-            panel = self._panels[name] = self._build(name)
-        return panel
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._names)
-
-    def __len__(self) -> int:
-        return len(self._names)
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._names
 
     def build(self, name: str) -> Panel:
         """The panel, built now if it was not yet."""
@@ -64,7 +43,7 @@ class LazyPanels(Mapping[str, Panel]):
 
     def built(self) -> dict[str, Panel]:
         """The panels built so far (restyling or retranslating the rest would build them)."""
-        return {name: self._panels[name] for name in self._names if name in self._panels}
+        return self.computed()
 
     def is_built(self, name: str) -> bool:
-        return name in self._panels
+        return self.is_computed(name)
