@@ -19,6 +19,7 @@ from app.ui.look import OKABE_ITO, QUERY_COLOUR, Look, landscape_map
 from app.ui.panels.playground.labels import put, text_size
 from app.ui.panels.playground.placement import Label, around, inside, place
 from app.ui.widgets.axes import keep_still
+from app.ui.widgets.plot_text import PlotText
 
 LEVEL_LABELS = 12
 """Label items kept per plot for contour values (nice_levels gives about eight)."""
@@ -90,8 +91,8 @@ class LandscapePlot:
             self.plot.addItem(item)
         self.levels: list[pg.TextItem] = []
         for _ in range(LEVEL_LABELS):
-            label = pg.TextItem("", color="#222222", anchor=(0.5, 0.5),
-                                fill=pg.mkBrush(255, 255, 255, 150))
+            label = PlotText("", color="#222222", anchor=(0.5, 0.5),
+                             fill=pg.mkBrush(255, 255, 255, 150))
             label.setZValue(5)
             label.hide()
             self.plot.addItem(label)
@@ -217,8 +218,8 @@ class LandscapePlot:
                           brush=[pg.mkBrush(c) for c in colours],
                           pen=pg.mkPen(look.theme.foreground, width=look.px(1.5)))
         while len(self.names) < len(view.k):
-            label = pg.TextItem("", color="#111111", anchor=(0, 1),
-                                fill=pg.mkBrush(255, 255, 255, 170))
+            label = PlotText("", color="#111111", anchor=(0, 1),
+                             fill=pg.mkBrush(255, 255, 255, 170))
             label.setFont(scaled_font(READING, bold=True))
             label.setZValue(12)
             self.plot.addItem(label)

@@ -15,6 +15,7 @@ from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
 from app.ui.look import SELECTION_COLOUR, Look
+from app.ui.widgets.plot_text import PlotText
 
 VectorId = tuple[str, int]
 LABEL_GAP_PX = 16
@@ -109,8 +110,8 @@ class VectorArrow:
         self.shaft.setClickable(True, width=14)
         self.head = pg.ArrowItem(angle=0, tipAngle=32, headLen=18, tailLen=None,
                                  pen=pg.mkPen("w", width=1.5), brush=colour)
-        self.label = pg.TextItem("", color=colour, anchor=(0, 1),
-                                 fill=pg.mkBrush(255, 255, 255, 215))
+        self.label = PlotText("", color=colour, anchor=(0, 1),
+                              fill=pg.mkBrush(255, 255, 255, 215))
         self.handle = TipHandle(role, index, colour)
         for z, item in enumerate((self.halo, self.shaft, self.head)):
             item.setZValue(20 + z)

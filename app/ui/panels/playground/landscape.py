@@ -13,6 +13,7 @@ from app.ui.fonts import READING, points, scaled_font
 from app.ui.format import format_score
 from app.ui.look import Look, landscape_map
 from app.ui.widgets.axes import keep_still, reserve_room
+from app.ui.widgets.plot_text import PlotText
 
 ISO_LABELS = 16
 """Label items kept for iso-score lines; nice_levels yields about eight, so this never runs out."""
@@ -46,8 +47,8 @@ class LandscapeLayer:
         self._signed = True
         self._painted: tuple[Landscape, str] | None = None  # identity: a drag often keeps it
         for _ in range(ISO_LABELS):
-            label = pg.TextItem("", color="#222222", anchor=(0.5, 0.5),
-                                fill=pg.mkBrush(255, 255, 255, 150))
+            label = PlotText("", color="#222222", anchor=(0.5, 0.5),
+                             fill=pg.mkBrush(255, 255, 255, 150))
             label.setZValue(25)
             label.hide()
             plot.addItem(label)

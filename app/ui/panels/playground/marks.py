@@ -17,6 +17,7 @@ from app.model.scoring import Undefined
 from app.model.view import View
 from app.ui.format import format_score
 from app.ui.look import SELECTION_COLOUR, Look
+from app.ui.widgets.plot_text import PlotText
 
 SPAN_OPACITY = 0.45
 NAMED_ANGLE_DEG = 1.0
@@ -79,8 +80,8 @@ class PairMarks:
 
     @staticmethod
     def _text_item(plot: pg.PlotItem) -> pg.TextItem:
-        item = pg.TextItem("", color="#222222", anchor=(0.5, 0.5),
-                           fill=pg.mkBrush(255, 255, 255, 190))
+        item = PlotText("", color="#222222", anchor=(0.5, 0.5),
+                        fill=pg.mkBrush(255, 255, 255, 190))
         item.setZValue(25)
         item.hide()
         plot.addItem(item)
