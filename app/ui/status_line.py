@@ -12,6 +12,7 @@ from app.state.notice import Notice
 from app.ui.format import format_score, name_tip, shown_name
 from app.ui.notices import word
 from app.ui.widgets.live_label import LiveLabel
+from app.ui.widgets.tips import set_tip
 
 NOTICE_MS = 6000
 
@@ -45,7 +46,7 @@ class StatusLine(QObject):
         self.label.setText(tr("status.pair", query=shown_name(query), key=shown_name(key),
                               scorer=tr(f"scorer.{state.scorer}"),
                               score=format_score(view.selected_score)))
-        self.label.setToolTip(name_tip(query, key))
+        set_tip(self.label, name_tip(query, key))
 
     def show_notice(self, notice: Notice | str) -> None:
         self.bar.showMessage(word(notice), NOTICE_MS)

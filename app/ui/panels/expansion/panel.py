@@ -38,6 +38,7 @@ from app.ui.panels.expansion.written import NBSP, WRITERS, Styles, number, unbro
 from app.ui.widgets.axes import cache_axes
 from app.ui.widgets.live_label import LiveLabel
 from app.ui.widgets.scroll import FittedScrollArea
+from app.ui.widgets.tips import set_tip
 
 
 def tick_row_height(axis: pg.AxisItem, font: QFont) -> float:
@@ -225,7 +226,7 @@ class ExpansionPanel(Panel):
         view, state = self.document.view, self.document.state
         whole = (view.query_names[state.query], view.key_names[state.key])
         query, key = (shown_name(name) for name in whole)
-        self.heading.setToolTip(name_tip(*whole))
+        set_tip(self.heading, name_tip(*whole))
         pair = self._pair = f"{pair_symbol('q', query)} · {pair_symbol('k', key)}"
         work = pair_work(view, state.query, state.key)
         if work is None:  # no weights for this scorer here: the dot product's own sum

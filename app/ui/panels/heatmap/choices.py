@@ -28,6 +28,7 @@ from app.model.view import View
 from app.state.document import Document
 from app.ui.fonts import restrain
 from app.ui.format import format_number, pair_formula, pair_symbol, shown_name
+from app.ui.widgets.tips import set_tip
 
 
 @cache
@@ -123,8 +124,8 @@ class HeatmapChoices:
         teaching = state.world == "teaching" and not options.scale_mode
         self.e_button.setVisible(teaching and not stage)
         self.e_button.setEnabled(view.embeddings is not None)
-        self.e_button.setToolTip(tr("heatmap.source_tip") if view.embeddings is not None
-                                 else tr("heatmap.source_reshaped"))
+        set_tip(self.e_button, tr("heatmap.source_tip") if view.embeddings is not None
+                else tr("heatmap.source_reshaped"))
         with QSignalBlocker(self.e_button):
             self.e_button.setChecked(embeddings)
         weights = options.heatmap_mode == "weights" and not embeddings and not options.scale_mode

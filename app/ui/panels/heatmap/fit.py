@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QLabel
 
 from app.ui.fonts import BODY_PT, HEADING, points, ui_font
 from app.ui.widgets.text_fit import largest_size, wrapped_height
+from app.ui.widgets.tips import set_tip
 
 ROOMY_PLOT_HEIGHT = 150
 """Pixels at 100 %: a plot shorter than this takes the room of the less important line."""
@@ -34,7 +35,7 @@ def fit_lines(readout: QLabel, info: QLabel, scale_mode: bool, width: float, roo
     full = {label: height(label, fonts[label][0]) for label in (spare, keep)}
     spare.setVisible(room - full[spare] - full[keep] >= roomy_height)
     keep.setVisible(True)
-    keep.setToolTip("" if spare.isVisible() else spare.text())
+    set_tip(keep, "" if spare.isVisible() else spare.text())
     left = room - plot_height - (full[spare] if spare.isVisible() else 0.0)
     size = max(least, largest_size(fonts[keep][0], lambda size: height(keep, size) <= left))
     keep.setFont(ui_font(size, fonts[keep][1]))

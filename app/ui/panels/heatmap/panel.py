@@ -40,6 +40,7 @@ from app.ui.panels.heatmap.scale_mode import ScaleMode
 from app.ui.widgets.live_label import LiveLabel
 from app.ui.widgets.stage_text import kept_whole, least_pt, unbroken
 from app.ui.widgets.text_fit import wrapped_height
+from app.ui.widgets.tips import set_tip
 
 PICTURE_SIDE = 260
 """Pixels at 100 %: scale mode's or a large import's picture on the stage, at the least."""
@@ -378,7 +379,7 @@ class HeatmapPanel(Panel):
                             (row, col), self.cell_text)
         self.readout.setText(self._unbroken(text))
         # on the holder: the line's own tooltip is fit_lines' (the line it had to hide)
-        self.readout.holder.setToolTip(name_tip(view.query_names[row], view.key_names[col]))
+        set_tip(self.readout.holder, name_tip(view.query_names[row], view.key_names[col]))
 
     def _unbroken(self, text: str) -> str:
         """On the stage a line never breaks inside a token's name or a number."""

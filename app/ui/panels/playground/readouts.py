@@ -19,6 +19,7 @@ from app.ui.format import UNDEFINED_TEXT, format_score, shown_name, with_gloss
 from app.ui.look import Look
 from app.ui.panels.playground.identity import identity_text, vector_text
 from app.ui.widgets.stage_text import unbroken
+from app.ui.widgets.tips import set_tip
 
 COLUMNS = ("key", "vector", "dot", "norm", "cos", "angle", "active")
 HEADED = ("key", "vector", "dot", "norm", "cos", "angle")
@@ -223,10 +224,10 @@ class PlaneReadouts(QWidget):
             }
             for column, text in values.items():
                 row[column].setText(UNDEFINED_TEXT if text is None else text)
-                row[column].setToolTip(why if text is None else "")
+                set_tip(row[column], why if text is None else "")
             row["active"].setVisible(show_active)
         work = pair_work(view, 0, key)
         self.identity.setText(identity_text(work, shown_name(view.key_names[key]), plane))
-        self.identity.setToolTip(why if work is None or isinstance(work.total, Undefined)
-                                 or isinstance(plane.projection, Undefined) else "")
+        set_tip(self.identity, why if work is None or isinstance(work.total, Undefined)
+                or isinstance(plane.projection, Undefined) else "")
         self.help_line.setText(rope_note(view) or tr("playground.help"))
