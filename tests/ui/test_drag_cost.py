@@ -66,6 +66,19 @@ class Paints(QObject):
         return False
 
 
+class Events(QObject):
+    """Counts the events of one type sent to any object."""
+
+    def __init__(self, kind: QEvent.Type) -> None:
+        super().__init__()
+        self.kind, self.count = kind, 0
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == self.kind:
+            self.count += 1
+        return False
+
+
 @pytest.fixture
 def paints() -> Iterator[type[Paints]]:
     installed: list[Paints] = []
@@ -387,6 +400,59 @@ def test_a_drag_on_the_plane_leaves_nothing_stale_on_screen(qtbot, open_2d_panel
     port.update()  # everything painted afresh
     settled(paints(panel))
     assert differing_pixels(on_screen(port), shown, ROUNDING) == 0
+
+
+def test_the_plane_keeps_its_readouts_room_while_a_drag_only_shrinks_a_number(
+        qtbot, monkeypatch, open_2d_panel, paints):
+    """Fitting the readouts beside or below the plane again took a fifth of a stage drag
+    step, at one step in four: during a drag only a number that grows is given new room,
+    and the room is fitted to the texts when the drag ends."""
+    panel = open_2d_panel(PlaygroundPanel, (900, 700))
+    document = panel.document
+    settled(paints(panel))
+    fits = Calls(monkeypatch, panel, "_fit_readouts")
+    start = document.state.dialogue_keys[2].copy()  # (−0.5, −1): q·k −4.00, θ 172.9°
+
+    def step_to(k: list[float]) -> int:
+        before = fits.count
+        document.set_vector("k", 2, k)
+        document.flush()
+        settled(paints(panel))
+        return fits.count - before
+
+    document.begin_drag()
+    assert step_to([1.0, 0.0]) == 0, "2.00 and 56.3° fit the room of −4.00 and 172.9°"
+    assert step_to(list(start)) == 0
+    assert step_to([-4.5, -4.5]) == 1, "−22.50 needs more room than −4.00"
+    assert step_to([1.0, 0.0]) == 0
+    before = fits.count
+    document.end_drag()
+    settled(paints(panel))
+    assert fits.count - before == 1, "the room is fitted to the narrower texts at the end"
+
+
+def test_a_drag_step_on_the_stage_sets_no_tooltip_it_already_has(qtbot, window, paints):
+    """Qt sends a ToolTipChange through every event filter even for the same text; the
+    playground's table and the status line set a dozen at each step."""
+    document = window.document
+    window.arrangement.open_scene(0, set_up=True)
+    window.presentation.set_presenting(True)
+    key = document.state.key
+    document.begin_drag()
+    drag_step(document, key, 0.5)  # Undo turns on and names the drag: its button's tooltip
+    settled(paints(window))
+    changes = Events(QEvent.Type.ToolTipChange)
+    QApplication.instance().installEventFilter(changes)
+    try:
+        for step in (-1.0, 0.5, 0.5):
+            drag_step(document, key, step)
+            settled(paints(window))
+        document.end_drag()
+    finally:
+        QApplication.instance().removeEventFilter(changes)
+        window.presentation.set_presenting(False)
+    assert document.state.world == "dialogue" and window.panels["playground"].isVisible()
+    assert changes.count == 0
 
 
 def test_a_new_tooltip_alone_repaints_no_cell(qtbot, match):

@@ -65,6 +65,15 @@ LABEL_PT_PER_PX = 0.06
 the plane): in a small dock at a large scale labels shrink before they bury the arrows."""
 
 
+def _within(sizes: tuple[tuple[bool, int, int], ...],
+            room: tuple[tuple[bool, int, int], ...]) -> bool:
+    """Each text fits the size it had (the same texts shown and hidden), none grew."""
+    return len(sizes) == len(room) and all(
+        hidden == was_hidden and width <= was_width and height <= was_height
+        for (hidden, width, height), (was_hidden, was_width, was_height)
+        in zip(sizes, room, strict=True))
+
+
 def snapped(value: float, free: bool) -> float:
     """Dragged coordinates land on the 0.5 grid; with Shift they keep two decimals."""
     return round(value, 2) if free else round(value / SNAP) * SNAP
@@ -156,7 +165,7 @@ class PlaygroundPanel(Panel):
         self.readouts = PlaneReadouts(self._key_count, self._key_colours)
         self.readouts.glosses = token_glosses(self.document.data)  # "饭 (rice)" in English
         self.readouts.relaid.connect(self._on_readouts_relaid)
-        self._readout_sizes: tuple[object, ...] = ()
+        self._readout_sizes: tuple[tuple[bool, int, int], ...] = ()
         self._scroll = QScrollArea()
         self._scroll.setWidgetResizable(True)
         self._scroll.setFrameShape(QFrame.Shape.NoFrame)
@@ -181,11 +190,18 @@ class PlaygroundPanel(Panel):
 
     def _on_readouts_relaid(self) -> None:
         """The table laid out its new texts: fit the room again only if a cell now asks for
-        another size (most drag steps change numbers, not their widths)."""
+        another size; while a drag runs, only if one grew (a number that loses a digit
+        keeps its room until the drag ends, as the live labels do)."""
         sizes = self.readouts.cell_sizes()
-        if sizes != self._readout_sizes:
-            self._readout_sizes = sizes
-            self._fit_readouts()
+        if sizes == self._readout_sizes or (
+                self.document.dragging and _within(sizes, self._readout_sizes)):
+            return
+        self._readout_sizes = sizes
+        self._fit_readouts()
+
+    def refit(self) -> None:
+        super().refit()
+        self._on_readouts_relaid()  # the room held through the drag, fitted to the texts
 
     def _fit_readouts(self) -> None:
         """Readouts beside the plane or below it (app/ui/panels/playground/room.py), decided
