@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import pyqtgraph as pg
 from PySide6.QtGui import QFont, QFontMetricsF
-from PySide6.QtWidgets import QGraphicsItem
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsView
 
 ROUNDING = 2.0
 
@@ -52,3 +52,12 @@ def keep_still(*items: QGraphicsItem) -> None:
     of stroking every contour again (about 0.5 ms of the plane's paint, measured)."""
     for item in items:
         item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+
+
+def repaint_in_one_rect(view: pg.GraphicsView) -> None:
+    """Repaint the one rectangle around what changed, where pyqtgraph asks for each changed
+    rectangle: every cached item is then copied once, not once per piece. Stage scene 1's
+    plane, measured: a drag step's eleven rectangles (23,600 px) in 0.95 ms, their bounding
+    rectangle (41,900 px) in 0.63 ms. A view whose changes lie far apart (a heatmap's
+    column, its colour bar) keeps pyqtgraph's way."""
+    view.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.BoundingRectViewportUpdate)

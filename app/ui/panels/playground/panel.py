@@ -47,7 +47,7 @@ from app.ui.panels.playground.marks import PairMarks
 from app.ui.panels.playground.placement import Rect
 from app.ui.panels.playground.readouts import PlaneReadouts
 from app.ui.panels.playground.room import MINIMUM_PLANE, ReadoutRoom
-from app.ui.widgets.axes import cache_axes
+from app.ui.widgets.axes import cache_axes, repaint_in_one_rect
 from app.ui.widgets.stage_text import kept_whole
 from app.ui.widgets.world_hint import WorldHint, pages_with_hint
 
@@ -147,6 +147,7 @@ class PlaygroundPanel(Panel):
                 lambda _item, _ev, r=role, i=index: self._on_arrow_clicked(r, i))
             self.arrows[(role, index)] = arrow
         cache_axes(self.canvas)
+        repaint_in_one_rect(self.canvas)
 
     def _build_readouts(self) -> None:
         self._content = QWidget()
