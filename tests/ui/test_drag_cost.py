@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 from app.state.document import Document
 from app.ui.look import Look
 from app.ui.panels.base import Panel
+from app.ui.panels.heatmap import panel as heatmap_panel
 from app.ui.panels.heatmap.panel import HeatmapPanel
 from app.ui.panels.match.model import COLUMNS, SORT_ROLE
 from app.ui.panels.match.panel import MatchTablePanel
@@ -346,6 +347,22 @@ def differing_pixels(a: QImage, b: QImage, tolerance: int = 0) -> int:
 ROUNDING = 2
 """Antialiased lines painted inside a smaller dirty region can blend one or two levels
 differently from a whole repaint; a pixel left from an old frame differs by far more."""
+
+
+def test_the_heatmap_fits_its_lines_when_a_drag_ends_not_at_each_step(
+        qtbot, monkeypatch, open_panel):
+    panel = open_panel(HeatmapPanel, (900, 600))
+    document = panel.document
+    fits = Calls(monkeypatch, heatmap_panel, "fit_lines")
+    key = document.state.key
+    document.begin_drag()
+    for step in (0.3, -0.5, 0.4):
+        drag_step(document, key, step)
+    assert fits.count == 0
+    document.end_drag()
+    assert fits.count == 1
+    drag_step(document, key, 0.1)  # a typed edit fits them at once
+    assert fits.count == 2
 
 
 def test_the_heatmap_repaints_only_the_dragged_keys_column_and_leaves_nothing_stale(

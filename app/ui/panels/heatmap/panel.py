@@ -267,7 +267,8 @@ class HeatmapPanel(Panel):
         else:
             self.scale.cancel()
             self._show_lesson()
-        self._fit_lines()
+        if not self.document.dragging:  # the lines' fonts hold still until the drag ends:
+            self._fit_lines()  # wrapping both lines to measure them took a tenth of a step
 
     def _sync_controls(self) -> None:
         options = self.document.state.options
@@ -340,7 +341,8 @@ class HeatmapPanel(Panel):
     def _on_gesture_finished(self) -> None:
         """A drag ended: the colour range it held refits to the matrix drawn, and only the
         colours are drawn again, only if the range changed (end_drag has already flushed the
-        last step, so the matrix drawn is the final one)."""
+        last step, so the matrix drawn is the final one); the lines fit their final texts."""
+        self._fit_lines()
         matrix = self._matrix
         if matrix is None:
             return
