@@ -64,7 +64,7 @@ def test_q_and_the_keys_are_marked_on_every_plot_and_follow_an_edit(qtbot, panel
         xs, ys = plot.q_shaft.getData()
         assert (xs[-1], ys[-1]) == (-1.0, 2.5)
         assert plot.q_head.pos() == QPointF(-1.0, 2.5)
-        assert np.allclose([spot.pos() for spot in plot.keys.points()], view.k)
+        assert np.allclose([dot.point for dot in plot.dots if dot.isVisible()], view.k)
         assert np.array_equal(plot.image.image, plot.shown_landscape().values)
 
 

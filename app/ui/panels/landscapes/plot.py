@@ -17,6 +17,7 @@ from app.ui.fonts import BODY_PT, READING, STRONG, emphasize, scaled_font
 from app.ui.format import format_score, shown_name
 from app.ui.look import OKABE_ITO, QUERY_COLOUR, Look, landscape_map
 from app.ui.panels.playground.labels import put, text_size
+from app.ui.panels.playground.marks import Dot
 from app.ui.panels.playground.placement import Label, around, inside, place
 from app.ui.widgets.axes import keep_still
 from app.ui.widgets.plot_text import PlotText
@@ -85,10 +86,11 @@ class LandscapePlot:
         self.q_shaft = pg.PlotDataItem()
         self.q_head = pg.ArrowItem(angle=0, tipAngle=34, headLen=14, tailLen=None,
                                    pen=None, brush=pg.mkBrush(QUERY_COLOUR))
-        self.keys = pg.ScatterPlotItem()
-        for item in (self.q_shaft, self.q_head, self.keys):
+        for item in (self.q_shaft, self.q_head):
             item.setZValue(10)
             self.plot.addItem(item)
+        self.dots: list[Dot] = []
+        """One per key: a scatter item's setData re-rendered its symbols at every drag step."""
         self.levels: list[pg.TextItem] = []
         for _ in range(LEVEL_LABELS):
             label = PlotText("", color="#222222", anchor=(0.5, 0.5),
@@ -120,6 +122,8 @@ class LandscapePlot:
             label.setFont(scaled_font(READING, bold=True))
         self._look = look
         self._field = self._q = None  # drawn afresh in the new look
+        for j, dot in enumerate(self.dots):
+            self._dress(dot, j)
 
     def aspect(self) -> float:
         """Width : height of the view box, the shape the landscape is computed for."""
@@ -212,11 +216,16 @@ class LandscapePlot:
             self.q_head.setPos(*tip)
             self.q_head.setStyle(angle=180.0 - math.degrees(math.atan2(tip[1], tip[0])))
             self.q_head.setVisible(bool(np.any(q)))
-        look = self._look
-        colours = [OKABE_ITO[j % len(OKABE_ITO)] for j in range(len(view.k))]
-        self.keys.setData(pos=view.k, size=look.px(DOT_PX), symbol="o",
-                          brush=[pg.mkBrush(c) for c in colours],
-                          pen=pg.mkPen(look.theme.foreground, width=look.px(1.5)))
+        while len(self.dots) < len(view.k):
+            dot = Dot()
+            dot.setZValue(10)
+            self._dress(dot, len(self.dots))
+            self.plot.addItem(dot)
+            self.dots.append(dot)
+        for j, dot in enumerate(self.dots):
+            dot.setVisible(j < len(view.k))
+            if j < len(view.k):
+                dot.set_point(float(view.k[j, 0]), float(view.k[j, 1]))
         while len(self.names) < len(view.k):
             label = PlotText("", color="#111111", anchor=(0, 1),
                              fill=pg.mkBrush(255, 255, 255, 170))
@@ -231,6 +240,12 @@ class LandscapePlot:
                 label.setText(shown_name(view.key_names[j]))
         if detailed:
             self._place_labels(view)
+
+    def _dress(self, dot: Dot, j: int) -> None:
+        """Key j's dot in the look: its playground colour, edged in the foreground's."""
+        look = self._look
+        dot.set_look(look.px(DOT_PX), look.theme.foreground, look.px(1.5),
+                     OKABE_ITO[j % len(OKABE_ITO)])
 
     def _place_labels(self, view: View) -> None:
         """Key names beside their dots, then the contour values where they cover no name,
