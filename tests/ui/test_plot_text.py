@@ -1,5 +1,5 @@
-"""The plot's label kept as a pixmap: it shows its box from the first paint, and a new text,
-font or anchor shows as a label made with it from the start shows."""
+"""The plot's label, its box kept as a pixmap: it shows the box from the first paint, and a
+new text, font, anchor or zoom shows as a label made with it from the start shows."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from PySide6.QtWidgets import QApplication, QGraphicsItem
 
 from app.startup import make_application
 from app.ui.fonts import ui_font
+from app.ui.look import Look
+from app.ui.panels.playground.panel import PlaygroundPanel
 from app.ui.widgets.plot_text import PlotText
 
 SHORT, LONG = "1", "|k|cos θ = −12.34"
@@ -40,7 +42,7 @@ def plot(qtbot) -> Callable[[str], tuple[pg.PlotWidget, PlotText]]:
     return open_
 
 
-def painted(widget: pg.PlotWidget) -> np.ndarray:
+def painted(widget: pg.GraphicsView) -> np.ndarray:
     for _ in range(3):
         QApplication.processEvents()
     image = widget.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
@@ -48,10 +50,10 @@ def painted(widget: pg.PlotWidget) -> np.ndarray:
         image.height(), image.bytesPerLine())[:, :4 * image.width()].copy()
 
 
-def test_the_label_is_kept_as_a_pixmap(plot):
+def test_the_labels_box_is_kept_as_a_pixmap_and_its_text_drawn(plot):
     _widget, label = plot(SHORT)
-    assert all(part.cacheMode() == QGraphicsItem.CacheMode.DeviceCoordinateCache
-               for part in (label, label.textItem))
+    assert label.cacheMode() == QGraphicsItem.CacheMode.DeviceCoordinateCache
+    assert label.textItem.cacheMode() == QGraphicsItem.CacheMode.NoCache
 
 
 @pytest.mark.parametrize("first, then", [(SHORT, LONG), (LONG, SHORT)])
@@ -72,3 +74,22 @@ def test_a_new_font_and_anchor_show_as_a_label_made_with_them(plot):
     made.setFont(ui_font(20, bold=True))
     made.setAnchor((0, 1))
     assert np.array_equal(changed, painted(fresh))
+
+
+def test_the_planes_labels_keep_their_text_through_a_new_zoom(qtbot, open_2d_panel, present):
+    """After presentation zooms, the plane is what it is with every label's pixmap drawn
+    afresh (with the texts kept as pixmaps too they were left blank; without telling Qt of
+    the new box, the boxes kept the first zoom's size)."""
+    panel = open_2d_panel(PlaygroundPanel, (900, 700))
+    present(panel, Look().scaled(1.5))
+    present(panel, Look().scaled(1.0))
+    shown = painted(panel.canvas)
+    labels = [item for item in panel.canvas.scene().items() if isinstance(item, PlotText)]
+    assert len(labels) >= 4
+    for item in labels:  # every pixmap dropped and drawn again
+        for part in (item, item.textItem):
+            mode = part.cacheMode()
+            part.setCacheMode(QGraphicsItem.CacheMode.NoCache)
+            part.setCacheMode(mode)
+    panel.canvas.viewport().update()
+    assert np.array_equal(painted(panel.canvas), shown)

@@ -1,11 +1,17 @@
 """Owns the text drawn on a plot (a vector's name, a contour's value, θ): pyqtgraph's
 TextItem, kept as a pixmap between changes of its own.
 
-A drag step repaints the region an arrow sweeps, and each label in it laid out and painted
-its text again: on stage scene 1, nine labels were about 1 ms of the plane's 2.5 ms repaint,
-measured. pyqtgraph's TextItem sets the painter to the item's scene transform at its first
-paint, which inside a pixmap draws the box elsewhere (a label showed no box until its text
-changed); this one paints with the painter it is given.
+A drag step repaints the region an arrow sweeps, and each label in it ran pyqtgraph's Python
+paint and filled its box again: on stage scene 1, nine labels were about 1 ms of the plane's
+2.5 ms repaint, measured, and keeping the boxes as pixmaps took it to about 1.5 ms. The text
+inside (a QGraphicsTextItem of its own) is drawn directly: kept as a pixmap too, it was left
+blank after a new presentation zoom.
+
+pyqtgraph's TextItem moves its text inside itself without telling Qt that its box changed
+(a box kept as a pixmap stayed the old font's size), and sets the painter to the item's
+scene transform at its first paint, which inside a pixmap draws the box elsewhere (a label
+showed no box until its text changed). This one does tell Qt, and paints with the painter
+it is given.
 """
 
 from __future__ import annotations
@@ -21,8 +27,12 @@ class PlotText(pg.TextItem):
 
     def __init__(self, text: str = "", **options: object) -> None:
         super().__init__(text, **options)
-        for item in (self, self.textItem):
-            item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+
+    def updateTextPos(self) -> None:
+        self.prepareGeometryChange()  # the box is the text's: a new font or text moves it
+        super().updateTextPos()
+        self.update()
 
     def paint(self, painter: QPainter, *args: object) -> None:
         scene = self.scene()

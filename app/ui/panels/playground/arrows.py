@@ -178,7 +178,8 @@ class VectorArrow:
 
     def put_label(self, rect: tuple[float, float, float, float]) -> None:
         """Put the label's lower left corner at the rectangle's (plot units, y up)."""
-        self.label.setAnchor((0, 1))
+        if tuple(self.label.anchor) != (0, 1):  # a new anchor draws the label's box afresh
+            self.label.setAnchor((0, 1))
         self.label.setPos(rect[0], rect[1])
 
     @property
