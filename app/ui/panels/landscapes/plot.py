@@ -17,9 +17,9 @@ from app.ui.fonts import BODY_PT, READING, STRONG, emphasize, scaled_font
 from app.ui.format import format_score, shown_name
 from app.ui.look import OKABE_ITO, QUERY_COLOUR, Look, landscape_map
 from app.ui.panels.playground.labels import put, text_size
-from app.ui.panels.playground.marks import Dot
 from app.ui.panels.playground.placement import Label, around, inside, place
 from app.ui.widgets.axes import keep_still
+from app.ui.widgets.dot import Dot
 from app.ui.widgets.plot_text import PlotText
 
 LEVEL_LABELS = 12
@@ -90,7 +90,6 @@ class LandscapePlot:
             item.setZValue(10)
             self.plot.addItem(item)
         self.dots: list[Dot] = []
-        """One per key: a scatter item's setData re-rendered its symbols at every drag step."""
         self.levels: list[pg.TextItem] = []
         for _ in range(LEVEL_LABELS):
             label = PlotText("", color="#222222", anchor=(0.5, 0.5),

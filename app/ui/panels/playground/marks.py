@@ -7,9 +7,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QPainter, QPen
-from PySide6.QtWidgets import QGraphicsItem
+from PySide6.QtCore import Qt
 
 from app.i18n import tr
 from app.model.plane import arc_points
@@ -17,48 +15,12 @@ from app.model.scoring import Undefined
 from app.model.view import View
 from app.ui.format import format_score
 from app.ui.look import SELECTION_COLOUR, Look
+from app.ui.widgets.dot import Dot
 from app.ui.widgets.plot_text import PlotText
 
 SPAN_OPACITY = 0.45
 NAMED_ANGLE_DEG = 1.0
 """A narrower angle (a key dragged onto q) has no arc to name: the arc and θ are left out."""
-
-
-class Dot(pg.GraphicsObject):
-    """A round mark of a fixed size in pixels at one point of the plot (the projection's foot):
-    a ScatterPlotItem's paint for this one point cost a fifth of the whole plane's."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
-        self._diameter = 11.0
-        self._pen = QPen(QColor("#333333"), 2.0)
-        self._brush = QBrush(QColor("white"))
-
-    def set_look(self, diameter: float, edge: str, edge_width: float, fill: str) -> None:
-        self.prepareGeometryChange()
-        self._diameter = diameter
-        self._pen = QPen(QColor(edge), edge_width)
-        self._brush = QBrush(QColor(fill))
-        self.update()
-
-    def set_point(self, x: float, y: float) -> None:
-        self.setPos(x, y)
-
-    @property
-    def point(self) -> tuple[float, float]:
-        return self.pos().x(), self.pos().y()
-
-    def boundingRect(self) -> QRectF:
-        reach = self._diameter / 2 + self._pen.widthF()
-        return QRectF(-reach, -reach, 2 * reach, 2 * reach)
-
-    def paint(self, painter: QPainter, *_args: object) -> None:
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setPen(self._pen)
-        painter.setBrush(self._brush)
-        radius = self._diameter / 2
-        painter.drawEllipse(QPointF(0.0, 0.0), radius, radius)
 
 
 class PairMarks:
