@@ -22,6 +22,7 @@ from app.ui.panels.match.model import COLUMNS, SORT_ROLE
 from app.ui.panels.match.panel import MatchTablePanel
 from app.ui.panels.playground.panel import PlaygroundPanel
 from app.ui.panels.shapes.panel import ShapesPanel
+from app.ui.presentation import restore_base_style
 
 UNSWAPPED_KEY = 1
 """In the lesson's 4-D world (query 3) keys 0, 2 and 4 swap ranks; key 1 takes no part."""
@@ -446,6 +447,39 @@ def test_the_plane_keeps_its_readouts_room_while_a_drag_only_shrinks_a_number(
     document.end_drag()
     settled(paints(panel))
     assert fits.count - before == 1, "the room is fitted to the narrower texts at the end"
+
+
+def test_a_drag_on_the_stage_keeps_the_readouts_columns_and_side(qtbot, open_window, paints):
+    """A number that grows mid-drag (q·k to −21.00) gets room where the readouts are: the
+    stage dropped the coordinates column for it, and the plane under the pointer grew by a
+    fifth, so the key slid away from the pointer; the layout is chosen again at the end."""
+    window = open_window("zh")
+    try:
+        window.resize(1024, 768)
+        window.arrangement.open_scene(0, set_up=True)
+        window.presentation.set_presenting(True)
+        window.presentation.set_scale(1.5)
+        panel = window.panels["playground"]
+        settled(paints(window))
+        readouts, body = panel.readouts, panel._body
+        arrangement = (body.direction(), readouts.hidden_columns())
+        assert arrangement[1] == ()
+        document = window.document
+        document.begin_drag()
+        for k in ([-3.0, -5.0], [-9.5, -9.5]):
+            document.set_vector("k", 0, k)
+            document.flush()
+            settled(paints(window))
+            assert (body.direction(), readouts.hidden_columns()) == arrangement
+            assert readouts.cells[0]["dot"].width() >= readouts.cells[0]["dot"].sizeHint().width()
+        document.set_vector("k", 0, [2.0, 2.0])
+        document.flush()
+        document.end_drag()
+        settled(paints(window))
+        assert (body.direction(), readouts.hidden_columns()) == arrangement
+    finally:
+        window.presentation.set_presenting(False)
+        restore_base_style()
 
 
 def test_a_drag_step_on_the_stage_sets_no_tooltip_it_already_has(qtbot, window, paints):

@@ -198,21 +198,22 @@ class PlaygroundPanel(Panel):
                 self.document.dragging and _within(sizes, self._readout_sizes)):
             return
         self._readout_sizes = sizes
-        self._fit_readouts()
+        self._fit_readouts(keep=self.document.dragging)
 
     def refit(self) -> None:
         super().refit()
         self._on_readouts_relaid()  # the room held through the drag, fitted to the texts
 
-    def _fit_readouts(self) -> None:
+    def _fit_readouts(self, keep: bool = False) -> None:
         """Readouts beside the plane or below it (app/ui/panels/playground/room.py), decided
-        again when the panel resizes and when the table's texts or fonts change."""
+        again when the panel resizes and when the table's texts or fonts change (during a
+        drag, `keep`: where they are, with room for their new texts)."""
         margins = self.layout().contentsMargins()
         width = self.width() - margins.left() - margins.right()
         around_w, around_h = self._plane_chrome()
         self._room.fit(width, self.height() - margins.top() - margins.bottom(), self.look,
                        (around_w, around_h + self.caption.heightForWidth(width)),
-                       self._plane_side())
+                       self._plane_side(), keep)
         self._fit_chrome()
 
     def readable_size(self) -> QSize:

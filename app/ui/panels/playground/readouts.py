@@ -162,6 +162,10 @@ class PlaneReadouts(QWidget):
         key where it is, and every score column stays whole."""
         self.show_columns(() if on else ("vector",))
 
+    def hidden_columns(self) -> tuple[str, ...]:
+        """The headed columns left out now (see `show_columns`)."""
+        return tuple(name for name in HEADED if self.headers[name].isHidden())
+
     def show_columns(self, hidden: tuple[str, ...]) -> None:
         """Every column but the `hidden` ones (the score column only under a scorer other
         than the dot product)."""

@@ -100,10 +100,18 @@ class ReadoutRoom:
         return None if best is None else best[1:]
 
     def fit(self, width: int, height: int, look: Look,
-            chrome: tuple[float, float] = (0.0, 0.0), least: float = 0.0) -> None:
+            chrome: tuple[float, float] = (0.0, 0.0), least: float = 0.0,
+            keep: bool = False) -> None:
         """Beside the plane the readouts take exactly the table's width (the plane takes the
         rest) and scroll within the full height; below it, the height they need. On the
-        stage, nothing scrolls: see `choose` (`least`: the plane's readable side)."""
+        stage, nothing scrolls: see `choose` (`least`: the plane's readable side).
+
+        With `keep` (a drag runs) the readouts stay where they are, with the same columns,
+        and only their room follows the texts: a plane laid out anew under the pointer (a
+        column dropped, the table moved below) slid the dragged key away from it."""
+        if keep:
+            self._keep(width, height, look)
+            return
         chosen = self.choose(width, height, chrome, least) if look.stage else None
         if chosen is not None:
             self._place(*chosen, width)
@@ -127,6 +135,17 @@ class ReadoutRoom:
             # must not wrap a line and so keep itself shown
             scroll.setFixedHeight(min(self.readouts.needed_height(room) + 2,
                                       self.below_room(height, look)))
+
+    def _keep(self, width: int, height: int, look: Look) -> None:
+        beside = self.body.direction() == QBoxLayout.Direction.LeftToRight
+        if look.stage:
+            self._place(beside, self.readouts.hidden_columns(), width)
+        elif beside:
+            self.scroll.setFixedWidth(self.beside_width(height))
+        else:
+            self.scroll.setFixedHeight(min(
+                self.readouts.needed_height(width - self._bar_width()) + 2,
+                self.below_room(height, look)))
 
     def _place(self, beside: bool, hidden: tuple[str, ...], width: int) -> None:
         direction = (QBoxLayout.Direction.LeftToRight if beside
