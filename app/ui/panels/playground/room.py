@@ -109,14 +109,15 @@ class ReadoutRoom:
         With `keep` (a drag runs) the readouts stay where they are, with the same columns,
         and only their room follows the texts: a plane laid out anew under the pointer (a
         column dropped, the table moved below) slid the dragged key away from it."""
-        if keep:
-            self._keep(width, height, look)
-            return
-        chosen = self.choose(width, height, chrome, least) if look.stage else None
-        if chosen is not None:
-            self._place(*chosen, width)
-            return
-        direction = (QBoxLayout.Direction.LeftToRight if self.beside(width, height, look)
+        was_beside = self.body.direction() == QBoxLayout.Direction.LeftToRight
+        if look.stage:
+            chosen = ((was_beside, self.readouts.hidden_columns()) if keep
+                      else self.choose(width, height, chrome, least))
+            if chosen is not None:
+                self._place(*chosen, width)
+                return
+        beside = was_beside if keep else self.beside(width, height, look)
+        direction = (QBoxLayout.Direction.LeftToRight if beside
                      else QBoxLayout.Direction.TopToBottom)
         if self.body.direction() != direction:
             self.body.setDirection(direction)
@@ -130,22 +131,12 @@ class ReadoutRoom:
             scroll.setMinimumWidth(0)
             scroll.setMaximumWidth(QWIDGETSIZE_MAX)
             room = width - self._bar_width()
-            self.readouts.show_coordinates(self.readouts.full_width() <= room)
+            if not keep:  # during a drag the coordinates stay as they are
+                self.readouts.show_coordinates(self.readouts.full_width() <= room)
             # the height at the width a scroll bar leaves: one shown while the layout settles
             # must not wrap a line and so keep itself shown
             scroll.setFixedHeight(min(self.readouts.needed_height(room) + 2,
                                       self.below_room(height, look)))
-
-    def _keep(self, width: int, height: int, look: Look) -> None:
-        beside = self.body.direction() == QBoxLayout.Direction.LeftToRight
-        if look.stage:
-            self._place(beside, self.readouts.hidden_columns(), width)
-        elif beside:
-            self.scroll.setFixedWidth(self.beside_width(height))
-        else:
-            self.scroll.setFixedHeight(min(
-                self.readouts.needed_height(width - self._bar_width()) + 2,
-                self.below_room(height, look)))
 
     def _place(self, beside: bool, hidden: tuple[str, ...], width: int) -> None:
         direction = (QBoxLayout.Direction.LeftToRight if beside
