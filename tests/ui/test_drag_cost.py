@@ -9,11 +9,12 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QEvent, QObject, QPoint, QRect, Qt
-from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSize, Qt
+from PySide6.QtGui import QFontMetrics, QImage
+from PySide6.QtWidgets import QApplication, QLabel, QWidget
 
 from app.state.document import Document
+from app.ui.format import format_score
 from app.ui.look import Look
 from app.ui.panels.base import Panel
 from app.ui.panels.heatmap import panel as heatmap_panel
@@ -477,6 +478,48 @@ def test_a_drag_on_the_stage_keeps_the_readouts_columns_and_side(qtbot, open_win
         document.end_drag()
         settled(paints(window))
         assert (body.direction(), readouts.hidden_columns()) == arrangement
+    finally:
+        window.presentation.set_presenting(False)
+        restore_base_style()
+
+
+def test_a_drag_step_on_the_stage_lays_out_the_readouts_only_for_a_text_that_grew(
+        qtbot, open_window, paints):
+    """Each new number asked the table for a layout pass, a tenth of a stage drag step:
+    while a drag runs the texts keep their size, and only one that needs more room than it
+    has is laid out again (and shown whole)."""
+    window = open_window("zh")
+    try:
+        window.resize(1024, 768)
+        window.arrangement.open_scene(0, set_up=True)
+        window.presentation.set_presenting(True)
+        window.presentation.set_scale(1.5)
+        readouts = window.panels["playground"].readouts
+        settled(paints(window))
+        document = window.document
+        layouts = Events(QEvent.Type.LayoutRequest)
+        readouts.installEventFilter(layouts)
+        document.begin_drag()
+        document.set_vector("k", 0, [2.5, 1.5])
+        document.flush()
+        settled(paints(window))
+        layouts.count = 0
+        for k in ([2.0, 1.0], [1.5, 2.0], [2.5, 0.5]):
+            document.set_vector("k", 0, k)
+            document.flush()
+            settled(paints(window))
+        assert layouts.count == 0
+        document.set_vector("k", 0, [-9.5, -9.5])  # a q·k wider than any before
+        document.flush()
+        settled(paints(window))
+        assert layouts.count >= 1
+        dot = readouts.cells[0]["dot"]
+        assert dot.text() == format_score(float(document.view.scores["dot"][0][0]))
+        assert dot.width() >= QFontMetrics(dot.font()).horizontalAdvance(dot.text())
+        document.end_drag()
+        settled(paints(window))
+        for label in readouts.findChildren(QLabel):  # every text its own size again
+            assert (label.minimumSize(), label.maximumSize().width()) == (QSize(0, 0), 16777215)
     finally:
         window.presentation.set_presenting(False)
         restore_base_style()

@@ -313,6 +313,7 @@ class PlaygroundPanel(Panel):
             self._label_order(state.key), marks, self.landscape.level_labels(land),
             [drop] if (drop := self.marks.drop()) else [], self.plot.vb.viewPixelSize(),
             self.plot.vb.viewRange(), self.look.scale, self.look.px(3 * 1.6))
+        self.readouts.hold(self.document.dragging)
         self.readouts.paint(view, state.key, self.look.spotlight)
 
     def _fit_labels(self) -> None:

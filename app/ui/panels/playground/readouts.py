@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtGui import QTextDocument, QTextOption
 from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
@@ -25,6 +25,9 @@ COLUMNS = ("key", "vector", "dot", "norm", "cos", "angle", "active")
 HEADED = ("key", "vector", "dot", "norm", "cos", "angle")
 """The columns with a header (the last one only shows which key is active)."""
 
+
+UNPINNED = QSize(16777215, 16777215)
+"""Qt's largest widget size (QWIDGETSIZE_MAX): a label's maximum when nothing pins it."""
 
 LONG_HEADER = 12
 """A score column's formula longer than this many characters is set on two lines."""
@@ -52,6 +55,14 @@ def rope_note(view: View) -> str | None:
               scores=tr("timeline.sep").join(format_score(float(v)) for v in off))
 
 
+def _unpin(label: QLabel) -> None:
+    """Give a label its own size again. QLabel keeps the hint it measured while pinned
+    (grown to the fixed size) until its text changes; `setIndent` has it measured anew."""
+    label.setMinimumSize(0, 0)
+    label.setMaximumSize(UNPINNED)
+    label.setIndent(label.indent())
+
+
 class PlaneReadouts(QWidget):
     """The table under (or beside) the plane.
 
@@ -64,6 +75,8 @@ class PlaneReadouts(QWidget):
     def __init__(self, key_count: int, colours: list[str],
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._pinned: dict[QLabel, QSize] = {}  # while held: each fixed text's hint before
+        self._holding = False
         self._colours = colours
         self._look = Look()
         self.glosses: dict[str, str] = {}  # token → English gloss, shown beside it in English
@@ -122,10 +135,59 @@ class PlaneReadouts(QWidget):
             self.layout().invalidate()  # fonts set while hidden (start in presentation mode)
         return handled
 
+    def hold(self, on: bool) -> None:
+        """While on (a drag), every shown text is pinned to the size it has, so that a new
+        number asks no layout of the table (Qt lays out nothing for a widget of fixed size):
+        the table's layout pass was a tenth of a stage drag step. A text that needs more
+        room than it had is let go (`_let_grown_go`), and the panel gives it room as before;
+        off, every text takes its own size again."""
+        if on == self._holding:
+            return
+        self._holding = on
+        if on:
+            self._pin_shown()
+            return
+        for label in self._pinned:
+            _unpin(label)
+        self._pinned.clear()
+
+    def _texts(self) -> tuple[QLabel, ...]:
+        return (self.query_line, self.identity, self.help_line, *self.headers.values(),
+                *(label for row in self.cells for label in row.values()))
+
+    def _pin_shown(self) -> None:
+        for label in self._texts():
+            if label not in self._pinned and not label.isHidden() and label.width() > 0:
+                self._pinned[label] = label.sizeHint()
+                label.setFixedSize(label.size())
+
+    @staticmethod
+    def _needed(label: QLabel) -> QSize:
+        """The room the label's text asks for: its height at its width when it wraps."""
+        if label.wordWrap():
+            return QSize(0, label.heightForWidth(label.width()))
+        return label.sizeHint()
+
+    def _let_grown_go(self) -> None:
+        """A pinned text that now needs more room than it has is let go, so the table lays
+        it out again (and the panel widens its room, see `relaid`); it is pinned again at
+        its new size by the next step."""
+        for label in list(self._pinned):
+            need = self._needed(label)
+            if need.width() > label.width() or need.height() > label.height():
+                del self._pinned[label]
+                _unpin(label)
+
     def cell_sizes(self) -> tuple[tuple[bool, int, int], ...]:
         """Every text's size as laid out now (hidden or not, width, height)."""
         return tuple((label.isHidden(), hint.width(), hint.height())
-                     for label in self.findChildren(QLabel) for hint in (label.sizeHint(),))
+                     for label in self.findChildren(QLabel) for hint in (self._hint(label),))
+
+    def _hint(self, label: QLabel) -> QSize:
+        """A pinned text's hint grows to its fixed size (and a wrapped one's follows its
+        maximum width): the hint it had before it was pinned stands for it, since a pinned
+        text has the room it needs."""
+        return self._pinned.get(label) or label.sizeHint()
 
     def full_width(self) -> int:
         """The table's width with every column shown (the coordinates too)."""
@@ -196,6 +258,8 @@ class PlaneReadouts(QWidget):
     def paint(self, view: View, key: int, spotlight: bool = False) -> None:
         """Every key's row from the view; with the spotlight on, only the selected one is
         in full colour."""
+        if self._holding:
+            self._pin_shown()
         plane = view.plane
         self.query_line.setText(unbroken(tr(  # "|q| = 3.61" on one line
             "playground.query_line", name=with_gloss(view.query_names[0], self.glosses),
@@ -235,3 +299,5 @@ class PlaneReadouts(QWidget):
         set_tip(self.identity, why if work is None or isinstance(work.total, Undefined)
                 or isinstance(plane.projection, Undefined) else "")
         self.help_line.setText(rope_note(view) or tr("playground.help"))
+        if self._holding:
+            self._let_grown_go()
