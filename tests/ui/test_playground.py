@@ -3,6 +3,8 @@ readouts follow, clicks and keys select and nudge, the landscape follows the sco
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
@@ -146,6 +148,25 @@ def test_clicking_a_key_arrow_selects_it_everywhere(qtbot, panel):
     assert cell(panel, "key", 2).startswith("▶")
 
 
+def test_a_click_on_a_keys_shaft_selects_it_and_one_beside_it_does_not(qtbot, panel):
+    """The shaft answers a click within its band (14 px), as far from the tip as it is."""
+    document = panel.document
+    document.set_vector("k", 2, [-4.0, -3.0])  # a long shaft, apart from the others
+    document.flush()
+    qtbot.wait(50)
+    tip = to_viewport(panel, -4.0, -3.0)
+    middle = to_viewport(panel, -2.4, -1.8)
+    along = QPointF(tip - middle)
+    across = QPoint(round(-along.y() / math.hypot(along.x(), along.y()) * 20),
+                    round(along.x() / math.hypot(along.x(), along.y()) * 20))
+    qtbot.mouseClick(panel.canvas.viewport(), LEFT, pos=middle + across)  # 20 px beside it
+    qtbot.wait(50)
+    assert document.state.key == 0
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        qtbot.mouseClick(panel.canvas.viewport(), LEFT, pos=middle)
+    assert document.state.key == 2
+
+
 def test_clicking_an_arrow_is_no_undo_step_and_keeps_redo(qtbot, panel):
     document = panel.document
     with qtbot.waitSignal(document.changed, timeout=2000):
@@ -246,10 +267,10 @@ def test_teaching_world_shows_a_hint_and_a_way_back(panel, world_hint_round_trip
 def test_presentation_scale_enlarges_text_and_arrows(qtbot, panel, present):
     arrow = panel.arrows[("k", 0)]
     small_font = panel.readouts.cells[0]["dot"].font().pointSizeF()
-    small_pen = arrow.shaft.opts["pen"].widthF()
+    small_pen = arrow.shaft.pen().widthF()
     present(panel, Look().scaled(2.0))
     assert panel.readouts.cells[0]["dot"].font().pointSizeF() == pytest.approx(2 * small_font)
-    assert arrow.shaft.opts["pen"].widthF() == pytest.approx(2 * small_pen)
+    assert arrow.shaft.pen().widthF() == pytest.approx(2 * small_pen)
     assert arrow.label.textItem.font().pointSizeF() >= 2 * 11
 
 

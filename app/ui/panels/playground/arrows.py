@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from app.ui.look import SELECTION_COLOUR, Look
 from app.ui.widgets.plot_text import PlotText
+from app.ui.widgets.polyline import Polyline
 
 VectorId = tuple[str, int]
 LABEL_GAP_PX = 16
@@ -104,10 +105,8 @@ class VectorArrow:
 
     def __init__(self, plot: pg.PlotItem, role: str, index: int, colour: str) -> None:
         self.role, self.index, self.colour = role, index, colour
-        # bare curves: a PlotDataItem's setData costs six times as much, at every drag step
-        self.halo = pg.PlotCurveItem([0, 0], [0, 0])
-        self.shaft = pg.PlotCurveItem([0, 0], [0, 0])
-        self.shaft.setClickable(True, width=14)
+        self.halo = Polyline([0, 0], [0, 0])
+        self.shaft = Polyline([0, 0], [0, 0], clickable_px=14)
         self.head = pg.ArrowItem(angle=0, tipAngle=32, headLen=18, tailLen=None,
                                  pen=pg.mkPen("w", width=1.5), brush=colour)
         self.label = PlotText("", color=colour, anchor=(0, 1),

@@ -17,6 +17,7 @@ from app.ui.format import format_score
 from app.ui.look import SELECTION_COLOUR, Look
 from app.ui.widgets.dot import Dot
 from app.ui.widgets.plot_text import PlotText
+from app.ui.widgets.polyline import Polyline
 
 SPAN_OPACITY = 0.45
 NAMED_ANGLE_DEG = 1.0
@@ -27,11 +28,10 @@ class PairMarks:
     """Plot items drawn for the selected key only, created once and moved with setData."""
 
     def __init__(self, plot: pg.PlotItem) -> None:
-        # bare curves: a PlotDataItem's setData costs six times as much, at every drag step
-        self.projection_line = pg.PlotCurveItem()
-        self.projection_span = pg.PlotCurveItem()
+        self.projection_line = Polyline()
+        self.projection_span = Polyline()
         self.foot = Dot()
-        self.arc = pg.PlotCurveItem()
+        self.arc = Polyline()
         self._span_pen: tuple[str, float] | None = None
         for item in (self.projection_span, self.projection_line, self.arc, self.foot):
             item.setZValue(15)
