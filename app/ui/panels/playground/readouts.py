@@ -55,6 +55,13 @@ def rope_note(view: View) -> str | None:
               scores=tr("timeline.sep").join(format_score(float(v)) for v in off))
 
 
+def _cells(row: np.ma.MaskedArray) -> list[float | None]:
+    """A row's values as floats, None where masked (undefined): read once, since each
+    element read from a masked array builds a masked scalar."""
+    values, masked = np.ma.getdata(row).tolist(), np.ma.getmaskarray(row).tolist()
+    return [None if hidden else value for value, hidden in zip(values, masked, strict=True)]
+
+
 def _unpin(label: QLabel) -> None:
     """Give a label its own size again. QLabel keeps the hint it measured while pinned
     (grown to the fixed size) until its text changes; `setIndent` has it measured anew."""
@@ -75,7 +82,8 @@ class PlaneReadouts(QWidget):
     def __init__(self, key_count: int, colours: list[str],
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._pinned: dict[QLabel, QSize] = {}  # while held: each fixed text's hint before
+        # while held: each fixed text's hint before it was pinned, and the text last measured
+        self._pinned: dict[QLabel, tuple[QSize, str]] = {}
         self._holding = False
         self._colours = colours
         self._look = Look()
@@ -158,7 +166,7 @@ class PlaneReadouts(QWidget):
     def _pin_shown(self) -> None:
         for label in self._texts():
             if label not in self._pinned and not label.isHidden() and label.width() > 0:
-                self._pinned[label] = label.sizeHint()
+                self._pinned[label] = (label.sizeHint(), label.text())
                 label.setFixedSize(label.size())
 
     @staticmethod
@@ -172,7 +180,11 @@ class PlaneReadouts(QWidget):
         """A pinned text that now needs more room than it has is let go, so the table lays
         it out again (and the panel widens its room, see `relaid`); it is pinned again at
         its new size by the next step."""
-        for label in list(self._pinned):
+        for label, (hint, measured) in list(self._pinned.items()):
+            text = label.text()
+            if text == measured:  # measuring a wrapped text is a layout of its own
+                continue
+            self._pinned[label] = (hint, text)
             need = self._needed(label)
             if need.width() > label.width() or need.height() > label.height():
                 del self._pinned[label]
@@ -187,7 +199,8 @@ class PlaneReadouts(QWidget):
         """A pinned text's hint grows to its fixed size (and a wrapped one's follows its
         maximum width): the hint it had before it was pinned stands for it, since a pinned
         text has the room it needs."""
-        return self._pinned.get(label) or label.sizeHint()
+        pinned = self._pinned.get(label)
+        return label.sizeHint() if pinned is None else pinned[0]
 
     def full_width(self) -> int:
         """The table's width with every column shown (the coordinates too)."""
@@ -268,7 +281,8 @@ class PlaneReadouts(QWidget):
         self.headers["active"].setVisible(show_active)
         self.headers["active"].setText(header_lines(SCORERS[view.scorer].formula))
         why = tr("playground.cos_undefined")
-        dots, cosines, active = view.scores["dot"][0], view.scores["cosine"][0], view.active[0]
+        dots = np.ma.getdata(view.scores["dot"][0]).tolist()
+        cosines, active = (_cells(matrix[0]) for matrix in (view.scores["cosine"], view.active))
         for j, row in enumerate(self.cells):
             name = tr("playground.k_label", number=j + 1,
                       name=with_gloss(view.key_names[j], self.glosses))
@@ -282,13 +296,13 @@ class PlaneReadouts(QWidget):
                 if label.styleSheet() != wanted:  # restyling is costly; most drags keep it
                     label.setStyleSheet(wanted)
             row["vector"].setText(vector_text(view.k[j]))
-            row["dot"].setText(format_score(float(dots[j])))
+            row["dot"].setText(format_score(dots[j]))
             row["norm"].setText(format_score(float(plane.norm_k[j])))
             angle = float(plane.angle_deg[j])
             values = {
-                "cos": None if cosines[j] is np.ma.masked else format_score(float(cosines[j])),
+                "cos": None if cosines[j] is None else format_score(cosines[j]),
                 "angle": None if np.isnan(angle) else f"{format_score(angle, 1)}°",
-                "active": None if active[j] is np.ma.masked else format_score(float(active[j])),
+                "active": None if active[j] is None else format_score(active[j]),
             }
             for column, text in values.items():
                 row[column].setText(UNDEFINED_TEXT if text is None else text)
