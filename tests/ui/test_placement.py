@@ -76,3 +76,21 @@ def test_the_clearance_check_says_what_overlaps_and_the_padded_crosses_say() -> 
         wide = (rect[0] - pad, rect[1] - pad, rect[2] + 2 * pad, rect[3] + 2 * pad)
         expected = (free, free and not any(crosses(wide, shaft) for shaft in shafts))
         assert _clear(rect, taken, shafts, pad) == expected
+
+
+def test_the_candidates_read_in_order_are_those_read_one_by_one() -> None:
+    """A drag step reads the candidates around a point in order, worked out inline; each
+    must be the rectangle `inside(beside(...))` gives for its side and gap, as reading one
+    by index gives it, near the plot's edges (slid back) too."""
+    rng = np.random.default_rng(11)
+    for _ in range(300):
+        x, y = rng.uniform(-5, 5, 2)
+        size = tuple(rng.uniform(0.2, 3.0, 2))
+        candidates = around(x, y, rng.uniform(-math.pi, math.pi), size,
+                            rng.uniform(0.05, 0.6), BOUNDS)
+        in_order = list(candidates)
+        assert len(in_order) == len(candidates)
+        for index, rect in enumerate(in_order):
+            assert rect == candidates[index]  # the same arithmetic: the same floats
+            (x_low, x_high), _ = BOUNDS
+            assert rect[2] > x_high - x_low or x_low <= rect[0] <= x_high - rect[2] + 1e-12

@@ -47,7 +47,9 @@ def put(item: pg.TextItem, rect: Rect | None) -> None:
     if rect is not None:
         if tuple(item.anchor) != LOWER_LEFT:
             item.setAnchor(LOWER_LEFT)
-        item.setPos(rect[0], rect[1])
+        at = item.pos()
+        if (at.x(), at.y()) != (rect[0], rect[1]):  # a move is Python work in pyqtgraph
+            item.setPos(rect[0], rect[1])
 
 
 class Joined(Sequence[Rect]):

@@ -94,10 +94,16 @@ class Around(Sequence[Rect]):
         return len(self._turns) * len(self._gaps)
 
     def __iter__(self) -> Iterator[Rect]:
-        x, y, size, bounds = self._spec
+        """`inside(beside(...))` for each candidate, written out: most steps read dozens."""
+        x, y, (width, height), ((x_low, x_high), (y_low, y_high)) = self._spec
+        left_most, bottom_most = max(x_low, x_high - width), max(y_low, y_high - height)
+        sides = [(math.cos(turn), math.sin(turn)) for turn in self._turns]
         for gap in self._gaps:
-            for turn in self._turns:
-                yield inside(beside(x, y, turn, size, gap), bounds)
+            for ux, uy in sides:
+                left = x + gap * ux - (0.5 - 0.5 * ux) * width
+                bottom = y + gap * uy - (0.5 - 0.5 * uy) * height
+                yield (min(max(left, x_low), left_most), min(max(bottom, y_low), bottom_most),
+                       width, height)
 
     def __getitem__(self, index: int) -> Rect:  # type: ignore[override]
         if not -len(self) <= index < len(self):
@@ -122,13 +128,23 @@ def along(x: float, y: float, direction: float, size: tuple[float, float],
 
 def _clear(rect: Rect, placed: Sequence[Rect], arrows: Sequence[Segment],
            pad: float) -> tuple[bool, bool]:
-    """(covers no placed label, and also stays `pad` clear of every arrow); plain loops,
-    since a drag step asks this of about a hundred candidates."""
-    for other in placed:
-        if overlaps(rect, other):
+    """(covers no placed label, and also stays `pad` clear of every arrow); written out in
+    plain comparisons, since a drag step asks this of about a hundred candidates: `overlaps`
+    inline, and an arrow wholly to one side of the widened rectangle passed over before
+    `crosses` clips it."""
+    left, bottom, width, height = rect
+    right, top = left + width, bottom + height
+    for other_left, other_bottom, other_width, other_height in placed:
+        if (left < other_left + other_width and other_left < right
+                and bottom < other_bottom + other_height and other_bottom < top):
             return False, False
-    wide = (rect[0] - pad, rect[1] - pad, rect[2] + 2 * pad, rect[3] + 2 * pad)
+    left, bottom, right, top = left - pad, bottom - pad, right + pad, top + pad
+    wide = (left, bottom, width + 2 * pad, height + 2 * pad)
     for arrow in arrows:
+        x0, y0, x1, y1 = arrow
+        if ((x0 < left and x1 < left) or (x0 > right and x1 > right)
+                or (y0 < bottom and y1 < bottom) or (y0 > top and y1 > top)):
+            continue
         if crosses(wide, arrow):
             return True, False
     return True, True
