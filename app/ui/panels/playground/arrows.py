@@ -138,10 +138,14 @@ class VectorArrow:
             self._restyle()
 
     def set_opacity(self, opacity: float) -> None:
-        """Fade the whole arrow (the spotlight dims every vector but q and the selected key)."""
+        """Fade the whole arrow (the spotlight dims every vector but q and the selected key).
+        A faded head is kept as a pixmap, as a faded shaft is (`Polyline.setOpacity`): Qt
+        fills a see-through shape on a slow path."""
         if opacity != self.shaft.opacity():
             for item in self._items:
                 item.setOpacity(opacity)
+            self.head.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache if opacity < 1
+                                   else QGraphicsItem.CacheMode.NoCache)
 
     def _restyle(self) -> None:
         width = self._width * (1.6 if self._selected else 1.0)
