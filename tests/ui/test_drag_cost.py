@@ -450,79 +450,77 @@ def test_the_plane_keeps_its_readouts_room_while_a_drag_only_shrinks_a_number(
     assert fits.count - before == 1, "the room is fitted to the narrower texts at the end"
 
 
-def test_a_drag_on_the_stage_keeps_the_readouts_columns_and_side(qtbot, open_window, paints):
+@pytest.fixture
+def stage_scene_one(open_window) -> Iterator[QWidget]:
+    """The window in Chinese at 1024×768, presenting scene 1 at 150 %, as a classroom sees
+    it; presentation mode and the base style come back afterwards."""
+    window = open_window("zh")
+    window.resize(1024, 768)
+    window.arrangement.open_scene(0, set_up=True)
+    window.presentation.set_presenting(True)
+    window.presentation.set_scale(1.5)
+    yield window
+    window.presentation.set_presenting(False)
+    restore_base_style()
+
+
+def test_a_drag_on_the_stage_keeps_the_readouts_columns_and_side(qtbot, stage_scene_one, paints):
     """A number that grows mid-drag (q·k to −21.00) gets room where the readouts are: the
     stage dropped the coordinates column for it, and the plane under the pointer grew by a
     fifth, so the key slid away from the pointer; the layout is chosen again at the end."""
-    window = open_window("zh")
-    try:
-        window.resize(1024, 768)
-        window.arrangement.open_scene(0, set_up=True)
-        window.presentation.set_presenting(True)
-        window.presentation.set_scale(1.5)
-        panel = window.panels["playground"]
-        settled(paints(window))
-        readouts, body = panel.readouts, panel._body
-        arrangement = (body.direction(), readouts.hidden_columns())
-        assert arrangement[1] == ()
-        document = window.document
-        document.begin_drag()
-        for k in ([-3.0, -5.0], [-9.5, -9.5]):
-            document.set_vector("k", 0, k)
-            document.flush()
-            settled(paints(window))
-            assert (body.direction(), readouts.hidden_columns()) == arrangement
-            assert readouts.cells[0]["dot"].width() >= readouts.cells[0]["dot"].sizeHint().width()
-        document.set_vector("k", 0, [2.0, 2.0])
+    window = stage_scene_one
+    panel = window.panels["playground"]
+    settled(paints(window))
+    readouts, body = panel.readouts, panel._body
+    arrangement = (body.direction(), readouts.hidden_columns())
+    assert arrangement[1] == ()
+    document = window.document
+    document.begin_drag()
+    for k in ([-3.0, -5.0], [-9.5, -9.5]):
+        document.set_vector("k", 0, k)
         document.flush()
-        document.end_drag()
         settled(paints(window))
         assert (body.direction(), readouts.hidden_columns()) == arrangement
-    finally:
-        window.presentation.set_presenting(False)
-        restore_base_style()
+        assert readouts.cells[0]["dot"].width() >= readouts.cells[0]["dot"].sizeHint().width()
+    document.set_vector("k", 0, [2.0, 2.0])
+    document.flush()
+    document.end_drag()
+    settled(paints(window))
+    assert (body.direction(), readouts.hidden_columns()) == arrangement
 
 
 def test_a_drag_step_on_the_stage_lays_out_the_readouts_only_for_a_text_that_grew(
-        qtbot, open_window, paints):
+        qtbot, stage_scene_one, paints):
     """Each new number asked the table for a layout pass, a tenth of a stage drag step:
     while a drag runs the texts keep their size, and only one that needs more room than it
     has is laid out again (and shown whole)."""
-    window = open_window("zh")
-    try:
-        window.resize(1024, 768)
-        window.arrangement.open_scene(0, set_up=True)
-        window.presentation.set_presenting(True)
-        window.presentation.set_scale(1.5)
-        readouts = window.panels["playground"].readouts
-        settled(paints(window))
-        document = window.document
-        layouts = Events(QEvent.Type.LayoutRequest)
-        readouts.installEventFilter(layouts)
-        document.begin_drag()
-        document.set_vector("k", 0, [2.5, 1.5])
+    window = stage_scene_one
+    readouts = window.panels["playground"].readouts
+    settled(paints(window))
+    document = window.document
+    layouts = Events(QEvent.Type.LayoutRequest)
+    readouts.installEventFilter(layouts)
+    document.begin_drag()
+    document.set_vector("k", 0, [2.5, 1.5])
+    document.flush()
+    settled(paints(window))
+    layouts.count = 0
+    for k in ([2.0, 1.0], [1.5, 2.0], [2.5, 0.5]):
+        document.set_vector("k", 0, k)
         document.flush()
         settled(paints(window))
-        layouts.count = 0
-        for k in ([2.0, 1.0], [1.5, 2.0], [2.5, 0.5]):
-            document.set_vector("k", 0, k)
-            document.flush()
-            settled(paints(window))
-        assert layouts.count == 0
-        document.set_vector("k", 0, [-9.5, -9.5])  # a q·k wider than any before
-        document.flush()
-        settled(paints(window))
-        assert layouts.count >= 1
-        dot = readouts.cells[0]["dot"]
-        assert dot.text() == format_score(float(document.view.scores["dot"][0][0]))
-        assert dot.width() >= QFontMetrics(dot.font()).horizontalAdvance(dot.text())
-        document.end_drag()
-        settled(paints(window))
-        for label in readouts.findChildren(QLabel):  # every text its own size again
-            assert (label.minimumSize(), label.maximumSize().width()) == (QSize(0, 0), 16777215)
-    finally:
-        window.presentation.set_presenting(False)
-        restore_base_style()
+    assert layouts.count == 0
+    document.set_vector("k", 0, [-9.5, -9.5])  # a q·k wider than any before
+    document.flush()
+    settled(paints(window))
+    assert layouts.count >= 1
+    dot = readouts.cells[0]["dot"]
+    assert dot.text() == format_score(float(document.view.scores["dot"][0][0]))
+    assert dot.width() >= QFontMetrics(dot.font()).horizontalAdvance(dot.text())
+    document.end_drag()
+    settled(paints(window))
+    for label in readouts.findChildren(QLabel):  # every text its own size again
+        assert (label.minimumSize(), label.maximumSize().width()) == (QSize(0, 0), 16777215)
 
 
 def test_a_drag_step_on_the_stage_sets_no_tooltip_it_already_has(qtbot, window, paints):

@@ -8,14 +8,14 @@ from collections.abc import Callable
 import numpy as np
 import pyqtgraph as pg
 import pytest
-from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QApplication, QGraphicsItem
+from PySide6.QtWidgets import QGraphicsItem
 
 from app.startup import make_application
 from app.ui.fonts import ui_font
 from app.ui.look import Look
 from app.ui.panels.playground.panel import PlaygroundPanel
 from app.ui.widgets.plot_text import PlotText
+from tests.ui.still_plot import painted, still_plot
 
 SHORT, LONG = "1", "|k|cos θ = −12.34"
 
@@ -23,31 +23,14 @@ SHORT, LONG = "1", "|k|cos θ = −12.34"
 @pytest.fixture
 def plot(qtbot) -> Callable[[str], tuple[pg.PlotWidget, PlotText]]:
     """A still plot with one filled label at its centre."""
-    make_application()
 
     def open_(text: str) -> tuple[pg.PlotWidget, PlotText]:
-        widget = pg.PlotWidget()
-        qtbot.addWidget(widget)
-        widget.setRange(xRange=(-1, 1), yRange=(-1, 1), padding=0)
-        widget.setMouseEnabled(False, False)
+        make_application()
         label = PlotText(text, color="#222222", anchor=(0.5, 0.5),
                          fill=pg.mkBrush(255, 200, 0, 190))
-        widget.addItem(label)
-        widget.resize(420, 260)
-        widget.show()
-        qtbot.waitExposed(widget)
-        painted(widget)
-        return widget, label
+        return still_plot(qtbot, label, (420, 260)), label
 
     return open_
-
-
-def painted(widget: pg.GraphicsView) -> np.ndarray:
-    for _ in range(3):
-        QApplication.processEvents()
-    image = widget.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
-    return np.frombuffer(image.constBits(), np.uint8).reshape(
-        image.height(), image.bytesPerLine())[:, :4 * image.width()].copy()
 
 
 def test_the_labels_box_is_kept_as_a_pixmap_and_its_text_drawn(plot):

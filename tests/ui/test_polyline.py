@@ -1,6 +1,6 @@
 """The plane's plain line: drawn as pyqtgraph's curve drew it, kept as a pixmap while it is
-see-through (Qt strokes a see-through wide line on a slow path), repainted whole as it
-moves, and answering a click only on its band."""
+see-through (Qt strokes a see-through wide line on a slow path), and repainted whole as it
+moves (a click on a shaft's band: tests/ui/test_playground.py)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from collections.abc import Callable
 import numpy as np
 import pyqtgraph as pg
 import pytest
-from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QApplication, QGraphicsItem
+from PySide6.QtWidgets import QGraphicsItem
 
 from app.startup import make_application
 from app.ui.widgets.polyline import Polyline
+from tests.ui.still_plot import painted, still_plot
 
 BAND = ("#1f77b4", 12)
 """The selected key's colour and a projection band's width on the stage, in pixels."""
@@ -22,31 +22,14 @@ BAND = ("#1f77b4", 12)
 @pytest.fixture
 def plot(qtbot) -> Callable[[type], tuple[pg.PlotWidget, object]]:
     """A still plot with one wide band across it, drawn by the given item class."""
-    make_application()
 
     def open_(kind: type) -> tuple[pg.PlotWidget, object]:
-        widget = pg.PlotWidget()
-        qtbot.addWidget(widget)
-        widget.setRange(xRange=(-1, 1), yRange=(-1, 1), padding=0)
-        widget.setMouseEnabled(False, False)
+        make_application()
         line = kind([-0.8, 0.7], [-0.6, 0.5])
         line.setPen(pg.mkPen(BAND[0], width=BAND[1]))
-        widget.addItem(line)
-        widget.resize(420, 300)
-        widget.show()
-        qtbot.waitExposed(widget)
-        painted(widget)
-        return widget, line
+        return still_plot(qtbot, line, (420, 300)), line
 
     return open_
-
-
-def painted(widget: pg.GraphicsView) -> np.ndarray:
-    for _ in range(3):
-        QApplication.processEvents()
-    image = widget.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
-    return np.frombuffer(image.constBits(), np.uint8).reshape(
-        image.height(), image.bytesPerLine())[:, :4 * image.width()].astype(int)
 
 
 def far_apart(a: np.ndarray, b: np.ndarray, levels: int) -> int:
