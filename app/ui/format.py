@@ -44,6 +44,20 @@ def format_score(value: float | Undefined | None, decimals: int = 2) -> str:
     return text.replace("-", "−")
 
 
+APART_DECIMALS = 4
+"""The most decimals `format_apart` gives two different numbers so that they read apart."""
+
+
+def format_apart(a: float, b: float, decimals: int = 2) -> tuple[str, str]:
+    """Two numbers a sentence compares ("2.19 < 2.26"), with a decimal more each time they
+    would print alike though they differ: "2.19 < 2.19" reads as a mistake."""
+    for places in range(decimals, APART_DECIMALS + 1):
+        texts = format_score(a, places), format_score(b, places)
+        if texts[0] != texts[1]:
+            return texts
+    return format_score(a, decimals), format_score(b, decimals)
+
+
 def format_percent(weight: float, decimals: int = 1) -> str:
     """A softmax weight (0..1) as a percentage."""
     return f"{100 * weight:.{decimals}f} %"

@@ -3,16 +3,18 @@ row, the additive column toggle, highlighted disagreements with their reasons, u
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QFont
 
-from app.ui.format import format_length_ratio
+from app.ui.format import format_length_ratio, format_score, shown_name
 from app.ui.language import apply_language
 from app.ui.look import DARK, Look
 from app.ui.panels.match.model import ADDITIVE_COLUMNS, COLUMNS, SORT_ROLE
-from app.ui.panels.match.panel import MatchTablePanel
+from app.ui.panels.match.panel import MatchTablePanel, reason_text
 
 
 @pytest.fixture
@@ -175,3 +177,19 @@ def test_the_panel_opens_at_its_top_whichever_row_is_current(qtbot, open_panel):
     assert bar.value() == 0 and panel.table.verticalScrollBar().value() == 0
     assert panel.proxy.mapToSource(panel.table.currentIndex()).row() == last
     assert panel.caption.mapTo(panel, panel.caption.rect().topLeft()).y() >= 0
+
+
+def test_two_distances_a_reason_compares_read_apart_when_they_round_alike(qtbot, panel):
+    """A drag can bring the two distances within a rounding ("2.19 < 2.19" read as a slip):
+    they get a decimal more, and two that differ plainly keep two."""
+    view = panel.document.view
+    names = tuple(shown_name(name) for name in view.key_names)
+    reason = next(r for r in view.reasons.reasons if r.other == "neg_euclidean")
+    plain = reason_text(reason, names)
+    assert all(format_score(-score) in plain for score in reason.other_scores)
+    middle = round(-reason.other_scores[1], 2)
+    near, far = middle - 0.001, middle + 0.002  # both print as `middle` with two decimals
+    assert format_score(near) == format_score(far)
+    text = reason_text(replace(reason, other_scores=(-near, -far)), names)
+    assert format_score(near, 3) in text and format_score(far, 3) in text
+    assert format_score(near, 3) != format_score(far, 3)

@@ -23,8 +23,8 @@ from app.model.state import STATE_FIELDS
 from app.state.document import Document
 from app.ui.fonts import BODY_PT, READING, SMALL, emphasize, scaled_font
 from app.ui.format import (
+    format_apart,
     format_length_ratio,
-    format_score,
     name_tip,
     one_line_name,
     shown_name,
@@ -67,12 +67,11 @@ def reason_text(reason: SwapReason, names: tuple[str, ...]) -> str:
         "a": names[reason.dot_winner],
         "b": names[reason.other_winner],
         "ratio": format_length_ratio(reason.ratio),
-        "da": format_score(reason.dot[0]),
-        "db": format_score(reason.dot[1]),
     }
+    values["da"], values["db"] = format_apart(*reason.dot)
     # Distances read better as |q−k| than as the negative scores the table sorts by.
     sign = -1.0 if reason.other == "neg_euclidean" else 1.0
-    values["oa"], values["ob"] = (format_score(sign * x) for x in reason.other_scores)
+    values["oa"], values["ob"] = format_apart(*(sign * x for x in reason.other_scores))
     return tr(REASON_KEYS[(reason.other, reason.kind)], **values)
 
 
