@@ -523,6 +523,32 @@ def test_a_drag_step_on_the_stage_lays_out_the_readouts_only_for_a_text_that_gre
         assert (label.minimumSize(), label.maximumSize().width()) == (QSize(0, 0), 16777215)
 
 
+def test_a_zoom_during_a_drag_leaves_no_text_of_the_table_cut(qtbot, open_2d_panel, present,
+                                                              paints):
+    """A pinned text keeps its size; a new presentation zoom mid-drag (Ctrl+= with the mouse
+    still held) gives every text a larger font, so the table lets its pins go and measures
+    again before it pins."""
+    panel = open_2d_panel(PlaygroundPanel, (1100, 800))
+    readouts, document = panel.readouts, panel.document
+    settled(paints(panel))
+    document.begin_drag()
+    for k in ([2.5, 1.5], [2.0, 1.0]):
+        document.set_vector("k", 0, k)
+        document.flush()
+        settled(paints(panel))
+    present(panel, Look().scaled(2.0))
+    settled(paints(panel))
+    document.set_vector("k", 0, [1.5, 2.0])
+    document.flush()
+    settled(paints(panel))
+    shown = [label for row in readouts.cells for label in row.values() if not label.isHidden()]
+    assert shown
+    for label in shown:
+        assert label.width() >= label.fontMetrics().horizontalAdvance(label.text()), \
+            label.objectName()
+    document.end_drag()
+
+
 def test_a_drag_step_on_the_stage_sets_no_tooltip_it_already_has(qtbot, window, paints):
     """Qt sends a ToolTipChange through every event filter even for the same text; the
     playground's table and the status line set a dozen at each step."""

@@ -164,8 +164,13 @@ class PlaneReadouts(QWidget):
                 *(label for row in self.cells for label in row.values()))
 
     def _pin_shown(self) -> None:
+        """Pin each shown text that has the room it needs (one that has not, after a new
+        zoom or language, is laid out first and pinned at a later step)."""
         for label in self._texts():
-            if label not in self._pinned and not label.isHidden() and label.width() > 0:
+            if label in self._pinned or label.isHidden() or label.width() <= 0:
+                continue
+            need = self._needed(label)
+            if need.width() <= label.width() and need.height() <= label.height():
                 self._pinned[label] = (label.sizeHint(), label.text())
                 label.setFixedSize(label.size())
 
@@ -257,6 +262,7 @@ class PlaneReadouts(QWidget):
         return self.sizeHint().height()
 
     def apply_look(self, look: Look) -> None:
+        self.hold(False)  # new fonts: every text is measured again before it is pinned
         self._look = look
         self._grid.setHorizontalSpacing(round(look.px(8)))  # columns apart at every zoom
         muted = f"color: {look.theme.muted};"
@@ -264,6 +270,7 @@ class PlaneReadouts(QWidget):
             label.setStyleSheet(muted)
 
     def retranslate(self) -> None:
+        self.hold(False)
         for name in HEADED:
             self.headers[name].setText(tr(f"playground.col_{name}"))
         self.help_line.setText(tr("playground.help"))
