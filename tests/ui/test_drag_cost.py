@@ -250,6 +250,28 @@ def test_a_new_sum_is_painted_once_per_drag_step(qtbot, window, paints):
     assert panel.equation.text() != text and panel.equation.height() == height
 
 
+def test_a_drag_step_on_the_timeline_stage_leaves_its_card_alone(qtbot, stage_scene_one, paints):
+    """Stage scene 12's card quotes the lesson's figures at the class's vectors; a drag that
+    moves none of them sets the same text, yet the card (a QLabel, which lays its rich text
+    out again at each paint and for each width it is asked about) was repainted at every
+    step: half of the frame. Now it is neither laid out nor painted."""
+    window = stage_scene_one
+    window.lesson.go(11)
+    panel = window.panels["timeline"]
+    settled(paints(window))
+    document = window.document
+    key = document.state.key
+    text = panel.card.text()
+    painted = paints(panel.card)
+    settled(painted)
+    document.begin_drag()
+    for step in (0.5, -0.3, 0.2):
+        drag_step(document, key, step)
+        assert settled(painted) == 0
+    document.end_drag()
+    assert panel.card.text() == text
+
+
 def test_a_drag_step_paints_the_dragged_chart_once(qtbot, window, paints):
     document = window.document
     document.set_world("teaching")

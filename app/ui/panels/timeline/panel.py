@@ -39,6 +39,7 @@ from app.ui.panels.timeline.kv_chart import KVChart
 from app.ui.panels.timeline.rope_page import RopePage
 from app.ui.panels.timeline.stage import StageBody
 from app.ui.panels.timeline.tables import live_text, percent, scrolled, weights_table
+from app.ui.widgets.live_label import LiveLabel
 from app.ui.widgets.reshaped_note import ReshapedNote
 from app.ui.widgets.rich_label import rich_label
 from app.ui.widgets.stage_text import (
@@ -65,9 +66,9 @@ class TimelinePanel(Panel):
         self.values: dict[str, str] = {}
         self.strip = StageStrip()
         self.strip.expanded.connect(self.choose_stage)
-        self.card = QLabel()
-        self.card.setObjectName("timeline_card")
-        self.card.setWordWrap(True)
+        # a live label: the card's figures follow a drag, and a QLabel laid its rich text
+        # out again for every width it was asked about (four times a step) and at its paint
+        self.card = LiveLabel("timeline_card")
         self.card.setTextFormat(Qt.TextFormat.RichText)
         self.card.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.card.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
@@ -85,7 +86,7 @@ class TimelinePanel(Panel):
         for widget in (self.card, self.live):  # the card and every live page read at 12 pt
             emphasize(widget, READING)
         self.body = body = QBoxLayout(QBoxLayout.Direction.LeftToRight)
-        self.card_page = scrolled(self.card)
+        self.card_page = scrolled(self.card.holder)
         self.staging = StageBody(self)  # the card beside or above the live view, staged
         self.card_page.installEventFilter(self)
         body.addWidget(self.card_page, 3)
