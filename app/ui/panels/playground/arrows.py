@@ -157,7 +157,7 @@ class VectorArrow:
 
     def set_tip(self, x: float, y: float, text: str) -> None:
         """Move shaft, head and handle to a new tip and name it; a zero vector shows no head.
-        The label is placed afterwards (`put_label`), clear of every other label. An arrow
+        The label is placed afterwards (`labels.arrange`), clear of every other label. An arrow
         the step did not move is left alone: new data would repaint it."""
         if self._drawn and (x, y) == self._tip and text == self.label.toPlainText():
             return
@@ -178,12 +178,6 @@ class VectorArrow:
         """The direction (radians) a label leaves the tip in first: along the arrow."""
         x, y = self._tip
         return math.atan2(y, x) if (x, y) != (0.0, 0.0) else math.pi / 4
-
-    def put_label(self, rect: tuple[float, float, float, float]) -> None:
-        """Put the label's lower left corner at the rectangle's (plot units, y up)."""
-        if tuple(self.label.anchor) != (0, 1):  # a new anchor draws the label's box afresh
-            self.label.setAnchor((0, 1))
-        self.label.setPos(rect[0], rect[1])
 
     @property
     def tip(self) -> tuple[float, float]:
