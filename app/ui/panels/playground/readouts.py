@@ -18,6 +18,7 @@ from app.ui.fonts import READING, STRONG, emphasize
 from app.ui.format import UNDEFINED_TEXT, format_score, shown_name, with_gloss
 from app.ui.look import Look
 from app.ui.panels.playground.identity import identity_text, vector_text
+from app.ui.widgets.sizes import QWIDGETSIZE_MAX
 from app.ui.widgets.stage_text import unbroken
 from app.ui.widgets.tips import set_tip
 
@@ -25,9 +26,6 @@ COLUMNS = ("key", "vector", "dot", "norm", "cos", "angle", "active")
 HEADED = ("key", "vector", "dot", "norm", "cos", "angle")
 """The columns with a header (the last one only shows which key is active)."""
 
-
-UNPINNED = QSize(16777215, 16777215)
-"""Qt's largest widget size (QWIDGETSIZE_MAX): a label's maximum when nothing pins it."""
 
 LONG_HEADER = 12
 """A score column's formula longer than this many characters is set on two lines."""
@@ -66,7 +64,7 @@ def _unpin(label: QLabel) -> None:
     """Give a label its own size again. QLabel keeps the hint it measured while pinned
     (grown to the fixed size) until its text changes; `setIndent` has it measured anew."""
     label.setMinimumSize(0, 0)
-    label.setMaximumSize(UNPINNED)
+    label.setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX)
     label.setIndent(label.indent())
 
 

@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QBoxLayout, QScrollArea
 
 from app.ui.look import Look
 from app.ui.panels.playground.readouts import PlaneReadouts
+from app.ui.widgets.sizes import QWIDGETSIZE_MAX
 
-QWIDGETSIZE_MAX = (1 << 24) - 1
 READOUT_SHARE = 0.52
 """Below the plane, the readouts take at most this share of the panel's height."""
 STAGE_CUTS: tuple[tuple[str, ...], ...] = ((), ("vector",), ("vector", "norm", "angle"))

@@ -12,6 +12,7 @@ from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import QBoxLayout, QSizePolicy, QWidget
 
 from app.ui.look import Look
+from app.ui.widgets.sizes import QWIDGETSIZE_MAX
 from app.ui.widgets.stage_text import least_width, stage_shaped
 
 
@@ -46,8 +47,6 @@ LIVE_EMS = 18
 """The live view's longest line beside the card, in Chinese characters: its caption's."""
 WIDE = ("kv", "rope")
 """Live views that need the whole width: eight labelled bar pairs, a five-column table."""
-NO_MAXIMUM = (1 << 24) - 1
-"""Qt's "no maximum" for a widget's size."""
 
 
 class StageBody:
@@ -148,7 +147,7 @@ class StageBody:
         panel.card_page.setMinimumWidth(self._ems(panel.card, CARD_EMS) if side else 0)
         live = self.live_width(kind) if side else None
         panel.live.setMinimumWidth(live or 0)
-        panel.live.setMaximumWidth(live or NO_MAXIMUM)
+        panel.live.setMaximumWidth(live or QWIDGETSIZE_MAX)
 
     def fit_card(self) -> None:
         """Above the live view the card is as tall as its text at its width, and the live view
@@ -158,4 +157,4 @@ class StageBody:
             page.setFixedHeight(self.panel.card.heightForWidth(page.width()))
         else:
             page.setMinimumHeight(0)
-            page.setMaximumHeight(NO_MAXIMUM)
+            page.setMaximumHeight(QWIDGETSIZE_MAX)
