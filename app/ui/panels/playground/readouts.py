@@ -142,20 +142,16 @@ class PlaneReadouts(QWidget):
         return handled
 
     def hold(self, on: bool) -> None:
-        """While on (a drag), every shown text is pinned to the size it has, so that a new
-        number asks no layout of the table (Qt lays out nothing for a widget of fixed size):
-        the table's layout pass was a tenth of a stage drag step. A text that needs more
-        room than it had is let go (`_let_grown_go`), and the panel gives it room as before;
-        off, every text takes its own size again."""
-        if on == self._holding:
-            return
+        """While on (a drag), each `paint` pins every shown text to the size it has, so that
+        a new number asks no layout of the table (Qt lays out nothing for a widget of fixed
+        size): the table's layout pass was a tenth of a stage drag step. A text that needs
+        more room than it had is let go (`_let_grown_go`), and the panel gives it room as
+        before; off, every text takes its own size again."""
         self._holding = on
-        if on:
-            self._pin_shown()
-            return
-        for label in self._pinned:
-            _unpin(label)
-        self._pinned.clear()
+        if not on:
+            for label in self._pinned:
+                _unpin(label)
+            self._pinned.clear()
 
     def _texts(self) -> tuple[QLabel, ...]:
         return (self.query_line, self.identity, self.help_line, *self.headers.values(),
