@@ -1,4 +1,5 @@
-"""A still pyqtgraph plot holding one item, for tests that compare what an item paints."""
+"""A still pyqtgraph plot holding one item, and its pixels, for tests that compare what is
+painted."""
 
 from __future__ import annotations
 
@@ -27,9 +28,22 @@ def still_plot(qtbot, item: QGraphicsItem, size: tuple[int, int]) -> pg.PlotWidg
 
 
 def painted(widget: pg.GraphicsView) -> np.ndarray:
-    """The widget's pixels once its events have run, as rows of B, G, R, A bytes (ints)."""
+    """The widget's pixels once its events have run (see `pixels`)."""
     for _ in range(3):
         QApplication.processEvents()
-    image = widget.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
+    return pixels(widget.grab().toImage())
+
+
+def pixels(image: QImage) -> np.ndarray:
+    """An image's pixels as rows of B, G, R bytes (ints; RGB32's unused fourth byte left
+    out)."""
+    image = image.convertToFormat(QImage.Format.Format_RGB32)
     return np.frombuffer(image.constBits(), np.uint8).reshape(
-        image.height(), image.bytesPerLine())[:, :4 * image.width()].astype(int)
+        image.height(), image.bytesPerLine())[:, :4 * image.width()].reshape(
+        image.height(), image.width(), 4)[..., :3].astype(int)
+
+
+def far_apart(a: np.ndarray, b: np.ndarray, levels: int = 0) -> int:
+    """Pixels whose colour differs by more than `levels` in some channel."""
+    assert a.shape == b.shape
+    return int((np.abs(a - b).max(axis=-1) > levels).sum())

@@ -24,6 +24,7 @@ from app.ui.panels.match.panel import MatchTablePanel
 from app.ui.panels.playground.panel import PlaygroundPanel
 from app.ui.panels.shapes.panel import ShapesPanel
 from app.ui.presentation import restore_base_style
+from tests.ui.still_plot import far_apart, pixels
 
 UNSWAPPED_KEY = 1
 """In the lesson's 4-D world (query 3) keys 0, 2 and 4 swap ranks; key 1 takes no part."""
@@ -358,16 +359,6 @@ def on_screen(widget: QWidget) -> QImage:
     return shot.toImage().convertToFormat(QImage.Format.Format_RGB32)
 
 
-def differing_pixels(a: QImage, b: QImage, tolerance: int = 0) -> int:
-    """How many pixels differ in colour by more than `tolerance` in a channel (the unused
-    fourth byte of RGB32 left out)."""
-    assert a.size() == b.size() and a.format() == b.format() == QImage.Format.Format_RGB32
-    rows = [np.frombuffer(image.constBits(), np.uint8).reshape(
-        image.height(), image.bytesPerLine())[:, :4 * image.width()].reshape(
-        image.height(), image.width(), 4)[..., :3].astype(int) for image in (a, b)]
-    return int((np.abs(rows[0] - rows[1]).max(axis=-1) > tolerance).sum())
-
-
 ROUNDING = 2
 """Antialiased lines painted inside a smaller dirty region can blend one or two levels
 differently from a whole repaint; a pixel left from an old frame differs by far more."""
@@ -420,7 +411,7 @@ def test_the_heatmap_repaints_only_the_dragged_keys_column_and_leaves_nothing_st
     shown = on_screen(port)
     panel.cells.grid.update()  # everything painted afresh
     settled(paints(panel))
-    assert differing_pixels(on_screen(port), shown) == 0
+    assert far_apart(pixels(on_screen(port)), pixels(shown)) == 0
 
 
 def test_a_drag_on_the_plane_leaves_nothing_stale_on_screen(qtbot, open_2d_panel, paints):
@@ -440,7 +431,7 @@ def test_a_drag_on_the_plane_leaves_nothing_stale_on_screen(qtbot, open_2d_panel
     shown = on_screen(port)
     port.update()  # everything painted afresh
     settled(paints(panel))
-    assert differing_pixels(on_screen(port), shown, ROUNDING) == 0
+    assert far_apart(pixels(on_screen(port)), pixels(shown), ROUNDING) == 0
 
 
 def test_the_plane_keeps_its_readouts_room_while_a_drag_only_shrinks_a_number(

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import numpy as np
 import pyqtgraph as pg
 import pytest
 from PySide6.QtWidgets import QGraphicsItem
 
 from app.startup import make_application
 from app.ui.widgets.polyline import Polyline
-from tests.ui.still_plot import painted, still_plot
+from tests.ui.still_plot import far_apart, painted, still_plot
 
 BAND = ("#1f77b4", 12)
 """The selected key's colour and a projection band's width on the stage, in pixels."""
@@ -30,11 +29,6 @@ def plot(qtbot) -> Callable[[type], tuple[pg.PlotWidget, object]]:
         return still_plot(qtbot, line, (420, 300)), line
 
     return open_
-
-
-def far_apart(a: np.ndarray, b: np.ndarray, levels: int) -> int:
-    """Pixels whose colour differs by more than `levels` in some channel."""
-    return int(np.count_nonzero((np.abs(a - b) > levels).reshape(a.shape[0], -1, 4).any(2)))
 
 
 @pytest.mark.parametrize("opacity, levels", [(1.0, 0), (0.45, 3)])
