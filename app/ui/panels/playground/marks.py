@@ -30,6 +30,7 @@ class PairMarks:
     def __init__(self, plot: pg.PlotItem) -> None:
         self.projection_line = Polyline()
         self.projection_span = Polyline()
+        self.projection_span.setOpacity(SPAN_OPACITY)  # the landscape shows through it
         self.foot = Dot()
         self.arc = Polyline()
         self._span_pen: tuple[str, float] | None = None
@@ -91,7 +92,6 @@ class PairMarks:
             if pen != self._span_pen:  # the selected key's colour, at the look's width
                 self._span_pen = pen
                 self.projection_span.setPen(pg.mkPen(colour, width=pen[1]))
-            self.projection_span.setOpacity(SPAN_OPACITY)
             self.foot.set_point(float(foot[0]), float(foot[1]))
             self._set_text(self.projection_label, tr(
                 "playground.projection", value=format_score(plane.projection)))
