@@ -7,7 +7,6 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-import pyqtgraph as pg
 from PySide6.QtCore import (
     QEvent,
     QMessageLogContext,
@@ -35,6 +34,7 @@ from app.ui.errors import install as install_error_hook
 from app.ui.export import save_image
 from app.ui.fonts import apply_body_floor, apply_cjk_fallback, register_bundled_fonts
 from app.ui.language import apply_language, stored_language
+from app.ui.look import use_light_plots
 from app.ui.main_window import MainWindow
 from app.ui.panels.registry import scene_panels
 
@@ -84,7 +84,7 @@ def make_application() -> QApplication:
     register_bundled_fonts()
     apply_cjk_fallback(app)
     apply_body_floor(app)
-    pg.setConfigOptions(antialias=True, background="w", foreground="k")
+    use_light_plots()
     # room for the pixmaps graphics items are kept as (axes, landscapes: `keep_still`); Qt's
     # 10 MB would drop them again on a large screen, and each would be drawn twice instead
     QPixmapCache.setCacheLimit(PIXMAP_CACHE_KB)

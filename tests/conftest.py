@@ -1,5 +1,6 @@
-"""Test-wide setup: headless Qt, a private user-data folder per test (never $HOME), and
-private copies of the lesson data for tests that edit it."""
+"""Test-wide setup: headless Qt, pyqtgraph imported as the app imports it, a private
+user-data folder per test (never $HOME), and private copies of the lesson data for tests
+that edit it."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
 
+import app.ui  # noqa: F401  (first: the app's own import of pyqtgraph, before any test's)
 from app.model.data import DEFAULT_DATA_DIR
 
 

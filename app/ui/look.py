@@ -72,6 +72,12 @@ def sequential_map() -> pg.ColorMap:
     return pg.ColorMap(stops, ["#FFFFFF", "#6BAED6", "#08306B"], name="attention-lab-sequential")
 
 
+def use_light_plots() -> None:
+    """pyqtgraph's defaults for every plot: smooth lines, black on white (a theme recolours
+    the chrome around them, not the data)."""
+    pg.setConfigOptions(antialias=True, background="w", foreground="k")
+
+
 @dataclass(frozen=True)
 class Theme:
     """Colours of the chrome around the data; the data colour maps do not change."""
