@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 
 import numpy as np
-import segno
 from PySide6.QtGui import QImage
 
 __all__ = ["QUIET_ZONE", "qr_image", "qr_modules", "qr_svg"]
@@ -18,6 +17,8 @@ QUIET_ZONE = 4
 def qr_modules(text: str) -> np.ndarray:
     """The code as a square bool array (True: dark), quiet zone included. Error correction
     is at least M, raised by segno when the text leaves room, for a projector's glare."""
+    import segno
+
     code = segno.make(text, error="m", micro=False)
     return np.array(list(code.matrix_iter(scale=1, border=QUIET_ZONE)), dtype=bool)
 
@@ -40,6 +41,8 @@ def qr_image(text: str, size: int) -> QImage:
 
 def qr_svg(text: str, scale: int = 8) -> bytes:
     """The code as SVG, for a stage that draws vectors (or a handout)."""
+    import segno
+
     out = io.BytesIO()
     segno.make(text, error="m", micro=False).save(out, kind="svg", scale=scale,
                                                   border=QUIET_ZONE, xmldecl=False)
