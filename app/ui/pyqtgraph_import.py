@@ -13,6 +13,7 @@ name still resolves through the mirrors, to the very same class as before.
 
 from __future__ import annotations
 
+import importlib
 import sys
 import types
 from collections.abc import Callable, Iterator
@@ -55,11 +56,7 @@ def import_pyqtgraph() -> None:
     tool that imported it first simply keeps the slower, complete copy)."""
     if "pyqtgraph" in sys.modules:
         return
-    import PySide6.QtCore
-    import PySide6.QtGui
-    import PySide6.QtWidgets
-
-    modules = [PySide6.QtCore, PySide6.QtGui, PySide6.QtWidgets]
+    modules = [importlib.import_module(f"PySide6.{name}") for name in MIRRORED]
     for name, module in zip(MIRRORED, modules, strict=True):
         mirror = types.ModuleType(f"pyqtgraph.Qt.{name}", module.__doc__)
         mirror.__getattr__ = _forward(module)
