@@ -1,5 +1,7 @@
-"""Start-up imports only what the first screen needs: the class poll's server, its QR
-codes and the web libraries they bring are loaded when a poll is first opened."""
+"""What a fresh start imports: only what the first screen needs (the class poll's server, its
+QR codes and the web libraries they bring wait for a poll), and pyqtgraph the app's way
+(`app.ui.pyqtgraph_import`), which creates only the Qt classes it reads while its mirrors of
+QtCore, QtGui and QtWidgets answer every name as before."""
 
 from __future__ import annotations
 
@@ -10,7 +12,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
-PROBE = """
+
+def _probe(code: str) -> object:
+    """What `code`, run in a fresh interpreter, prints as JSON on its last line."""
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.splitlines()[-1])
+
+
+FIRST_PAINT = """
 import json, sys
 from app.bench.startup_time import exit_after_first_paint
 from app.main import main
@@ -22,9 +33,36 @@ NOT_ON_THE_FIRST_SCREEN = ("segno", "aiohttp", "ssl", "http.client", "email", "a
 
 
 def test_the_first_painted_window_has_not_imported_the_polls_libraries() -> None:
-    proc = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    modules = set(json.loads(proc.stdout.splitlines()[-1]))
+    modules = set(_probe(FIRST_PAINT))
     assert "pyqtgraph" in modules and "app.ui.main_window" in modules  # it did start
     assert sorted(modules & set(NOT_ON_THE_FIRST_SCREEN)) == []
+
+
+MIRRORS = """
+import json, sys
+{first}
+import pyqtgraph as pg
+import PySide6.QtCore, PySide6.QtGui, PySide6.QtWidgets
+modules = {{"QtCore": PySide6.QtCore, "QtGui": PySide6.QtGui, "QtWidgets": PySide6.QtWidgets}}
+created = sum(len([n for n in m.__dict__ if not n.startswith("__")]) for m in modules.values())
+listed = {{name: dir(m) for name, m in modules.items()}}
+def named(obj):
+    return f"{{getattr(obj, '__module__', type(obj).__module__)}}." + getattr(
+        obj, "__qualname__", type(obj).__name__)
+mirrors = {{name: {{n: named(getattr(getattr(pg.Qt, name), n)) for n in listed[name]
+                   if not n.startswith("__")}} for name in modules}}
+print(json.dumps({{"created": created, "listed": sum(map(len, listed.values())),
+                   "mirrors": mirrors}}))
+"""
+
+
+def test_the_apps_import_of_pyqtgraph_creates_a_part_of_qt_and_mirrors_all_of_it() -> None:
+    plain = _probe(MIRRORS.format(first=""))
+    apps = _probe(MIRRORS.format(first="import app.startup"))  # the path every launch takes
+    # the plain import created every class the modules list; the app's way, not half of them
+    assert plain["created"] >= plain["listed"] - 15 * 3  # (the dunders dir() lists)
+    assert apps["created"] < plain["created"] // 2
+    assert apps["listed"] == plain["listed"]  # dir() of PySide6 is whole again afterwards
+    # every name of the three modules reads, through pyqtgraph, the same object as before
+    assert apps["mirrors"] == plain["mirrors"]
+    assert len(apps["mirrors"]["QtWidgets"]) > 150
