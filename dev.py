@@ -46,6 +46,14 @@ def _ensure_venv() -> Path:
     return python
 
 
+def _parallel(pytest_args: list[str]) -> list[str]:
+    """One test process per core unless the command says how many (`-n 0`: one process, for
+    `--pdb`). Work-stealing, because one stage test takes as long as a hundred others."""
+    if any(arg.startswith(("-n", "--numprocesses", "--dist")) for arg in pytest_args):
+        return []
+    return ["-n", "auto", "--dist", "worksteal"]
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in {"run", "test", "bench"}:
         print(USAGE, file=sys.stderr)
@@ -54,7 +62,8 @@ def main(argv: list[str]) -> int:
     python = _ensure_venv()
     if command == "test":
         env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-        return subprocess.run([str(python), "-m", "pytest", *rest], cwd=ROOT, env=env).returncode
+        return subprocess.run([str(python), "-m", "pytest", *_parallel(rest), *rest], cwd=ROOT,
+                              env=env).returncode
     extra = ["--bench"] if command == "bench" else []
     return subprocess.run([str(python), str(ROOT / "main.py"), *extra, *rest], cwd=ROOT).returncode
 
