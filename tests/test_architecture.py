@@ -115,6 +115,26 @@ def test_every_dock_is_a_package_of_its_own() -> None:
         assert spec.factory.__module__ == f"app.ui.panels.{package}.panel"
 
 
+def test_a_dock_is_declared_without_importing_its_panel() -> None:
+    """The window titles, places and sorts the docks from their specs alone, so a panel's
+    module is imported only when its dock is first built: a dock off the first screen costs
+    the start nothing. The spec and the class agree on what both say."""
+    from app.model.data import load_lesson_data
+    from app.model.view import initial_state
+    from app.ui.panels.registry import panel_specs
+
+    state = initial_state(load_lesson_data())
+    for spec in panel_specs():
+        declaration = APP / "ui" / "panels" / spec.name / "__init__.py"
+        imported = [node.module for node in ast.walk(ast.parse(declaration.read_text("utf-8")))
+                    if isinstance(node, ast.ImportFrom)]
+        assert isinstance(spec.panel, str), spec.name
+        assert f"app.ui.panels.{spec.name}.panel" not in imported, spec.name
+        assert spec.factory.name == spec.name
+        assert spec.factory.observes_while_hidden == spec.observes_while_hidden, spec.name
+        assert spec.dock_title(state), spec.name
+
+
 def test_the_state_layer_never_words_a_message() -> None:
     """Notices leave app/state/ as keys and values (`Notice`); the interface words them."""
     wording = []

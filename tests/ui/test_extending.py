@@ -21,7 +21,6 @@ class ProbePanel(Panel):
     """A dock no package ships: it only counts its refreshes."""
 
     name = "probe"
-    title_key = "heatmap.title"
     depends_on = ("scorer",)
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
@@ -36,7 +35,7 @@ class ProbePanel(Panel):
 def _window(qtbot, data_dir=None):
     make_application()
     apply_language("en")
-    specs = [*panel_specs(), PanelSpec("probe", ProbePanel, RIGHT, order=99)]
+    specs = [*panel_specs(), PanelSpec("probe", ProbePanel, RIGHT, order=99, title="heatmap.title")]
     window = build_main_window(Document(load_lesson_data(data_dir)), specs=specs)
     qtbot.addWidget(window)
     window.resize(1280, 720)

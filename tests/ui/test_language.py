@@ -50,12 +50,12 @@ def test_qt_own_buttons_speak_the_chosen_language(qtbot):
 
 def test_a_panel_behind_a_tab_retranslates_when_it_is_next_shown(qtbot, open_window):
     window = open_window("en")
-    shown, hidden = window.panels["heatmap"], window.panels["timeline"]
+    hidden = window.panels["timeline"]
     assert not hidden._on_screen()
     calls: list[str] = []
     hidden.retranslate = lambda: calls.append(i18n.language())  # type: ignore[method-assign]
     apply_language("zh")
-    assert window.docks["heatmap"].windowTitle() == tr(shown.title_key)
+    assert window.docks["heatmap"].windowTitle() == tr("heatmap.title")
     assert calls == []  # nobody can see it: nothing to do yet
     window.show_panel("timeline")
     assert calls == ["zh"]

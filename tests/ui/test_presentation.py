@@ -30,7 +30,6 @@ class ProbePanel(Panel):
     apply_look sets no font, so its labels show what inheritance alone does."""
 
     name = "probe"
-    title_key = "app.title"
 
     def __init__(self, document) -> None:
         super().__init__(document)
@@ -46,8 +45,8 @@ class ProbePanel(Panel):
 @pytest.fixture
 def window(open_window, monkeypatch):
     real = composition_root.panel_specs  # the registry the window's docks come from
-    monkeypatch.setattr(composition_root, "panel_specs",
-                        lambda: [*real(), PanelSpec("probe", ProbePanel, RIGHT)])
+    probe = PanelSpec("probe", ProbePanel, RIGHT, title="app.title")
+    monkeypatch.setattr(composition_root, "panel_specs", lambda: [*real(), probe])
     win = open_window()
     yield win
     restore_base_style()

@@ -104,7 +104,6 @@ class TallPanel(Panel):
     """A dock that needs most of a projector to be read: it never shares the stage."""
 
     name = "tall"
-    title_key = "heatmap.title"
     depends_on = ("scorer",)
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
@@ -131,7 +130,7 @@ def test_panels_that_cannot_share_the_stage_come_one_build_at_a_time(qtbot, data
     edit_data(SCENES_FILE, add)
     make_application()
     apply_language("en")
-    specs = [*panel_specs(), PanelSpec("tall", TallPanel, RIGHT, order=99)]
+    specs = [*panel_specs(), PanelSpec("tall", TallPanel, RIGHT, order=99, title="heatmap.title")]
     window = build_main_window(Document(load_lesson_data(data_dir)), specs=specs)
     qtbot.addWidget(window)
     window.resize(1024, 768)

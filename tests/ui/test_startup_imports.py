@@ -1,7 +1,8 @@
 """What a fresh start imports: only what the first screen needs (the class poll's server, its
-QR codes and the web libraries they bring wait for a poll), and pyqtgraph the app's way
-(`app.ui.pyqtgraph_import`), which creates only the Qt classes it reads while its mirrors of
-QtCore, QtGui and QtWidgets answer every name as before."""
+QR codes and the web libraries they bring wait for a poll; a dock behind a tab waits to import
+its panel), and pyqtgraph the app's way (`app.ui.pyqtgraph_import`), which creates only the
+Qt classes it reads while its mirrors of QtCore, QtGui and QtWidgets answer every name as
+before."""
 
 from __future__ import annotations
 
@@ -30,12 +31,19 @@ print(json.dumps(sorted(sys.modules)))
 """
 
 NOT_ON_THE_FIRST_SCREEN = ("segno", "aiohttp", "ssl", "http.client", "email", "app.poll.server")
+FIRST_SCREENS_DOCKS = ("playground", "guide")
+"""Scene 1: the plane and the lesson's guide; every other dock waits behind a tab."""
 
 
-def test_the_first_painted_window_has_not_imported_the_polls_libraries() -> None:
+def test_the_first_painted_window_has_imported_only_what_it_shows() -> None:
     modules = set(_probe(FIRST_PAINT))
     assert "pyqtgraph" in modules and "app.ui.main_window" in modules  # it did start
     assert sorted(modules & set(NOT_ON_THE_FIRST_SCREEN)) == []
+    from app.ui.panels.registry import panel_specs
+
+    panels = {spec.name for spec in panel_specs()}
+    imported = {name for name in panels if f"app.ui.panels.{name}.panel" in modules}
+    assert panels > set(FIRST_SCREENS_DOCKS) and imported == set(FIRST_SCREENS_DOCKS)
 
 
 MIRRORS = """

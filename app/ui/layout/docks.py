@@ -35,8 +35,7 @@ class DockHost(QObject):
         """Built when its dock first comes into view or it is first looked up by name."""
         self.docks: dict[str, QDockWidget] = {}
         self._build_docks()
-        worlds = {name: spec.factory.world for name, spec in self.specs.items()
-                  if spec.factory.world}
+        worlds = {name: spec.world for name, spec in self.specs.items() if spec.world}
         self.world_docks = WorldDocks(window, self.docks, worlds, self.document.set_world)
         self.document.changed.connect(self.title_docks)
         window.installEventFilter(self)  # a new language: new titles
@@ -66,7 +65,7 @@ class DockHost(QObject):
         for spec in self.specs.values():
             if spec.tab_with is None:
                 self.docks[spec.name].raise_()
-            if spec.factory.observes_while_hidden:
+            if spec.observes_while_hidden:
                 self.panels.build(spec.name)  # now: it must see every change
 
     def _build_panel(self, name: str) -> Panel:
@@ -96,14 +95,14 @@ class DockHost(QObject):
         """Each dock's title for the current state (the editor names the world's width)."""
         state = self.document.state
         for name, spec in self.specs.items():
-            title = spec.factory.title(state)
+            title = spec.dock_title(state)
             if self.docks[name].windowTitle() != title:
                 self.docks[name].setWindowTitle(title)
 
     def names_for_world(self, world: str) -> list[str]:
         """The docks whose panel edits `world` (the imported world is edited as the 4-D one)."""
         home = DOCKS_OF.get(world, world)
-        return [name for name, spec in self.specs.items() if spec.factory.world == home]
+        return [name for name, spec in self.specs.items() if spec.world == home]
 
     def show_panel(self, name: str) -> Panel:
         """Bring a panel's dock to the front, up to date, and return the panel."""

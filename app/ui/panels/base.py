@@ -11,8 +11,7 @@ from PySide6.QtCore import QEvent, QPoint, QRect, QSize, QTimer
 from PySide6.QtGui import QPaintEvent, QShowEvent
 from PySide6.QtWidgets import QWidget
 
-from app.i18n import tr
-from app.model.state import STATE_FIELDS, LabState
+from app.model.state import STATE_FIELDS
 from app.state.document import Document
 from app.state.lesson import LessonRun
 from app.ui.look import Look
@@ -34,12 +33,9 @@ class Panel(QWidget):
     """
 
     name: ClassVar[str] = ""
-    title_key: ClassVar[str] = ""
-    world: ClassVar[str | None] = None
-    """The one world this panel edits (its dock is put away while the other is open)."""
     observes_while_hidden: ClassVar[bool] = False
     """True for panels that must see every change (the checklist ticks from what happened),
-    not just the latest state."""
+    not just the latest state (its dock's `PanelSpec` says so too, to build it at once)."""
     depends_on: ClassVar[tuple[str, ...]] = STATE_FIELDS
     """The `LabState` fields `refresh` reads (e.g. ("options", "teaching_q.shape")); every
     panel declares its own. A change that touches none of them skips `refresh`, and with it
@@ -68,11 +64,6 @@ class Panel(QWidget):
     def build(cls, parts: PanelParts) -> Panel:
         """The panel, from the window's parts (most panels need only the document)."""
         return cls(parts.document)
-
-    @classmethod
-    def title(cls, state: LabState) -> str:
-        """The dock's title for this state (a class method: the dock may not be built yet)."""
-        return tr(cls.title_key)
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)

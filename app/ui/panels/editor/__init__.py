@@ -3,7 +3,8 @@
 The package declares its dock (`SPEC`); the registry finds it, so a new dock is a new package.
 """
 
-from app.ui.panels.editor.panel import EditorPanel
+from app.ui.panels.editor.title import editor_title
 from app.ui.panels.registry import LEFT, PanelSpec
 
-SPEC = PanelSpec("editor", EditorPanel, LEFT, order=2, tab_with="playground")
+SPEC = PanelSpec("editor", "EditorPanel", LEFT, order=2, tab_with="playground",
+                 title=editor_title, world="teaching")

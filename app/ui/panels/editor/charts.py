@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from app.ui.look import SELECTION_COLOUR
 from app.ui.panels.editor.bars import BarColumns, EntryBox
+from app.ui.panels.editor.title import LESSON_D
 
 ROLES = ("q", "k")
 SNAP = 0.1
@@ -40,7 +41,6 @@ def bar_reach(values: np.ndarray) -> float:
 
 ENTRY_WIDTH = 50
 """An entry box's width at scale 1 while d ≤ LESSON_D: room for "−10.00" at any zoom."""
-LESSON_D = 4
 
 
 def entry_width(box: EntryBox, dims: int, scale: float, stage: bool = False) -> int:

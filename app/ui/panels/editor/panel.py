@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 
 from app.i18n import current, tr
 from app.model.reshape import tokens_of
-from app.model.state import EDIT_LIMIT, LabState
+from app.model.state import EDIT_LIMIT
 from app.state.document import Document
 from app.ui.fonts import READING, emphasize
 from app.ui.format import token_glosses
@@ -26,7 +26,6 @@ from app.ui.look import OKABE_ITO, SELECTION_COLOUR
 from app.ui.panels.base import Panel
 from app.ui.panels.editor import stage as rows
 from app.ui.panels.editor.charts import (
-    LESSON_D,
     MINIMUM_SIZE,
     ROLES,
     VectorChart,
@@ -45,20 +44,11 @@ class EditorPanel(Panel):
     """Edits the teaching world's Q and K; selecting a token here selects it everywhere."""
 
     name = "editor"
-    title_key = "editor.title"
     depends_on = ("world", "scorer", "teaching_q", "teaching_k", "teaching_tokens",
                   "imported", "query", "key", "options")
     """The 4-D and imported worlds only: the 2-D playground's drags leave it alone."""
     holds_while_dragging = True
     """Bar scales only grow during a drag; they refit when it ends."""
-
-    @classmethod
-    def title(cls, state: LabState) -> str:
-        if state.world == "imported" and state.imported is not None:
-            return tr("editor.title_imported", d=state.imported.queries.shape[1])
-        d = state.teaching_q.shape[1]
-        return tr(cls.title_key) if d == LESSON_D else tr("editor.title_width", d=d)
-    world = "teaching"
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(document, parent)

@@ -21,12 +21,12 @@ from app.ui.fonts import DISPLAY, READING, SMALL, emphasize
 from app.ui.format import plain_tip
 from app.ui.look import SELECTION_COLOUR, Look
 from app.ui.panels.editor.charts import (
-    LESSON_D,
     ROLES,
     VectorChart,
     entry_width,
     stacked_width,
 )
+from app.ui.panels.editor.title import LESSON_D
 
 
 def token_cell(token: int, name: str, colour: str, groups: dict[str, QButtonGroup],

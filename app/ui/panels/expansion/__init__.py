@@ -3,7 +3,6 @@
 The package declares its dock (`SPEC`); the registry finds it, so a new dock is a new package.
 """
 
-from app.ui.panels.expansion.panel import ExpansionPanel
 from app.ui.panels.registry import RIGHT, PanelSpec
 
-SPEC = PanelSpec("expansion", ExpansionPanel, RIGHT, order=4, share=0.45)
+SPEC = PanelSpec("expansion", "ExpansionPanel", RIGHT, order=4, share=0.45, title="expansion.title")

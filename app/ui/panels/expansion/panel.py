@@ -75,7 +75,6 @@ class ExpansionPanel(Panel):
     """Shows why the selected score is what it is, one dimension at a time."""
 
     name = "expansion"
-    title_key = "expansion.title"
     depends_on = STATE_FIELDS
     """The selected pair of any world, under any scorer: every field can change it."""
     holds_while_dragging = True

@@ -3,8 +3,8 @@
 The package declares its dock (`SPEC`); the registry finds it, so a new dock is a new package.
 """
 
-from app.ui.panels.guide.panel import GuidePanel
 from app.ui.panels.registry import LEFT, PanelSpec
 
-SPEC = PanelSpec("guide", GuidePanel, LEFT, order=8, tab_with="playground",
-                 in_scenes=False)
+SPEC = PanelSpec("guide", "GuidePanel", LEFT, order=8, tab_with="playground",
+                 in_scenes=False, title="guide.title",
+                 observes_while_hidden=True)

@@ -44,7 +44,6 @@ class GuidePanel(Panel):
     """The stepper and, under it, the current scene's blocks of the lesson page."""
 
     name = "guide"
-    title_key = "guide.title"
     depends_on = ()
     """Nothing: its notes follow the lesson run, its checklist the class's choices."""
     observes_while_hidden = True

@@ -3,7 +3,6 @@
 The package declares its dock (`SPEC`); the registry finds it, so a new dock is a new package.
 """
 
-from app.ui.panels.heatmap.panel import HeatmapPanel
 from app.ui.panels.registry import RIGHT, PanelSpec
 
-SPEC = PanelSpec("heatmap", HeatmapPanel, RIGHT, order=3, share=0.55)
+SPEC = PanelSpec("heatmap", "HeatmapPanel", RIGHT, order=3, share=0.55, title="heatmap.title")

@@ -67,7 +67,6 @@ class HeatmapPanel(Panel):
     """Rows are queries, columns are keys; clicking a cell selects that pair everywhere."""
 
     name = "heatmap"
-    title_key = "heatmap.title"
     depends_on = ("world", "scorer", "dialogue_q", "dialogue_keys", "teaching_q", "teaching_k",
                   "query", "key", "positions", "options", "imported", "teaching_tokens")
     """Every field: the matrix is the view of the active world's vectors (positions turn

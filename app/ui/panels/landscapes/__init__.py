@@ -3,7 +3,7 @@
 The package declares its dock (`SPEC`); the registry finds it, so a new dock is a new package.
 """
 
-from app.ui.panels.landscapes.panel import LandscapesPanel
 from app.ui.panels.registry import RIGHT, PanelSpec
 
-SPEC = PanelSpec("landscapes", LandscapesPanel, RIGHT, order=9, tab_with="expansion")
+SPEC = PanelSpec("landscapes", "LandscapesPanel", RIGHT, order=9, tab_with="expansion",
+                 title="landscapes.title")

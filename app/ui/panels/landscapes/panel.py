@@ -76,7 +76,6 @@ class LandscapesPanel(Panel):
     """Four small plots on one q; in the 4-D world, a page that offers the 2-D sample."""
 
     name = "landscapes"
-    title_key = "landscapes.title"
     depends_on = ("world", "scorer", "dialogue_q", "dialogue_keys", "key", "positions",
                   "options")
     """The 2-D world's q and keys: a drag in the 4-D editor leaves the maps alone."""

@@ -3,7 +3,7 @@
 The package declares its dock (`SPEC`); the registry finds it, so a new dock is a new package.
 """
 
-from app.ui.panels.match.panel import MatchTablePanel
 from app.ui.panels.registry import RIGHT, PanelSpec
 
-SPEC = PanelSpec("match", MatchTablePanel, RIGHT, order=5, tab_with="expansion")
+SPEC = PanelSpec("match", "MatchTablePanel", RIGHT, order=5, tab_with="expansion",
+                 title="match.title")

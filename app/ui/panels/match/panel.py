@@ -79,7 +79,6 @@ class MatchTablePanel(Panel):
     """A sortable table of one query row; picking a row selects that key everywhere."""
 
     name = "match"
-    title_key = "match.title"
     depends_on = STATE_FIELDS
     """Every key of the selected query under every scorer: every field can change it."""
     holds_while_dragging = True

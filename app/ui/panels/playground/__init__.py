@@ -3,7 +3,7 @@
 The package declares its dock (`SPEC`); the registry finds it, so a new dock is a new package.
 """
 
-from app.ui.panels.playground.panel import PlaygroundPanel
 from app.ui.panels.registry import LEFT, PanelSpec
 
-SPEC = PanelSpec("playground", PlaygroundPanel, LEFT, order=1)
+SPEC = PanelSpec("playground", "PlaygroundPanel", LEFT, order=1, title="playground.title",
+                 world="dialogue")

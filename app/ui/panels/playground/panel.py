@@ -83,13 +83,11 @@ class PlaygroundPanel(Panel):
     """The dialogue sample as arrows; every gesture goes through the document."""
 
     name = "playground"
-    title_key = "playground.title"
     depends_on = ("world", "scorer", "dialogue_q", "dialogue_keys", "query", "key",
                   "positions", "options")
     """The 2-D world only: a drag in the 4-D editor leaves the plane alone."""
     holds_while_dragging = True
     """The plot's range stays still under the pointer; it refits when the drag ends."""
-    world = "dialogue"
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(document, parent)

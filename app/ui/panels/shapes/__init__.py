@@ -4,6 +4,6 @@ The package declares its dock (`SPEC`); the registry finds it, so a new dock is 
 """
 
 from app.ui.panels.registry import LEFT, PanelSpec
-from app.ui.panels.shapes.panel import ShapesPanel
 
-SPEC = PanelSpec("shapes", ShapesPanel, LEFT, order=6, tab_with="playground")
+SPEC = PanelSpec("shapes", "ShapesPanel", LEFT, order=6, tab_with="playground",
+                 title="shapes.title")

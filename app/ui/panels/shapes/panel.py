@@ -42,7 +42,6 @@ class ShapesPanel(Panel):
     """Log-scaled S = Q_h·K_hᵀ with a T slider, and a clickable decoder-layer flow."""
 
     name = "shapes"
-    title_key = "shapes.title"
     depends_on = ("world", "scorer", "options", "teaching_tokens", "teaching_q.shape",
                   "imported.queries.shape", "imported.keys.shape")
     """Sizes and settings only (the capture's too, not its values): a drag of a vector

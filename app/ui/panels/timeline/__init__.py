@@ -4,6 +4,6 @@ The package declares its dock (`SPEC`); the registry finds it, so a new dock is 
 """
 
 from app.ui.panels.registry import LEFT, PanelSpec
-from app.ui.panels.timeline.panel import TimelinePanel
 
-SPEC = PanelSpec("timeline", TimelinePanel, LEFT, order=7, tab_with="playground")
+SPEC = PanelSpec("timeline", "TimelinePanel", LEFT, order=7, tab_with="playground",
+                 title="timeline.title")

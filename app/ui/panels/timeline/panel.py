@@ -56,7 +56,6 @@ class TimelinePanel(Panel):
     """Two tracks of stages; the chosen stage's card, and a live view of what it changes."""
 
     name = "timeline"
-    title_key = "timeline.title"
     depends_on = STATE_FIELDS
     """Each stage's figures from the class's own vectors and options."""
 
