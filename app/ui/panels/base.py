@@ -35,7 +35,8 @@ class Panel(QWidget):
     name: ClassVar[str] = ""
     observes_while_hidden: ClassVar[bool] = False
     """True for panels that must see every change (the checklist ticks from what happened),
-    not just the latest state (its dock's `PanelSpec` says so too, to build it at once)."""
+    not just the latest state. A shipped panel takes it from its dock's `PanelSpec`, which
+    builds such a panel with the window."""
     depends_on: ClassVar[tuple[str, ...]] = STATE_FIELDS
     """The `LabState` fields `refresh` reads (e.g. ("options", "teaching_q.shape")); every
     panel declares its own. A change that touches none of them skips `refresh`, and with it

@@ -47,7 +47,7 @@ class PanelSpec:
     """The one world the panel edits (its dock is put away while the other is open)."""
     observes_while_hidden: bool = False
     """The panel must see every change, not only the latest state: it is built with the
-    window (its class says the same, `Panel.observes_while_hidden`)."""
+    window, and its class reads this (`Panel.observes_while_hidden`)."""
 
     @property
     def factory(self) -> type[Panel]:

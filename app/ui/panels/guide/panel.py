@@ -23,6 +23,7 @@ from app.state.lesson import LessonRun
 from app.ui.fonts import HEADING, READING, TITLE, emphasize
 from app.ui.lesson_values import bold_values, lesson_values, scene_values
 from app.ui.panels.base import Panel, PanelParts
+from app.ui.panels.guide import SPEC
 from app.ui.panels.guide.ask import AskBox
 from app.ui.panels.guide.checklist import Checklist
 from app.ui.panels.guide.measure import MeasureBox
@@ -46,7 +47,7 @@ class GuidePanel(Panel):
     name = "guide"
     depends_on = ()
     """Nothing: its notes follow the lesson run, its checklist the class's choices."""
-    observes_while_hidden = True
+    observes_while_hidden = SPEC.observes_while_hidden  # declared once, with its dock
 
     @classmethod
     def build(cls, parts: PanelParts) -> GuidePanel:
