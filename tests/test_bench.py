@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ import pytest
 
 from app.bench import Result, Target, p95
 from app.bench.run import FULL, QUICK, evaluate, format_table, row_note
+from app.bench.startup_time import MARK
 from app.bench.ui_latency import SETUP
 from app.main import build_parser
 from app.model.scenes import load_scenes
@@ -110,12 +112,16 @@ def test_quick_bench_reports_every_field(tmp_path: Path) -> None:
     assert set(report["machine"]) >= MACHINE_FIELDS
     assert report["machine"]["cpu_count"] >= 1
     results = report["results"]
-    assert {r["group"] for r in results} == {"ui", "panel", "model", "startup", "additive",
-                                             "poll"}
+    assert {r["group"] for r in results} == {"ui", "panel", "model", "startup",
+                                             "startup_floor", "additive", "poll"}
     for result in results:
         assert set(result) >= RESULT_FIELDS, result["name"]
         assert result["runs"] == len(result["samples_ms"]) >= 1
         assert result["median_ms"] > 0 and result["p95_ms"] >= result["median_ms"]
+    startup = next(r for r in results if r["group"] == "startup")
+    floor = next(r for r in results if r["group"] == "startup_floor")
+    assert startup["floor_ms"] == floor["median_ms"] and floor["runs"] == startup["runs"]
+    assert startup["ratio_to_floor"] == pytest.approx(startup["median_ms"] / floor["median_ms"])
     stage = [r for r in results if r["group"] == "ui" and r["name"].startswith("stage scene")]
     assert len(stage) == len(load_scenes()), "a stage row per lesson scene"
     assert all(r["size"].startswith("1024x768") and r["timeouts"] == 0 for r in stage)
@@ -204,7 +210,6 @@ with ending_children_on_sigterm():
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM is a POSIX signal")
 def test_sigterm_to_the_bench_ends_its_start_up_child(tmp_path: Path) -> None:
     """The child writes its pid, then sends SIGTERM to the benchmark waiting for it."""
-    import os
     import signal
 
     pid_file = tmp_path / "child.pid"
@@ -243,3 +248,33 @@ def test_the_speed_issue_judges_each_drag_row_against_its_floor() -> None:
     assert targets["drag_within_4x_floor"].value == pytest.approx(5.0)
     assert targets["drag_within_4x_floor"].met is False
     assert "floor 1.8 ms, 5.0× it" in row_note(scene)
+
+
+
+BARE_PROBE = """
+import json, runpy, sys
+sys.argv = ["bare_window"]
+try:
+    runpy.run_module("app.bench.bare_window", run_name="__main__")
+except SystemExit as stop:
+    print(json.dumps({"code": stop.code, "libraries": [m in sys.modules for m in
+                      ("numpy", "PySide6.QtWidgets", "pyqtgraph")],
+                      "app": sorted(m for m in sys.modules if m.split(".")[0] == "app")}))
+"""
+
+
+@pytest.mark.slow
+def test_the_bare_window_imports_the_libraries_and_nothing_of_the_app() -> None:
+    """The start-up floor's child paints a window (its mark printed, exit 0) having imported
+    NumPy, Qt and pyqtgraph, but nothing of the app beyond the benchmark's timing hook and
+    `app.ui`'s way of importing pyqtgraph: its time is the libraries' alone."""
+    child = subprocess.run([sys.executable, "-c", BARE_PROBE], cwd=ROOT, capture_output=True,
+                           text=True, timeout=60,
+                           env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert child.returncode == 0, child.stderr
+    mark, report = child.stdout.strip().splitlines()[-2:]
+    assert mark.startswith(MARK)
+    seen = json.loads(report)
+    assert seen["code"] == 0 and seen["libraries"] == [True, True, True]
+    assert seen["app"] == ["app", "app.bench", "app.bench.startup_time", "app.ui",
+                           "app.ui.pyqtgraph_import"]

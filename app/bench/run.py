@@ -274,8 +274,8 @@ def _sections(plan: Plan) -> list[tuple[str, Callable[[], list[Result]]]]:
         return results
 
     return [
-        ("start-up", lambda: [startup_time.measure_startup(plan.startup_runs,
-                                                           warmup=plan.name == "full")]),
+        ("start-up", lambda: startup_time.measure_startup(plan.startup_runs,
+                                                          warmup=plan.name == "full")),
         ("model", model),
         ("additive", lambda: model_speed.additive_vs_dot(plan.additive_T, plan.additive_d_a,
                                                          plan.model_runs(plan.additive_T))),

@@ -7,11 +7,15 @@ quits. The app itself knows nothing of the benchmark. The parent reads the clock
 before it spawns the child, so the figure includes interpreter start, imports, data loading,
 building the panels and painting. PYTHONDONTWRITEBYTECODE is dropped for the child, so after
 the unrecorded first launch the app's modules load from cached bytecode, as for a user.
+
+Each launch of the app is followed by one of `app.bench.bare_window`, a window of the same
+libraries with nothing of the app: its median is the start-up's floor on this machine.
 """
 
 from __future__ import annotations
 
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -89,9 +93,23 @@ def launch_once(command: Sequence[str] | None = None) -> float:
         return (_parse(stdout) - start) * 1000.0
 
 
-def measure_startup(runs: int, warmup: bool = True) -> Result:
-    """Several launches, after an unrecorded one that may still write bytecode caches."""
+def measure_startup(runs: int, warmup: bool = True) -> list[Result]:
+    """Several launches of the app, each followed by one of a bare window of its libraries
+    (`bare_window`), after an unrecorded pair that may still write bytecode caches. The
+    app's row carries the bare window's median as its floor: start-up figures from two
+    machines compare as ratios to their floors, not as seconds."""
+    bare = [sys.executable, "-m", "app.bench.bare_window"]
     if warmup:
         launch_once()
-    samples = [launch_once() for _ in range(runs)]
-    return Result("startup", "process start → first painted window", "the app", samples)
+        launch_once(bare)
+    samples, floor = [], []
+    for _ in range(runs):
+        samples.append(launch_once())
+        floor.append(launch_once(bare))
+    floor_ms = statistics.median(floor)
+    app_row = Result("startup", "process start → first painted window", "the app", samples,
+                     {"floor_ms": floor_ms,
+                      "ratio_to_floor": statistics.median(samples) / floor_ms})
+    return [app_row, Result("startup_floor", "process start → first painted bare window "
+                            "(NumPy, Qt and pyqtgraph, nothing of the app)", "the libraries",
+                            floor)]
