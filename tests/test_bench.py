@@ -250,7 +250,6 @@ def test_the_speed_issue_judges_each_drag_row_against_its_floor() -> None:
     assert "floor 1.8 ms, 5.0× it" in row_note(scene)
 
 
-
 BARE_PROBE = """
 import json, runpy, sys
 sys.argv = ["bare_window"]

@@ -31,6 +31,10 @@ from app.bench import Result
 
 MARK = "attention-lab-first-paint"
 CHILD_TIMEOUT_S = 60.0
+APP_CHILD = (sys.executable, "-m", "app.bench.first_paint")
+"""The app, started as its command line starts it, that reports its first paint."""
+BARE_CHILD = (sys.executable, "-m", "app.bench.bare_window")
+"""The start-up's floor: a window of the app's libraries, reporting its first paint."""
 PACKAGE_HOME = Path(app.__file__).resolve().parents[1]
 """The folder `app` was imported from (a checkout or site-packages): the child starts there,
 so `-m app.main` finds the same package however this one was found."""
@@ -77,8 +81,7 @@ def launch_once(command: Sequence[str] | None = None) -> float:
         env = dict(os.environ, QT_QPA_PLATFORM="offscreen", ATTENTION_LAB_HOME=home)
         # As on a user's machine, the app's bytecode is cached after the first launch.
         env.pop("PYTHONDONTWRITEBYTECODE", None)
-        argv = list(command) if command is not None else [sys.executable, "-m",
-                                                          "app.bench.first_paint"]
+        argv = list(APP_CHILD if command is None else command)
         start = time.monotonic()
         child = subprocess.Popen(argv, env=env, cwd=PACKAGE_HOME, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True)
@@ -98,14 +101,13 @@ def measure_startup(runs: int, warmup: bool = True) -> list[Result]:
     (`bare_window`), after an unrecorded pair that may still write bytecode caches. The
     app's row carries the bare window's median as its floor: start-up figures from two
     machines compare as ratios to their floors, not as seconds."""
-    bare = [sys.executable, "-m", "app.bench.bare_window"]
     if warmup:
         launch_once()
-        launch_once(bare)
+        launch_once(BARE_CHILD)
     samples, floor = [], []
     for _ in range(runs):
         samples.append(launch_once())
-        floor.append(launch_once(bare))
+        floor.append(launch_once(BARE_CHILD))
     floor_ms = statistics.median(floor)
     app_row = Result("startup", "process start → first painted window", "the app", samples,
                      {"floor_ms": floor_ms,
