@@ -1,7 +1,10 @@
 """Render every lesson scene on the projector's stage to PNG, before and after its reveal,
 so a person can look at each as a student in the last row would.
 
-    python tools/render_stage.py OUT_DIR [--size 1024x768] [--lang zh] [--zoom 1.5]
+    python tools/render_stage.py OUT_DIR [--size 1024x768] [--lang zh] [--zoom 1.5] [--poll]
+
+With --poll the class poll runs on loopback (as a teacher's P does) and, in each scene that
+asks, three phones answer before the pictures are taken.
 
 Writes OUT_DIR/<lang>-<zoom>-<nn>-<scene id>-<before|after|build k>.png; headless.
 """
@@ -9,7 +12,10 @@ Writes OUT_DIR/<lang>-<zoom>-<nn>-<scene id>-<before|after|build k>.png; headles
 from __future__ import annotations
 
 import argparse
+import http.client
+import json
 import os
+import time
 import sys
 import tempfile
 from pathlib import Path
@@ -20,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication
+from urllib.parse import urlsplit
 
 from app.startup import build_window, make_application
 
@@ -30,6 +37,25 @@ def settle() -> None:
         QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
+def answer_from_phones(poll, phones: int = 3) -> None:
+    """Answer the poll's current question from `phones` phones, as the class's taps would."""
+    question = poll.question
+    if question is None:
+        return
+    parts = urlsplit(poll.address)
+    for n in range(phones):
+        body = json.dumps({"room": poll.room, "scene": question.scene,
+                           "choice": n % len(question.choices),
+                           "device": f"render-{n:016d}"}).encode()
+        connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
+        connection.request("POST", "/answer", body, {"Content-Type": "application/json"})
+        connection.getresponse().read()
+        connection.close()
+    for _ in range(20):  # the counts come back as queued signals
+        time.sleep(0.02)
+        settle()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path)
@@ -37,6 +63,7 @@ def main() -> int:
     parser.add_argument("--lang", default="zh")
     parser.add_argument("--zoom", type=float, default=1.5)
     parser.add_argument("--scenes", default="", help="comma-separated scene numbers (1-based)")
+    parser.add_argument("--poll", action="store_true", help="run the class poll on loopback")
     args = parser.parse_args()
     width, height = (int(n) for n in args.size.lower().split("x"))
     args.out.mkdir(parents=True, exist_ok=True)
@@ -47,12 +74,17 @@ def main() -> int:
     window.arrangement.open_scene(0, set_up=True)
     window.presentation.set_presenting(True)
     window.presentation.set_scale(args.zoom)
+    if args.poll:
+        window.parts.polls.start_at("127.0.0.1", 0)
+        settle()
     run = window.lesson
     wanted = {int(n) - 1 for n in args.scenes.split(",") if n.strip()} or set(range(run.count))
     for index in sorted(wanted):
         run.go(index)
         window.document.flush()
         settle()
+        if args.poll:
+            answer_from_phones(window.parts.polls.poll)
         states = ["before", "after"] if run.scene.hides_answer else ["shown"]
         for state in states:
             if state == "after":
@@ -67,9 +99,11 @@ def main() -> int:
                 tag = state if run.builds == 1 else f"{state}-build{build + 1}"
                 name = f"{args.lang}-{args.zoom:g}-{index + 1:02d}-{run.scene.id}-{tag}.png"
                 window.grab().save(str(args.out / name))
-                print(args.out / name)
+                print(args.out / name, f"{window.width()}x{window.height()}")
             while run.build > 0:
                 run.previous()
+    if args.poll:
+        window.parts.polls.poll.stop()
     window.close()
     window.dispose()
     return 0
