@@ -15,18 +15,19 @@ import argparse
 import http.client
 import json
 import os
-import time
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("ATTENTION_LAB_HOME", tempfile.mkdtemp(prefix="attention-lab-render-"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from urllib.parse import urlsplit
+
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication
-from urllib.parse import urlsplit
 
 from app.startup import build_window, make_application
 

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
+    QLayout,
     QPushButton,
     QSizePolicy,
     QVBoxLayout,
@@ -34,8 +35,9 @@ BAND_SHARE = 0.45
 """The notes band covers this share of the stage's height, from the bottom up."""
 CARD_SHARE = 0.9
 """The poll's join card, over the body, takes this share of the body each way."""
-BARS_SHARE = 2
-"""The class's answers beside the question take 2 parts of the width to its 3."""
+BARS_SHARE = 1
+"""The class's answers beside the question take as much of the width as the question: a
+choice's words wrap less, so the split takes fewer lines of the header."""
 MARGIN = 6
 """Pixels around the stage's content: a projector's edge needs little."""
 GAP = 10
@@ -50,6 +52,10 @@ class Stage(QWidget):
         super().__init__(parent)
         self.setObjectName("stage")
         self.setAutoFillBackground(True)
+        # the stage is the screen's size, whatever it holds: nothing it shows (a long
+        # question, the class's bars) may grow the window past the projector; the
+        # arrangement fits the type to the room instead
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         self.lesson = lesson
         self.poll = poll
         self.values: dict[str, str] = {}
@@ -94,13 +100,14 @@ class Stage(QWidget):
         footer.addWidget(self.set_up_button)
         footer.addWidget(self.reveal_button)
         column = QVBoxLayout(self)
+        column.setSizeConstraint(QLayout.SizeConstraint.SetNoConstraint)
         column.setContentsMargins(MARGIN, MARGIN // 2, MARGIN, MARGIN // 2)
         column.setSpacing(GAP // 2)
         words = QVBoxLayout()
         words.addWidget(self.question)
         words.addWidget(self.answer)
         asked = QHBoxLayout()
-        asked.addLayout(words, 3)
+        asked.addLayout(words, 1)
         asked.addWidget(self.poll_bars, BARS_SHARE)
         column.addWidget(self.title)
         column.addLayout(asked)

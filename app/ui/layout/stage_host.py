@@ -202,6 +202,7 @@ class StageHost(QObject):
                     self.held[name] = panel
                     panel.setParent(self.stage.body)
                 panel.catch_up()  # what changed while it was out of sight
+            self.stage.poll_bars.set_compact(False)  # each choice's words, where they fit
             self._scale(None)  # the builds are planned at the zoom
             room = self.stage.body_room()
             for panel in panels.values():
@@ -229,8 +230,13 @@ class StageHost(QObject):
     def _fit(self, build: Build, panels: list[Panel]) -> list[tuple[int, int]]:
         """Shrink the stage's type, for this build only, until its panels fit the body at
         their readable sizes (never below 100 %: every text stays at least 18 px), then
-        their sizes. A teacher's 200 % on a 1024×768 projector still shows whole panels."""
-        for _ in range(FIT_TRIES):
+        their sizes. A teacher's 200 % on a 1024×768 projector still shows whole panels.
+        When even 100 % leaves the body too short because the class's answers fill the
+        header, the answers go compact (letters and bars; the phones show the words) and
+        the fit starts again from the zoom."""
+        tries = FIT_TRIES
+        while tries:
+            tries -= 1
             room = self.stage.body_room()
             for panel in panels:
                 panel.offer_room(room)
@@ -242,8 +248,16 @@ class StageHost(QObject):
             need = _need(sizes, build.across)
             scale = self.presentation.shown_look.scale
             fits = need[0] <= room.width() and need[1] <= room.height()
-            if (fits and not any(_scrolls(panel) for panel in panels)) or scale <= MIN_SCALE:
+            if fits and not any(_scrolls(panel) for panel in panels):
                 return sizes
+            if scale <= MIN_SCALE:
+                bars = self.stage.poll_bars
+                if bars.isHidden() or bars.compact:
+                    return sizes
+                bars.set_compact(True)
+                self._scale(None)
+                tries = FIT_TRIES
+                continue
             factor = min(room.width() / max(need[0], 1), room.height() / max(need[1], 1), 1.0)
             smaller = min(scale - FIT_STEP, math.floor(scale * factor / FIT_STEP) * FIT_STEP)
             self._scale(max(MIN_SCALE, smaller))

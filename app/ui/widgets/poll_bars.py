@@ -14,6 +14,7 @@ from PySide6.QtCore import QEvent, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QGridLayout,
+    QHBoxLayout,
     QLabel,
     QSizePolicy,
     QVBoxLayout,
@@ -31,7 +32,11 @@ __all__ = ["RIGHT_COLOUR", "Bar", "PollBars"]
 
 LETTERS = "ABCDEFGHIJKLMNOP"
 RIGHT_COLOUR = QColor("#2e7d32")
-BAR_HEIGHT_EM = 1.1
+COMPACT_COLUMNS = 3
+BAR_HEIGHT_EM = 0.8
+BAR_WIDTH_EM = 3.5
+"""A bar is this many of its font's em wide: a share reads at a glance, and the choice's
+words, which the class reads, keep the rest of the row."""
 
 
 def _plain(name: str, bold: bool = False) -> QLabel:
@@ -50,10 +55,15 @@ class Bar(QWidget):
         self.share = 0.0
         self.colour: QColor | None = None
         self.dim = False
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
 
     def sizeHint(self) -> QSize:
-        return QSize(200, round(self.fontMetrics().height() * BAR_HEIGHT_EM))
+        metrics = self.fontMetrics()
+        return QSize(round(metrics.height() * BAR_WIDTH_EM),
+                     round(metrics.height() * BAR_HEIGHT_EM))
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()
 
     def set_bar(self, share: float, colour: QColor | None, dim: bool) -> None:
         if (share, colour, dim) != (self.share, self.colour, self.dim):
@@ -82,8 +92,9 @@ class Bar(QWidget):
 
 
 class _Row(QWidget):
-    """One choice: its letter and text over its bar and count (and, once revealed, the
-    right-answer mark)."""
+    """One choice on one line: its letter, its text, its bar and count (and, once revealed,
+    the right-answer mark). A long text wraps between words; the bar stays beside it, so the
+    split takes a line per choice and never pushes the scene off the screen."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -94,24 +105,21 @@ class _Row(QWidget):
         self.mark.setStyleSheet(f"color: {RIGHT_COLOUR.name()};")
         self.mark.setVisible(False)
         self.bar = Bar()
-        grid = QGridLayout(self)
-        grid.setContentsMargins(0, 0, 0, 0)
-        grid.setColumnStretch(1, 1)
-        grid.addWidget(self.letter, 0, 0, Qt.AlignmentFlag.AlignTop)
-        grid.addWidget(self.text, 0, 1, 1, 3)
-        grid.addWidget(self.bar, 1, 1)
-        grid.addWidget(self.number, 1, 2)
-        # beside the count, not the text: a mark that narrowed the text on Reveal left its
-        # wrapped line cut where the header did not grow with it
-        grid.addWidget(self.mark, 1, 3)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.letter, 0, Qt.AlignmentFlag.AlignTop)
+        row.addWidget(self.text, 1)
+        row.addWidget(self.bar, 0, Qt.AlignmentFlag.AlignVCenter)
+        row.addWidget(self.number, 0)
+        row.addWidget(self.mark, 0)
 
     def show_choice(self, index: int, text: str, count: int, share: float, right: bool,
                     revealed: bool) -> None:
         self.letter.setText(LETTERS[index])
         self.text.setText(text)
         self.number.setText(format_number(count))
-        self.number.setMinimumWidth(self.number.fontMetrics().horizontalAdvance("0000"))
-        self.mark.setText(f"✓ {tr('poll.bars.right')}" if right else "")
+        self.mark.setText("✓" if right else "")
+        self.mark.setToolTip(tr("poll.bars.right") if right else "")
         self.mark.setVisible(right)
         for label in (self.letter, self.text, self.number):
             emphasize(label, HEADING, bold=right)
@@ -128,7 +136,10 @@ class PollBars(QWidget):
         self._revealed: Callable[[], bool] | None = None
         self._scene: Scene | None = None  # the scene `show_scene` last showed
         self.rows: list[_Row] = []
-        self._list = QVBoxLayout()
+        self.compact = False
+        """Letters, bars and counts only, several to a line: for a stage whose header has
+        no room for every choice's words (the phones show them)."""
+        self._list = QGridLayout()
         self.total = _plain("poll_total")
         self.total.setWordWrap(True)
         layout = QVBoxLayout(self)
@@ -140,6 +151,25 @@ class PollBars(QWidget):
     @property
     def counts(self) -> SceneCounts | None:
         return self._counts
+
+    def set_compact(self, on: bool) -> None:
+        """Each choice's words (one line a choice), or only its letter, bar and count,
+        COMPACT_COLUMNS to a line."""
+        on = bool(on)
+        if on != self.compact:
+            self.compact = on
+            self._lay_rows()
+
+    def _lay_rows(self) -> None:
+        columns = COMPACT_COLUMNS if self.compact else 1
+        # side by side, a count and the next choice's letter stand an em apart
+        self._list.setHorizontalSpacing(self.fontMetrics().height() if self.compact else 0)
+        for row in self.rows:
+            self._list.removeWidget(row)
+        for i, row in enumerate(self.rows):
+            row.text.setVisible(not self.compact)
+            self._list.addWidget(row, i // columns, i % columns)
+            row.show()  # a child added to a shown widget is not shown by itself
 
     def bind(self, poll: ClassPoll, revealed: Callable[[], bool] | None = None) -> None:
         """Show the counts of `poll`'s current question as they arrive; with `revealed`, the
@@ -175,14 +205,14 @@ class PollBars(QWidget):
             counts = replace(counts, right=None)
         self._counts = counts
         wanted = len(counts.choices) if counts is not None else 0
-        while len(self.rows) > wanted:
-            row = self.rows.pop()
-            self._list.removeWidget(row)
-            row.deleteLater()
-        while len(self.rows) < wanted:
-            self.rows.append(_Row())
-            self._list.addWidget(self.rows[-1])
-            self.rows[-1].show()  # a child added to a shown widget is not shown by itself
+        if len(self.rows) != wanted:
+            while len(self.rows) > wanted:
+                row = self.rows.pop()
+                self._list.removeWidget(row)
+                row.deleteLater()
+            while len(self.rows) < wanted:
+                self.rows.append(_Row())
+            self._lay_rows()
         if counts is None:
             self.total.setText(tr("poll.bars.no_question"))
             return
