@@ -172,3 +172,47 @@ def test_every_panel_declares_the_state_it_reads() -> None:
         declared = vars(spec.factory).get("depends_on")
         assert declared is not None, f"{spec.name} does not declare depends_on"
         assert {name.split(".")[0] for name in declared} <= set(STATE_FIELDS), spec.name
+
+
+REFRESHES = {"refresh", "_refresh_now", "refit"}
+"""The calls that repaint a panel from the document: the panel's own, never layout's."""
+MEASURES = {"readable_size", "resizeEvent", "offer_room", "room"}
+"""A panel's methods that layout code calls while it measures or places it."""
+STAGE_WORDS = ("build", "slide")
+
+
+def _calls(node: ast.AST) -> set[str]:
+    return {call.func.attr for call in ast.walk(node)
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)}
+
+
+def test_layout_code_never_refreshes_a_panel() -> None:
+    """Layout decides where a panel stands and how large; the panel repaints when the
+    document, the look or the language says so. Neither the layout package nor a panel's
+    measuring methods call a refresh, so measuring a panel never repaints it."""
+    found = []
+    for path in APP.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        where = path.relative_to(ROOT)
+        if where.parts[:3] == ("app", "ui", "layout"):
+            found += [f"{where}: {name}" for name in _calls(tree) & REFRESHES]
+        if where.parts[:3] == ("app", "ui", "panels"):
+            for function in ast.walk(tree):
+                if isinstance(function, ast.FunctionDef) and function.name in MEASURES:
+                    found += [f"{where}: {function.name} calls {name}"
+                              for name in _calls(function) & REFRESHES]
+    assert found == []
+
+
+def test_the_state_layer_knows_nothing_of_the_stages_builds() -> None:
+    """Which scene and what is revealed are the lesson's; how a scene is split into builds
+    on a projector is the stage's (app/ui/layout/slides.py)."""
+    found = []
+    for path in (APP / "state").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            name = (node.attr if isinstance(node, ast.Attribute)
+                    else node.id if isinstance(node, ast.Name)
+                    else node.name if isinstance(node, ast.FunctionDef) else "")
+            if any(word in name.lower() for word in STAGE_WORDS):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {name}")
+    assert found == []

@@ -78,7 +78,7 @@ def main() -> int:
     if args.poll:
         window.parts.polls.start_at("127.0.0.1", 0)
         settle()
-    run = window.lesson
+    run, slides = window.lesson, window.slides
     wanted = {int(n) - 1 for n in args.scenes.split(",") if n.strip()} or set(range(run.count))
     for index in sorted(wanted):
         run.go(index)
@@ -92,17 +92,17 @@ def main() -> int:
                 run.reveal()
                 window.document.flush()
                 settle()
-            for build in range(run.builds):
-                while run.build < build:
-                    run.next()
+            for build in range(slides.builds):
+                while slides.build < build:
+                    slides.next()
                     settle()
                 settle()
-                tag = state if run.builds == 1 else f"{state}-build{build + 1}"
+                tag = state if slides.builds == 1 else f"{state}-build{build + 1}"
                 name = f"{args.lang}-{args.zoom:g}-{index + 1:02d}-{run.scene.id}-{tag}.png"
                 window.grab().save(str(args.out / name))
                 print(args.out / name, f"{window.width()}x{window.height()}")
-            while run.build > 0:
-                run.previous()
+            while slides.build > 0:
+                slides.previous()
     if args.poll:
         window.parts.polls.poll.stop()
     window.close()

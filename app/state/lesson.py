@@ -23,9 +23,6 @@ class LessonRun(QObject):
     """The hidden answer of this scene was revealed."""
     offer_changed = Signal(bool)
     """Whether the stepper should offer to set the scene up again."""
-    built = Signal(int)
-    """The scene's next (or previous) build is on: the stage shows its panels one at a
-    time when they do not fit side by side, as a slide builds."""
 
     def __init__(self, document: Document, lesson: Lesson, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -35,10 +32,6 @@ class LessonRun(QObject):
         self._revealed: set[int] = set()
         self._left: dict[int, LabState] = {}  # the class's own state when it left a scene
         self._offer = False
-        self.build = 0
-        """Which of the scene's builds is on (0: the first)."""
-        self.builds = 1
-        """How many builds the stage needs for what the scene shows now (1 off the stage)."""
         document.changed.connect(self._on_document_changed)
 
     @property
@@ -66,7 +59,6 @@ class LessonRun(QObject):
         """Make scene `index` current. With `set_up`, the document gets the scene's setup, or
         the class's own state from their last visit (then the offer to set it up appears)."""
         index = min(max(int(index), 0), self.count - 1)
-        self.build = 0
         state = self.document.state
         if state != self.setup():
             self._left[self.index] = state
@@ -86,37 +78,21 @@ class LessonRun(QObject):
         """Open the lesson at `index` with no undo step: a first start or `--scene N` sets the
         scene up as the session's beginning; a restored session keeps its state."""
         self.index = min(max(int(index), 0), self.count - 1)
-        self.build = 0
         if set_up:
             self.document.restore(self.setup())
         self.moved.emit(self.index)
         self._set_offer(False)
 
-    def set_builds(self, count: int) -> None:
-        """How many builds what the scene shows now needs (the stage decides, from the
-        room each panel needs to be read); the build on stays inside them."""
-        self.builds = max(1, int(count))
-        if self.build >= self.builds:
-            self.build = self.builds - 1
-            self.built.emit(self.build)
-
     def next(self) -> None:
-        """Forward, as a clicker means it: the scene's next build, then its hidden answer,
-        then the next scene."""
-        if self.build + 1 < self.builds:
-            self.build += 1
-            self.built.emit(self.build)
-        elif not self.is_revealed():
+        """Forward: the scene's hidden answer, then the next scene."""
+        if not self.is_revealed():
             self.reveal()
         elif self.index < self.count - 1:
             self.go(self.index + 1)
 
     def previous(self) -> None:
-        """Back: the scene's previous build, then the previous scene."""
-        if self.build > 0:
-            self.build -= 1
-            self.built.emit(self.build)
-        elif self.index > 0:
+        """Back: the previous scene."""
+        if self.index > 0:
             self.go(self.index - 1)
 
     def first(self) -> None:
@@ -128,7 +104,6 @@ class LessonRun(QObject):
     def reveal(self) -> None:
         if not self.is_revealed():
             self._revealed.add(self.index)
-            self.build = 0
             self.revealed.emit(self.index)
 
     def set_up_again(self) -> None:

@@ -26,6 +26,7 @@ from app.ui.frame_gate import FrameGate
 from app.ui.layout.arrangement import Arrangement
 from app.ui.layout.console import PresenterConsole
 from app.ui.layout.docks import DockHost
+from app.ui.layout.slides import Slides
 from app.ui.layout.stage import Stage
 from app.ui.main_window import MainWindow, WindowParts
 from app.ui.menus import build_menu_bar
@@ -49,9 +50,10 @@ def build_main_window(document: Document, specs: list[PanelSpec] | None = None) 
     session = Session(document, kept=poll)  # the class's counts are saved with the scenario
     presentation = Presentation(window, docks, stored_presentation(settings()))
     lesson_poll = LessonPoll(poll, lesson, window)
-    stage = Stage(lesson, poll, window)
+    slides = Slides(lesson, window)  # before the stage: it reads the build they reset
+    stage = Stage(lesson, slides, poll, window)
     stage.hide()
-    console = PresenterConsole(lesson, poll, window)
+    console = PresenterConsole(lesson, slides, poll, window)
     arrangement = Arrangement(window, docks, lesson, presentation, stage, console)
     presentation.presenting_changing.connect(arrangement.presenting_changing)
     presentation.presenting_changed.connect(arrangement.presenting_changed)
@@ -64,7 +66,7 @@ def build_main_window(document: Document, specs: list[PanelSpec] | None = None) 
     drops = FileDrops(window, files)
     exports = ExportActions(window, document, docks.panels, files.folder)
     polls = PollActions(window, poll, lesson_poll, exports)
-    scenes = SceneActions(window, lesson, arrangement)
+    scenes = SceneActions(window, slides, arrangement)
     actions = Actions(window)
     for specs_of in (files.action_specs(), exports.action_specs(), editing_specs(document),
                      docks.toggle_specs(), arrangement.action_specs(), language_specs(),

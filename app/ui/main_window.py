@@ -68,7 +68,7 @@ class MainWindow(QMainWindow):
                                                        parts.arrangement)
         self.presentation, self.actions = parts.presentation, parts.actions
         self.files, self.exports, self.scenes = parts.files, parts.exports, parts.scenes
-        self.drops = parts.drops
+        self.drops, self.slides = parts.drops, parts.scenes.slides
         self.panels, self.docks = parts.docks.panels, parts.docks.docks
         parts.session.path_changed.connect(lambda _path: self._update_title())
         self._update_title()

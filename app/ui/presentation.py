@@ -156,6 +156,8 @@ class Presentation(QObject):
     presenting_changing = Signal(bool)
     """About to enter (True) or leave presentation mode, the old look still applied."""
     presenting_changed = Signal(bool)
+    fitted = Signal()
+    """The stage now draws at another scale than before, to fit a build (`shown_look`)."""
 
     def __init__(self, window: QMainWindow, docks: DockHost,
                  presentation: tuple[Look, str] | None = None) -> None:
@@ -217,7 +219,8 @@ class Presentation(QObject):
         self.set_scale(snap_scale(self._look.scale - ZOOM_STEP))
 
     def zoom_reset(self) -> None:
-        self.set_scale(MIN_SCALE)
+        """Back to the mode's own default: the projector's 150 %, the desk's 100 %."""
+        self.set_scale(PRESENTATION_SCALE if self._presenting else MIN_SCALE)
 
     def set_theme(self, name: str) -> None:
         self.set_look(replace(self._look, theme=THEME_CHOICES[name]), name)
@@ -244,6 +247,7 @@ class Presentation(QObject):
             self._stage_fit = scale
             if self.shown_look != before:
                 self._apply()
+                self.fitted.emit()
 
     def set_spotlight(self, on: bool) -> None:
         self.set_look(replace(self._look, spotlight=bool(on)))

@@ -109,6 +109,10 @@ def test_a_plain_widget_follows_the_app_font_through_every_zoom(window) -> None:
         sizes.append(plain[0].font().pointSizeF())
     assert sizes == sorted(sizes) and sizes[0] == MIN_POINT_SIZE
     assert sizes[-1] == pytest.approx(1.75 * MIN_POINT_SIZE)  # presentation 150 %, one step
+    presentation.zoom_reset()  # Ctrl+0: the projector's own default, not the desk's 100 %
+    assert plain[0].font().pointSizeF() == pytest.approx(1.5 * MIN_POINT_SIZE)
+    presentation.set_presenting(False)
+    presentation.zoom_in()
     presentation.zoom_reset()
     assert plain[0].font().pointSizeF() == MIN_POINT_SIZE
 

@@ -194,7 +194,7 @@ def test_a_scene_sets_its_aside_panel_under_the_guide_with_the_notes_whole(qtbot
     assert stepper.height() >= stepper.heightForWidth(stepper.width())  # notes not squeezed
     assert expansion.height() > 0.3 * heatmap.height()
     # the next scene has no aside: the guide takes its column again
-    window.scenes.run.next()
+    window.slides.next()
     settle(window)
     assert window.docks["expansion"].isHidden() or area(window, "expansion") != area(
         window, "guide")

@@ -139,21 +139,22 @@ def test_panels_that_cannot_share_the_stage_come_one_build_at_a_time(qtbot, data
     try:
         _present(window, 0)
         run, held = window.lesson, window.arrangement.staging.held
-        assert run.builds >= 2 and run.build == 0
+        slides = window.slides
+        assert slides.builds >= 2 and slides.build == 0
         assert held["tall"].isVisible() and not held["heatmap"].isVisible()
-        run.next()  # PageDown: the next build, not the answer
+        slides.next()  # PageDown: the next build, not the answer
         _settle()
-        assert run.build == 1 and not run.is_revealed()
+        assert slides.build == 1 and not run.is_revealed()
         assert held["heatmap"].isVisible() and not held["tall"].isVisible()
-        while run.build + 1 < run.builds:
-            run.next()
-        run.next()  # the last build shown: now the answer
+        while slides.build + 1 < slides.builds:
+            slides.next()
+        slides.next()  # the last build shown: now the answer
         _settle()
-        assert run.is_revealed() and run.build == 0
+        assert run.is_revealed() and slides.build == 0
         assert held["match"].isVisible(), "the answer's panel comes first"
         assert window.arrangement.stage.answer.text() == "The answer."
-        run.previous()
-        assert run.index == 0 or run.build == 0
+        slides.previous()
+        assert run.index == 0 or slides.build == 0
     finally:
         window.presentation.set_presenting(False)
         restore_base_style()

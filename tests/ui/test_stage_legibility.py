@@ -50,9 +50,10 @@ def _walks(window):
                 run.reveal()
                 window.document.flush()
                 _settle()
-            for build in range(run.builds):
-                while run.build < build:
-                    run.next()
+            slides = window.slides
+            for build in range(slides.builds):
+                while slides.build < build:
+                    slides.next()
                     _settle()
                 yield f"scene {index + 1} ({run.scene.id}) {state} build {build + 1}"
 

@@ -50,7 +50,7 @@ def test_the_class_answers_on_phones_and_the_stage_shows_how_it_split(qtbot, ope
         shown = stage.poll_bars.counts
         assert shown is not None and shown.counts == expected and not shown.frozen
         assert console.poll_bars.counts is not None
-        run.next()  # PageDown: the card steps aside, the answer is revealed
+        window.slides.next()  # PageDown: the card steps aside, the answer is revealed
         _settle()
         assert not stage.card.isVisible() and stage.join.isVisible()
         qtbot.waitUntil(lambda: stage.poll_bars.counts is not None
@@ -87,7 +87,7 @@ def test_the_join_card_leaves_the_question_and_the_bars_leave_the_panels_readabl
         question = stage.question.geometry()
         assert not stage.card.geometry().intersects(question), "the card hides the question"
         assert stage.card.geometry().intersects(stage.body.geometry())
-        run.next()  # the card steps aside; the bars stay beside the question
+        window.slides.next()  # the card steps aside; the bars stay beside the question
         qtbot.waitUntil(lambda: not stage.card.isVisible(), timeout=5000)
         for _ in range(5):
             _settle()

@@ -4,6 +4,8 @@ next class."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QMainWindow
 
@@ -13,6 +15,7 @@ from app.ui.actions.spec import ActionSpec
 from app.ui.look import Look
 from app.ui.presentation import THEME_CHOICES, Presentation
 from app.ui.settings import settings
+from app.ui.widgets.zoom_badge import ZoomBadge
 
 THEME_KEYS = "LPD"
 """Ctrl+Alt+L, P, D: light, projector, dark."""
@@ -25,7 +28,10 @@ class PresentationActions(QObject):
         super().__init__(window)
         self.window = window
         self.presentation = presentation
+        self.badge = ZoomBadge(window)
         presentation.look_changed.connect(self._on_look_changed)
+        # the stage fits a build after the zoom step: the badge then says what it drew
+        presentation.fitted.connect(lambda: self.badge.isVisible() and self._show_zoom())
         window.installEventFilter(self)
 
     def action_specs(self) -> list[ActionSpec]:
@@ -34,12 +40,16 @@ class PresentationActions(QObject):
             ActionSpec("presentation", "classroom.action.presentation", p.set_presenting,
                        ("F5",), menu="view", section=2, toolbar=0, checkable=True,
                        checked=lambda: p.presenting),
-            ActionSpec("zoom_in", "classroom.action.zoom_in", p.zoom_in, ("Ctrl+=", "Ctrl++"),
-                       menu="view", section=2),
-            ActionSpec("zoom_out", "classroom.action.zoom_out", p.zoom_out, ("Ctrl+-",),
-                       menu="view", section=2),
-            ActionSpec("zoom_reset", "classroom.action.zoom_reset", p.zoom_reset, ("Ctrl+0",),
-                       menu="view", section=2),
+            ActionSpec("leave_presentation", "classroom.action.leave_presentation",
+                       lambda _=False: p.set_presenting(False), ("Esc",),
+                       enabled=lambda: p.presenting),
+            ActionSpec("zoom_in", "classroom.action.zoom_in", lambda _=False: self.zoom(p.zoom_in),
+                       ("Ctrl+=", "Ctrl++"), menu="view", section=2),
+            ActionSpec("zoom_out", "classroom.action.zoom_out",
+                       lambda _=False: self.zoom(p.zoom_out), ("Ctrl+-",), menu="view", section=2),
+            ActionSpec("zoom_reset", "classroom.action.zoom_reset",
+                       lambda _=False: self.zoom(p.zoom_reset), ("Ctrl+0",), menu="view",
+                       section=2),
             ActionSpec("full_screen", "classroom.action.full_screen", p.set_full_screen,
                        ("F11",), menu="view", section=2, checkable=True,
                        checked=self.window.isFullScreen),
@@ -55,6 +65,18 @@ class PresentationActions(QObject):
                 (f"Ctrl+Alt+{letter}",), menu="view.theme", checkable=True, group="theme",
                 checked=lambda n=name: p.theme_name == n))
         return specs
+
+    def zoom(self, step: Callable[[], None]) -> None:
+        """A zoom step, and a badge that says where it went (again once the stage has fitted
+        its build to it, on the next turn of the event loop)."""
+        step()
+        self._show_zoom()
+
+    def _show_zoom(self) -> None:
+        zoom = round(self.presentation.look.scale * 100)
+        shown = round(self.presentation.shown_look.scale * 100)
+        self.badge.flash(tr("classroom.scale", percent=zoom) if shown >= zoom
+                         else tr("classroom.scale_fitted", percent=zoom, shown=shown))
 
     def _on_look_changed(self, look: Look) -> None:
         if self.presentation.presenting:

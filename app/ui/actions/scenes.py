@@ -8,26 +8,29 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QMainWindow
 
-from app.state.lesson import LessonRun
 from app.ui.actions.spec import ActionSpec
 from app.ui.layout.arrangement import Arrangement
+from app.ui.layout.slides import Slides
 
 
 class SceneActions(QObject):
-    """Window-wide stepping over one `LessonRun`, live while the lesson is on."""
+    """Window-wide stepping over one lesson's scenes and their builds, live while the lesson
+    is on."""
 
-    def __init__(self, window: QMainWindow, run: LessonRun, arrangement: Arrangement) -> None:
+    def __init__(self, window: QMainWindow, slides: Slides, arrangement: Arrangement) -> None:
         super().__init__(window)
         self.window = window
-        self.run = run
+        self.slides = slides
+        self.run = run = slides.lesson
         self.arrangement = arrangement
         run.moved.connect(lambda _index: self._keep_keys_for_the_clicker())
 
     def action_specs(self) -> list[ActionSpec]:
         run, on = self.run, self._in_lesson
         return [
-            ActionSpec("scene_next", "lesson.action.next", run.next, ("PgDown",), enabled=on),
-            ActionSpec("scene_previous", "lesson.action.previous", run.previous, ("PgUp",),
+            ActionSpec("scene_next", "lesson.action.next", self.slides.next, ("PgDown",),
+                       enabled=on),
+            ActionSpec("scene_previous", "lesson.action.previous", self.slides.previous, ("PgUp",),
                        enabled=on),
             ActionSpec("scene_first", "lesson.action.first", run.first, ("Home",), enabled=on),
             ActionSpec("scene_last", "lesson.action.last", run.last, ("End",), enabled=on),
@@ -44,9 +47,9 @@ class SceneActions(QObject):
             return False
         modifiers = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
         if modifiers == Qt.KeyboardModifier.NoModifier:
-            self.run.next()
+            self.slides.next()
         elif modifiers == Qt.KeyboardModifier.ShiftModifier:
-            self.run.previous()
+            self.slides.previous()
         else:
             return False
         return True

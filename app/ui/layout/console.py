@@ -14,6 +14,7 @@ from app.i18n import tr
 from app.poll.classpoll import ClassPoll
 from app.state.lesson import LessonRun
 from app.ui.fonts import HEADING, READING, STRONG, emphasize
+from app.ui.layout.slides import Slides
 from app.ui.widgets.poll_bars import PollBars
 from app.ui.widgets.rich_label import rich_label
 
@@ -23,7 +24,7 @@ TICK_MS = 1000
 class PresenterConsole(QWidget):
     """The teacher's window: the lesson's place and time, the answer, the notes."""
 
-    def __init__(self, lesson: LessonRun, poll: ClassPoll,
+    def __init__(self, lesson: LessonRun, slides: Slides, poll: ClassPoll,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.setObjectName("presenter_console")
@@ -74,7 +75,7 @@ class PresenterConsole(QWidget):
         self._started = QElapsedTimer()
         self._started.start()
         self._ticker = QTimer(self, interval=TICK_MS, timeout=self._tick)
-        for signal in (lesson.moved, lesson.revealed, lesson.built):
+        for signal in (lesson.moved, lesson.revealed, slides.built):
             signal.connect(lambda _index: self.show_scene())
         poll.running_changed.connect(lambda _on: self.show_scene())
         self.retranslate()

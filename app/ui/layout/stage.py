@@ -26,6 +26,7 @@ from app.i18n import tr
 from app.poll.classpoll import ClassPoll
 from app.state.lesson import LessonRun
 from app.ui.fonts import DISPLAY, HEADING, READING, STRONG, emphasize
+from app.ui.layout.slides import Slides
 from app.ui.widgets.poll_bars import PollBars
 from app.ui.widgets.poll_card import PollCard
 from app.ui.widgets.rich_label import rich_label
@@ -47,7 +48,7 @@ GAP = 10
 class Stage(QWidget):
     """Header, body and footer; the body holds the panels the arrangement places there."""
 
-    def __init__(self, lesson: LessonRun, poll: ClassPoll,
+    def __init__(self, lesson: LessonRun, slides: Slides, poll: ClassPoll,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("stage")
@@ -57,6 +58,7 @@ class Stage(QWidget):
         # arrangement fits the type to the room instead
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         self.lesson = lesson
+        self.slides = slides
         self.poll = poll
         self.values: dict[str, str] = {}
         self.plain: dict[str, str] = {}
@@ -125,7 +127,7 @@ class Stage(QWidget):
         self.card.hide()
         self.body.installEventFilter(self)  # the card and the band follow the body's room
         poll.running_changed.connect(self._on_poll_running)
-        for signal in (lesson.moved, lesson.revealed, lesson.built):
+        for signal in (lesson.moved, lesson.revealed, slides.built):
             signal.connect(lambda _index: self.show_scene())
             signal.connect(lambda _index: self.show_join(False))  # on with the lesson
         lesson.offer_changed.connect(lambda _on: self.show_scene())
@@ -158,9 +160,10 @@ class Stage(QWidget):
         self.strip.set_current(run.index)
         self.reveal_button.setVisible(hidden and not revealed)
         self.set_up_button.setVisible(run.offer)
-        self.build_marks.setVisible(run.builds > 1)
+        slides = self.slides
+        self.build_marks.setVisible(slides.builds > 1)
         self.build_marks.setText(
-            " ".join("●" if i == run.build else "○" for i in range(run.builds)))
+            " ".join("●" if i == slides.build else "○" for i in range(slides.builds)))
         self.poll_bars.show_scene(self.poll, self.lesson.scene)
         self.join.setVisible(self.poll.running)
         self.join.setText(tr("stage.poll_join", address=self.poll.address.removeprefix(

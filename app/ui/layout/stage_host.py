@@ -68,7 +68,8 @@ class StageHost(QObject):
         self._planning = False
         self._planned = QSize()
         """The stage's size the current build was planned for."""
-        lesson.built.connect(lambda _index: self.arrange())
+        self.slides = stage.slides
+        self.slides.built.connect(lambda _index: self.arrange())
         # the class's bars join the header when a poll starts: the body has less room
         stage.poll.running_changed.connect(lambda _on: self._replan())
         presentation.look_changed.connect(lambda _look: self._replan())
@@ -152,7 +153,7 @@ class StageHost(QObject):
             widget.show()
         self._chrome = []
         self.presentation.set_stage(False)
-        self.lesson.set_builds(1)
+        self.slides.set_builds(1)
         self.toggled.emit(False)
 
     def _give_values(self) -> None:
@@ -209,8 +210,8 @@ class StageHost(QObject):
                 panel.offer_room(room)
             sizes = [(name, _size(panels[name])) for name in names]
             builds = plan_builds(sizes, (room.width(), room.height()), GAP)
-            self.lesson.set_builds(len(builds))
-            build = builds[min(self.lesson.build, len(builds) - 1)]
+            self.slides.set_builds(len(builds))
+            build = builds[min(self.slides.build, len(builds) - 1)]
             shown = [panels[name] for name in build.names]
             self.stage.place(shown, build.across, [1] * len(shown))
             sizes = self._fit(build, shown)  # measured shown, as they will be read

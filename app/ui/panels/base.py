@@ -135,7 +135,8 @@ class Panel(QWidget):
 
     def catch_up(self) -> None:
         """Retranslate and refresh now if the language or the document changed while this
-        panel was out of sight."""
+        panel was out of sight. Whoever measures a panel (`readable_size`) catches it up
+        first: measuring itself never refreshes."""
         if self._untranslated:
             self._untranslated = False
             self.retranslate()
@@ -171,9 +172,10 @@ class Panel(QWidget):
         self._refresh_now()
 
     def readable_size(self) -> QSize:
-        """The smallest size (logical pixels) at which everything this panel shows is
-        readable at the current fonts and look: no text below the stage's least size, every
-        row, column and result in view, no scroll bar. The stage never gives a panel less;
+        """The smallest size (logical pixels) at which everything this panel shows, as last
+        refreshed (`catch_up` first), is readable at the current fonts and look: no text
+        below the stage's least size, every row, column and result in view, no scroll bar.
+        The stage never gives a panel less;
         what does not fit beside another panel is shown on its own. Panels whose content
         sets a larger floor than their layout's minimum (a plot, a table) override it."""
         return self.minimumSizeHint().expandedTo(self.minimumSize())

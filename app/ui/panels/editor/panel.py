@@ -68,6 +68,7 @@ class EditorPanel(Panel):
         self.stack.addWidget(self._imported_page)
         self.apply_look()
         self.retranslate()
+        self.refresh()
 
     # --- construction --------------------------------------------------------------------
 
@@ -303,7 +304,6 @@ class EditorPanel(Panel):
         self.imported.retranslate()
         self._word_tokens()
         self.message.hide()
-        self.refresh()
 
     def _word_tokens(self) -> None:
         """Each token's tooltips, and its English gloss beside it (Chinese: the word alone)."""

@@ -127,6 +127,7 @@ class ExpansionPanel(Panel):
         outer.addWidget(self.scroll)
         self.apply_look()
         self.retranslate()
+        self.refresh()
 
     def _arrange(self, beside: bool) -> None:
         """One column (heading, sum, bars, largest term, polar form), or on a wide stage the
@@ -219,7 +220,6 @@ class ExpansionPanel(Panel):
 
     def retranslate(self) -> None:
         self.bars_plot.setToolTip(tr("expansion.product_axis"))
-        self.refresh()
 
     def refresh(self) -> None:
         view, state = self.document.view, self.document.state
@@ -275,8 +275,6 @@ class ExpansionPanel(Panel):
         as it is laid out there, the bars at least their least height; then no result is
         below the edge and the page does not scroll. On the stage, with the bars beside the
         text where that fits the screen and one column does not."""
-        if not self._inputs_unchanged():  # measured as the document is now, not as last shown
-            self._refresh_now()
         margins = self._grid.contentsMargins()
         pair = QFontMetricsF(self.heading.font()).horizontalAdvance(self._pair)
         inner = max(math.ceil(pair) + 2, unwrapped_width(self.equation),

@@ -100,6 +100,7 @@ class HeatmapPanel(Panel):
             layout.addWidget(label.holder)
         self.apply_look()
         self.retranslate()
+        self.refresh()
 
     def _build_controls(self) -> None:
         self.scores_button = QtWidgets.QPushButton(objectName="heatmap_scores", checkable=True)
@@ -207,7 +208,6 @@ class HeatmapPanel(Panel):
         self.t_combo.setToolTip(tr("heatmap.scale_t_tip"))
         self.choices.retranslate()
         self.canvas.set_axis_titles(tr("heatmap.query_axis"), tr("heatmap.key_axis"))
-        self.refresh()
 
     def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
         super().resizeEvent(event)

@@ -106,6 +106,7 @@ class LandscapesPanel(Panel):
         self._arrange(2, beside=False)
         self.apply_look()
         self.retranslate()
+        self.refresh()
 
     def _arrange(self, columns: int, beside: bool = False) -> None:
         """Put the titles, plots and captions in shared rows: per row of plots, a title row,
@@ -173,8 +174,6 @@ class LandscapesPanel(Panel):
         """Each plot at least the side where it writes its contour values and key names, with
         its title and caption whole: four in a row where the screen is that wide, else 2 × 2
         (the two arrangements the panel itself picks at such sizes), and the q-length row."""
-        if not self._inputs_unchanged():  # measured as the document is now, not as last shown
-            self._refresh_now()
         side = math.ceil(max(plot.detail_side() + plot.frame() for plot in self.plots.values())) + 2
         spacing = self._grid.spacing()
         sizes = []
@@ -215,7 +214,6 @@ class LandscapesPanel(Panel):
             plot.title.setText(tr(TITLE_KEYS[name]))
             plot.title.setToolTip(f"{tr(f'scorer.{name}')}: {SCORERS[name].formula}")
             plot.caption.setText(tr(SHAPE_KEYS[name]))
-        self.refresh()
 
     def refresh(self) -> None:
         view = self.document.view

@@ -161,6 +161,7 @@ class MatchTablePanel(Panel):
         layout.addWidget(self.scroll)
         self.apply_look()
         self.retranslate()
+        self.refresh()
 
     def apply_look(self) -> None:
         """On the stage the scene has chosen the columns: the additive switch stays on the
@@ -191,7 +192,6 @@ class MatchTablePanel(Panel):
         self.reasons_title.setText(tr("match.reasons_title"))
         self.model.retranslate()
         self._fitted, self._tips = None, None  # new headers and reasons to measure
-        self.refresh()
 
     def refresh(self) -> None:
         """Only what moved: the model announces the cells whose values changed, the reasons

@@ -109,6 +109,7 @@ class PlaygroundPanel(Panel):
         self.stack = pages_with_hint(self, self._content, self._hint_page, MINIMUM_SIZE)
         self.apply_look()
         self.retranslate()
+        self.refresh()
 
     # --- construction --------------------------------------------------------------------
 
@@ -217,8 +218,6 @@ class PlaygroundPanel(Panel):
     def readable_size(self) -> QSize:
         """The plane PLANE_LINES lines of its labels square (and at least its minimum), with
         its axes, colour bar and caption around it, and the readouts whole below it."""
-        if not self._inputs_unchanged():  # measured as the document is now, not as last shown
-            self._refresh_now()
         side = self._plane_side()
         around_w, around_h = self._plane_chrome()
         caption = self.caption.heightForWidth(math.ceil(side + around_w))
@@ -278,7 +277,6 @@ class PlaygroundPanel(Panel):
         self._hint_page.set_texts(tr("playground.teaching_hint"), tr("playground.switch_world"))
         self.canvas.setToolTip(tr("playground.canvas_tip"))
         self._set_axis_labels()
-        self.refresh()
         self._fit_readouts()
 
     # --- repaint from the document -------------------------------------------------------

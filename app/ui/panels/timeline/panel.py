@@ -103,6 +103,7 @@ class TimelinePanel(Panel):
         self.setFocusProxy(self.strip)
         self.apply_look()
         self.retranslate()
+        self.refresh()
 
     def _build_sink(self) -> QWidget:
         page = QWidget()
@@ -291,4 +292,3 @@ class TimelinePanel(Panel):
         self.kv.retranslate()
         self.rope.retranslate()
         self.sink_box.setText(tr("timeline.sink.enable"))
-        self.refresh()
