@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QFontMetricsF, QPainter, QPen, QResizeEvent, QTransform
+from PySide6.QtGui import QPainter, QPen, QResizeEvent, QTransform
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsLineItem,
@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
 
 from app.ui.look import SELECTION_COLOUR
 from app.ui.panels.editor.bars import BarColumns, EntryBox
-from app.ui.panels.editor.title import LESSON_D
 
 ROLES = ("q", "k")
 SNAP = 0.1
@@ -37,27 +36,6 @@ def bar_reach(values: np.ndarray) -> float:
     """Half-height shared by every chart, so bars compare across tokens: the largest entry
     plus some headroom to drag into, rounded up to a half."""
     return max(MIN_REACH, math.ceil(2 * (float(np.max(np.abs(values))) + 0.25)) / 2)
-
-
-ENTRY_WIDTH = 50
-"""An entry box's width at scale 1 while d ≤ LESSON_D: room for "−10.00" at any zoom."""
-
-
-def entry_width(box: EntryBox, dims: int, scale: float, stage: bool = False) -> int:
-    """The boxes of a wider world share the row: narrower, but never below what "-0.00" in
-    the box's own font needs (plus the frame and margins Qt gives its widest text), so up to
-    8 of them fit a projector's dock side by side. On the stage's larger type, never below
-    what the widest entry ("-10.00") needs."""
-    wide = ENTRY_WIDTH * scale
-    metrics = QFontMetricsF(box.font())
-    frame = box.minimumSizeHint().width() - metrics.horizontalAdvance(  # Qt adds a space
-        box.textFromValue(box.minimum()) + " ")
-    if stage:
-        return int(max(wide, metrics.horizontalAdvance("-10.00") + max(frame, 0.0)))
-    if dims <= LESSON_D:
-        return int(wide)
-    needed = metrics.horizontalAdvance("-0.00") + max(frame, 0.0)
-    return int(max(needed, wide * LESSON_D / dims))
 
 
 def stacked_width(cell: QWidget) -> int:

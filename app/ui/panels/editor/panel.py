@@ -256,15 +256,34 @@ class EditorPanel(Panel):
                                self._grid.horizontalSpacing(), self.look.stage) + bar + (
             margins.left() + margins.right())
 
+    def _narrow_width(self) -> int:
+        """The least width with k under q, every entry box as wide as its widest number (and,
+        at the desk, the page's scroll bar)."""
+        shown = min(self.document.state.query, len(self._cells) - 1)
+        chart = self.charts[("q", shown)].widget
+        bar = 0 if self.look.stage else self.style().pixelMetric(
+            QStyle.PixelMetric.PM_ScrollBarExtent)
+        margins = self.layout().contentsMargins()
+        return rows.narrow_width(self._cells, list(self.role_marks.values()), chart,
+                                 self._grid.horizontalSpacing()) + bar + (
+            margins.left() + margins.right())
+
     def readable_size(self) -> QSize:
-        """On the stage: the selected pair's rows, two charts beside each name, every entry
-        whole (the other tokens show too where the stage gives the height)."""
-        if not self.look.stage or self.stack.currentWidget() is not self._content:
+        """Wide enough for every entry box to show its whole number: two charts beside each
+        name where the room allows, else k under q. On the stage, the selected pair's rows
+        (the other tokens show too where the stage gives the height); at the desk the page
+        scrolls down, so only the width is a floor."""
+        if self.stack.currentWidget() is not self._content:
             return super().readable_size()
+        wide = self._wide_width()
+        narrow = wide > self.room().width()
+        width = self._narrow_width() if narrow else wide
+        if not self.look.stage:
+            return QSize(width, super().readable_size().height())
         state = self.document.state
         pair = rows.stage_tokens(len(self._cells), (state.query, state.key), fits_all=False)
         margins = self.layout().contentsMargins()
-        return QSize(self._wide_width(), self._rows_height(pair, narrow=False)
+        return QSize(width, self._rows_height(pair, narrow=narrow)
                      + margins.top() + margins.bottom())
 
     def _connect(self, chart: VectorChart) -> None:
@@ -293,7 +312,7 @@ class EditorPanel(Panel):
         QTimer.singleShot(0, self, self._fit_columns)  # once new fonts reach the minimum sizes
 
     def _style_tokens(self) -> None:
-        rows.style_rows(self.look, self._dims, self.gloss_labels, self.pick_buttons, self.charts)
+        rows.style_rows(self.look, self.gloss_labels, self.pick_buttons, self.charts)
 
     def retranslate(self) -> None:
         self.role_headers["q"].setText(tr("editor.col_q"))

@@ -23,7 +23,6 @@ from app.ui.look import SELECTION_COLOUR, Look
 from app.ui.panels.editor.charts import (
     ROLES,
     VectorChart,
-    entry_width,
     stacked_width,
 )
 from app.ui.panels.editor.title import LESSON_D
@@ -97,10 +96,11 @@ def emphasize_rows(dims: int, names: list[QLabel], marks: list[QWidget],
             emphasize(box, READING if dims <= LESSON_D else SMALL)  # 8 fit a row
 
 
-def style_rows(look: Look, dims: int, glosses: list[QLabel],
+def style_rows(look: Look, glosses: list[QLabel],
                buttons: dict[tuple[str, int], QPushButton],
                charts: dict[tuple[str, int], VectorChart]) -> None:
-    """The look's colours and sizes on every token's gloss, buttons, chart and boxes."""
+    """The look's colours and sizes on every token's gloss, buttons and chart. The entry
+    boxes size themselves: each is as wide as the widest number it holds in its own font."""
     theme = look.theme
     for gloss in glosses:
         gloss.setStyleSheet(f"color: {theme.muted};")
@@ -112,8 +112,6 @@ def style_rows(look: Look, dims: int, glosses: list[QLabel],
         chart.plot.setBackground(theme.background)
         chart.plot.setFixedHeight(int(look.px(50)))
         chart.bars.set_edge_width(look.px(2.5))
-        for box in chart.boxes:
-            box.setMinimumWidth(entry_width(box, dims, look.scale, look.stage))
 
 
 def lay_out_rows(grid: QGridLayout, headers: dict[str, QLabel],
@@ -155,6 +153,26 @@ def wide_width(cells: list[QWidget], names: list[QLabel], chart: QWidget, spacin
         widest = max(widest, *(label.minimumSizeHint().width() for label in names
                                if not label.isHidden()))
     return widest + 2 * chart.minimumSizeHint().width() + 2 * spacing + 4
+
+
+def narrow_width(cells: list[QWidget], marks: list[QLabel], chart: QWidget,
+                 spacing: int) -> int:
+    """The grid's least width with k under q: each token's name, gloss and buttons in a row
+    above its charts, each chart beside its role mark. Measured from the parts, whichever
+    arrangement is laid out now, as `wide_width` is."""
+    widest = max(lined_width(cell) for cell in cells)
+    mark = max(label.minimumSizeHint().width() for label in marks)
+    return max(widest, mark + spacing + chart.minimumSizeHint().width()) + 2 * spacing + 4
+
+
+def lined_width(cell: QWidget) -> int:
+    """A token cell's width in the narrow layout (name, gloss and buttons in a row)."""
+    layout = cell.layout()
+    margins = layout.contentsMargins()
+    items = [layout.itemAt(i) for i in range(layout.count())]
+    shown = [item.minimumSize().width() for item in items if not item.isEmpty()]
+    return sum(shown) + layout.spacing() * max(len(shown) - 1, 0) + (
+        margins.left() + margins.right())
 
 
 def rows_height(grid: QGridLayout, headers: dict[str, QLabel], narrow: bool,

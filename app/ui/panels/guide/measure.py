@@ -233,10 +233,15 @@ class MeasureBox(QWidget):
             (tr("guide.measure.ratio"), format_times(result.time_ratio),
              format_times(result.memory_ratio)),
         ]
-        cells = "".join(f"<th align=left>{html.escape(h)}&nbsp;&nbsp;</th>" for h in head)
+        # a header or a scorer's name on one line: a narrow guide broke "内存峰值" and
+        # "scorer" between their characters; the table then scrolls with the guide
+        whole = "style='white-space:nowrap'"
+        cells = "".join(f"<th align=left {whole}>{html.escape(h)}&nbsp;&nbsp;</th>"
+                        for h in head)
         body = "".join(
-            "<tr>" + "".join(f"<td>{'<b>' if i else ''}{html.escape(c)}{'</b>' if i else ''}"
-                             "&nbsp;&nbsp;</td>" for i, c in enumerate(row)) + "</tr>"
+            "<tr>" + "".join(f"<td {whole if i == 0 else ''}>{'<b>' if i else ''}"
+                             f"{html.escape(c)}{'</b>' if i else ''}&nbsp;&nbsp;</td>"
+                             for i, c in enumerate(row)) + "</tr>"
             for row in rows)
         low, high = result.spread(lambda run: run.time_ratio)
         spread = tr("guide.measure.spread", runs=len(result.runs), low=format_times(low),

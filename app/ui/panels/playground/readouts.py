@@ -27,22 +27,6 @@ HEADED = ("key", "vector", "dot", "norm", "cos", "angle")
 """The columns with a header (the last one only shows which key is active)."""
 
 
-LONG_HEADER = 12
-"""A score column's formula longer than this many characters is set on two lines."""
-
-
-def header_lines(formula: str) -> str:
-    """A long formula broken after the "(" or "·" nearest its middle, so the score column
-    of a narrow table is as wide as half the formula, not all of it."""
-    if len(formula) <= LONG_HEADER:
-        return formula
-    breaks = [i + 1 for i, ch in enumerate(formula[:-1]) if ch in "(·"]
-    if not breaks:
-        return formula
-    cut = min(breaks, key=lambda i: abs(i - len(formula) / 2))
-    return f"{formula[:cut]}\n{formula[cut:]}"
-
-
 def rope_note(view: View) -> str | None:
     """With RoPE turning the pair, the table's q·k are the rotated ones: the note gives each
     key's RoPE-off q·k beside them, so a turn is not read as a change of match."""
@@ -280,7 +264,8 @@ class PlaneReadouts(QWidget):
             vector=vector_text(view.q[0]), norm=format_score(plane.norm_q))))
         show_active = view.scorer != "dot"
         self.headers["active"].setVisible(show_active)
-        self.headers["active"].setText(header_lines(SCORERS[view.scorer].formula))
+        # the formula whole: never "vᵀtanh(" over "W₁q+W₂k)", the column takes its width
+        self.headers["active"].setText(SCORERS[view.scorer].formula)
         why = tr("playground.cos_undefined")
         dots = np.ma.getdata(view.scores["dot"][0]).tolist()
         cosines, active = (_cells(matrix[0]) for matrix in (view.scores["cosine"], view.active))
