@@ -196,10 +196,8 @@ class DeskFit(QObject):
             return True
         if plan.sizes is None:
             return False
-        bars = {slot.name: slot.size - dock.height() for slot, dock in zip(slots, column,
-                                                                           strict=True)}
-        self.window.resizeDocks([by_name[name] for name in plan.sizes],
-                                [size - bars[name] for name, size in plan.sizes.items()],
+        # a tabbed dock's size in resizeDocks is its tab group's, the tab bar's included
+        self.window.resizeDocks([by_name[name] for name in plan.sizes], list(plan.sizes.values()),
                                 Qt.Orientation.Vertical)
         return True
 
