@@ -17,6 +17,7 @@ from app.state.lesson import LessonRun
 from app.ui import settings as keys
 from app.ui.actions.spec import ActionSpec
 from app.ui.layout.console import PresenterConsole
+from app.ui.layout.desk_fit import DeskFit
 from app.ui.layout.dock_layouts import fit_aside, projector_columns, scene_docks
 from app.ui.layout.docks import DockHost
 from app.ui.layout.stage import Stage
@@ -53,11 +54,17 @@ class Arrangement(QObject):
         self.in_lesson = False
         self.free_layout: QByteArray | None = None
         """The layout the lesson replaced, given back when it is left."""
+        self._free_sized = False
+        """Whether the free layout was kept after the window had its default sizes (a first
+        start opens the lesson before the window is ever shown)."""
         self._desk_layout = QByteArray()
         self._default_layout = QByteArray()
         self._sized = False
         self._aside: str | None = None
         self._shown_world = ""
+        self._shown_shape: tuple[str, int, int] | None = None
+        self.desk = DeskFit(window, self.docks, self._at_desk)
+        """Keeps every visible dock of the free layout at least its panel's readable size."""
         for signal in (lesson.moved, lesson.revealed):
             signal.connect(lambda _index: self.arrange_scene())
         docks.document.changed.connect(self._on_document_changed)
@@ -119,13 +126,23 @@ class Arrangement(QObject):
         self.window.restoreState(self._default_layout, LAYOUT_VERSION)
         self.host.world_docks.show_world(self.host.document.state.world, force=True)
         self.apply_default_sizes()
+        self.desk.schedule()
+
+    def _at_desk(self) -> bool:
+        """The free layout is on screen: not the lesson's, the projector's or the stage's."""
+        return not (self.in_lesson or self.presentation.presenting or self.on_stage)
 
     def _on_document_changed(self) -> None:
         """Only the open world's editor has a dock; it comes to the front when the world
         changes (in the lesson, each scene lays out its own docks)."""
         if self.in_lesson:
             return
-        world = self.host.document.state.world
+        document = self.host.document
+        world = document.state.world
+        shape = (world, len(document.view.query_names), len(document.view.key_names))
+        if shape != self._shown_shape and not document.dragging:
+            self._shown_shape = shape  # another world or token count: other readable sizes
+            self.desk.schedule()
         self.host.world_docks.show_world(world)
         for name in self.host.names_for_world(world):
             dock = self.docks[name]
@@ -147,6 +164,7 @@ class Arrangement(QObject):
             self._fit_screen()
         if isinstance(state, QByteArray) and self.window.restoreState(state, LAYOUT_VERSION):
             self._sized = True
+            self.desk.schedule()  # fitted once shown: a smaller screen than last time
             self.host.world_docks.show_world(self.host.document.state.world, force=True)
             if str(store.value(keys.LESSON_ACTIVE, "false")).lower() == "true":
                 self.open_scene(_scene_number(store.value(keys.LESSON_SCENE, 0)),
@@ -198,6 +216,7 @@ class Arrangement(QObject):
             self.arrange_scene()
         else:
             self.window.restoreState(self._desk_layout, DESK_LAYOUT)
+            self.desk.schedule()
 
     # ---- the lesson -----------------------------------------------------------------------
 
@@ -209,6 +228,7 @@ class Arrangement(QObject):
             return
         if on:
             self.free_layout = self.window.saveState(LAYOUT_VERSION)
+            self._free_sized = self._sized and self.window.isVisible()
             self.in_lesson = True
             self.arrange_scene()
             self._update_stage()
@@ -220,6 +240,10 @@ class Arrangement(QObject):
             self.host.world_docks.show_world(self.host.document.state.world, force=True)
             if self.presentation.presenting:
                 projector_columns(self.window, self.docks)
+            elif not self._free_sized and self.window.isVisible():
+                self.apply_default_sizes()  # kept before the window ever had a size
+                self._free_sized = True
+            self.desk.schedule()
             self.lesson_left.emit()
         self.lesson_toggled.emit(on)
 

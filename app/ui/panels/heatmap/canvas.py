@@ -106,21 +106,26 @@ class HeatmapCanvas(QObject):
         """The view box's height, which the colour bar's and the ticks' fonts follow."""
         return self.plot.vb.height()
 
-    def readable_plot(self, image_side: float) -> QtCore.QSize:
+    def readable_plot(self, image_side: float, point: float | None = None) -> QtCore.QSize:
         """The plot's least size: the cells at the floor size (or, for a picture, a view box
-        `image_side` square beside its colour bar), the axes' names and titles around it."""
-        cells = self.cells
+        `image_side` square beside its colour bar), the axes' names and titles around it.
+        At the desk (a `point` for the cells' numbers) the axis titles give way to the
+        cells in a short dock (`CellLayer._fit_titles`), so they are not counted."""
+        cells, titles = self.cells, point is None
         if cells.grid.labels:
-            box = cells.readable_cells()
-            width, height = box.width(), max(box.height(), cells.title_length())
+            box = cells.readable_cells(point)
+            width, height = box.width(), box.height()
+            if titles:
+                height = max(height, cells.title_length())
         else:  # the colour bar is in the layouts' margins measured below
             width, height = image_side, image_side
         vb, graphics = self.plot.vb, self.graphics
         left, top = self.plot.getAxis("left"), self.plot.getAxis("top")
         spare_w = graphics.width() - vb.width() - left.width()  # the layouts' own margins
         spare_h = graphics.height() - vb.height() - top.height()
-        return QtCore.QSize(math.ceil(width + cells.axis_room("left") + max(0.0, spare_w)),
-                            math.ceil(height + cells.axis_room("top") + max(0.0, spare_h)))
+        return QtCore.QSize(
+            math.ceil(width + cells.axis_room("left", titles) + max(0.0, spare_w)),
+            math.ceil(height + cells.axis_room("top", titles) + max(0.0, spare_h)))
 
     def view_px(self) -> int:
         """Device pixels along the plot's longer side (at least 64): what a picture needs."""

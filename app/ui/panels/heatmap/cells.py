@@ -22,6 +22,9 @@ CELL_TEXT_LIMIT = 12
 SMALLEST_CELL_PT = 7.0
 """Below this a cell's number is unreadable anyway: the label hides instead of spilling over
 (on the stage the floor is STAGE_MIN_PX: `CellLayer.floor`)."""
+DESK_CELL_PT = SMALL
+"""Points at 100 %: a cell's number at the desk is readable from this size up (the crowded
+chart's value labels); a dock shorter than that is below the heatmap's readable size."""
 CELL_MOST = HEADING
 """Points at 100 %: a big cell's number grows no larger, scaled with the zoom."""
 CELL_FILL = 0.86
@@ -243,13 +246,13 @@ class CellLayer:
                      for text in line)
         return widest, metrics.height()
 
-    def readable_cells(self) -> QSizeF:
-        """The view box that prints every number at the floor size on the stage: each column
-        the widest number's width (and its gap) and as wide as its key's name, each row a
-        line's height and as tall as its query's name."""
+    def readable_cells(self, point: float | None = None) -> QSizeF:
+        """The view box that prints every number at `point` (the floor size on the stage):
+        each column the widest number's width (and its gap) and as wide as its key's name,
+        each row a line's height and as tall as its query's name."""
         rows, cols = self.grid.values.shape
         widest, line = self._measured()
-        share = self.floor / MEASURE_PT
+        share = (self.floor if point is None else point) / MEASURE_PT
         names = QtGui.QFontMetricsF(ui_font(self.stage_tick(), True))
         across = max((names.horizontalAdvance(name) for name in self.names.get("top", ())),
                      default=0.0) + READABLE_PAD * names.height()
@@ -263,8 +266,8 @@ class CellLayer:
         moved the cells back)."""
         return max(self.floor, round(points(SMALL) * 2) / 2)
 
-    def axis_room(self, side: str) -> float:
-        """How deep an axis is on the stage, with its tick names and its title."""
+    def axis_room(self, side: str, title: bool = True) -> float:
+        """How deep an axis is on the stage, with its tick names and (`title`) its title."""
         axis = self.plot.getAxis(side)
         metrics = QtGui.QFontMetricsF(ui_font(self.stage_tick(), True))
         boxes = [metrics.size(0, text) for text in self.names.get(side, ())] or [
@@ -272,8 +275,8 @@ class CellLayer:
         upright = side in ("left", "right")
         across = ROUNDING + max(box.width() if upright else box.height() for box in boxes)
         offset = axis.style["tickTextOffset"][0 if upright else 1]
-        title = axis.label.boundingRect().height() if axis.labelText else 0.0
-        return math.ceil(title + across + offset + max(0, axis.style["tickLength"]))
+        title_px = axis.label.boundingRect().height() if title and axis.labelText else 0.0
+        return math.ceil(title_px + across + offset + max(0, axis.style["tickLength"]))
 
     def title_length(self) -> float:
         """The rotated query title's length: the plot is at least this tall to show it."""

@@ -25,7 +25,7 @@ from app.ui.format import name_tip, shown_name, token_glosses, with_gloss
 from app.ui.look import diverging_map, sequential_map
 from app.ui.panels.base import Panel
 from app.ui.panels.heatmap.canvas import HeatmapCanvas
-from app.ui.panels.heatmap.cells import CELL_TEXT_LIMIT, CellLayer
+from app.ui.panels.heatmap.cells import CELL_TEXT_LIMIT, DESK_CELL_PT, CellLayer
 from app.ui.panels.heatmap.choices import HeatmapChoices, lesson_info
 from app.ui.panels.heatmap.fit import LINE_FONTS, ROOMY_PLOT_HEIGHT, fit_lines
 from app.ui.panels.heatmap.large import Picture, needs_image, scores_shown, show_image
@@ -229,27 +229,34 @@ class HeatmapPanel(Panel):
         return self.look.px(PICTURE_SIDE)
 
     def readable_size(self) -> QSize:
-        """On the stage: every cell's number at the stage's least size (a picture at its
-        least side), the row and column names and the axis titles around them, and under
-        them the line this mode is about (the readout) wrapped to that width, which is at
-        least that line's length at the least size; the other line shows when there is
-        room for it too."""
-        if not self.look.stage:
-            return super().readable_size()
+        """Every cell's number at a readable size (the stage's least size on the stage,
+        DESK_CELL_PT at the desk; a picture at its least side), the row and column names
+        around them (at the desk the axis titles give way in a short dock), the controls
+        above, and under them the line this mode is about (the readout) wrapped to that
+        width, which on the stage is at least that line's length at the least size; the
+        other line shows when there is room for it too. A dock shorter than this squeezes
+        the cells past printing their numbers."""
+        stage = self.look.stage
         margins, spacing = self.layout().contentsMargins(), self.layout().spacing()
-        plot = self.canvas.readable_plot(self._picture_side())
+        plot = (self.canvas.readable_plot(self._picture_side()) if stage else
+                self.canvas.readable_plot(self.look.px(ROOMY_PLOT_HEIGHT), points(DESK_CELL_PT)))
+        plot = plot.expandedTo(QSize(0, self.canvas.graphics.minimumHeight()))
         scale_mode = self.document.state.options.scale_mode
         label, (size, bold) = (self.info, LINE_FONTS[1]) if scale_mode else (
             self.readout, LINE_FONTS[0])
         font = ui_font(points(size), bold)
-        first = "" if scale_mode else label.text().split("   ")[0]  # a note may wrap
+        first = "" if scale_mode or not stage else label.text().split("   ")[0]  # may wrap
         least = ui_font(least_pt(True, 0.0), bold)
+        controls = self._controls.sizeHint()
         inner = max(plot.width(),
                     math.ceil(QtGui.QFontMetricsF(least).horizontalAdvance(first)))
+        if not stage:  # the switches' rows are not cut either
+            inner = max(inner, self._controls.minimumSize().width())
         line = math.ceil(wrapped_height(label.text(), font, inner)) if label.text() else 0
-        height = plot.height() + line + self._controls.sizeHint().height() + 3 * spacing
-        return QSize(inner + margins.left() + margins.right(),
+        height = plot.height() + line + controls.height() + 3 * spacing
+        size = QSize(inner + margins.left() + margins.right(),
                      height + margins.top() + margins.bottom())
+        return size if stage else size.expandedTo(super().readable_size())
 
     def sizeHint(self) -> QSize:
         """Modest, so the term-by-term dock below gets room at 1280×720; it grows from there."""

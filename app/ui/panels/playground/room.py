@@ -155,6 +155,14 @@ class ReadoutRoom:
             scroll.setMaximumWidth(QWIDGETSIZE_MAX)
             scroll.setFixedHeight(self.readouts.needed_height(width) + 2)
 
+    def _beside_kept(self, width: int, height: int) -> bool:
+        """Whether a `width` × `height` body keeps the readouts beside the plane at the desk:
+        the plane as square beside them as below them (see `beside`)."""
+        beside = min(height, width - self.beside_width(height) - self.body.spacing())
+        below = min(width, height - min(self.readouts.needed_height(width),
+                                        int(READOUT_SHARE * height)))
+        return beside > below
+
     def below_height(self) -> int:
         """The readouts' height below the plane as laid out now (0 beside it)."""
         if self.body.direction() == QBoxLayout.Direction.TopToBottom:
@@ -172,11 +180,14 @@ class ReadoutRoom:
                               self.readouts.query_line.sizeHint().width() * (not stage)))
         readouts = self.readouts.needed_height(width - bar) + 2
         height = math.ceil(plane_height + readouts + self.body.spacing())
-        if not stage:
-            return width, math.ceil(max(height, (readouts + 1) / READOUT_SHARE))
         table = self.readouts.full_width()
         beside = (math.ceil(plane_width + self.body.spacing() + table),
                   math.ceil(max(plane_height, self.readouts.needed_height(table) + 2)))
+        if not stage:  # at the desk `fit` puts them beside a plane that keeps its square
+            below = (width, math.ceil(max(height, (readouts + 1) / READOUT_SHARE)))
+            roomy = screen is None or beside[0] <= screen.width()
+            return beside if roomy and beside[1] < below[1] and beside[1] >= plane_height \
+                and self._beside_kept(*beside) else below
         screen = screen or self.scroll.screen().availableGeometry().size()
         if beside[0] <= screen.width() and beside[1] <= screen.height():
             return beside

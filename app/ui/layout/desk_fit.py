@@ -1,0 +1,225 @@
+"""Owns keeping the free dock layout readable: after every road into it (leaving the lesson,
+a reset, the settings brought back, a world or language switch, the window resized), each
+visible dock is checked against its panel's readable size. A short dock gets room from the
+docks above and below it in its column while they stay readable; one that still cannot be
+read joins a neighbour's tabs (the tab bar is the visible way back to both). The arithmetic
+is pure (`share_room`, `plan_column`), so every case is testable without a window; `DeskFit`
+measures the window's docks and applies the plan. It never refreshes a panel and never grows
+the window: it only moves room between the docks that are there."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, QTimer
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabBar
+
+LEFT, RIGHT = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
+PASSES = 3
+"""Fits in a row at most: a tab joined changes the geometry the next pass measures."""
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One place along a column (a dock, or a group of tabbed docks): its name, its extent
+    along the column now and the extent its panel needs to be read, both with its chrome."""
+
+    name: str
+    size: int
+    need: int
+
+
+def share_room(slots: Sequence[Slot]) -> list[int] | None:
+    """New extents for `slots` with the same total: each short slot grows to its need, the
+    room taken from the others in proportion to what they have above their own need. None
+    when the needs do not fit the total (then only tabs help)."""
+    total = sum(slot.size for slot in slots)
+    if sum(slot.need for slot in slots) > total:
+        return None
+    short = sum(max(0, slot.need - slot.size) for slot in slots)
+    if not short:
+        return [slot.size for slot in slots]
+    spare = [max(0, slot.size - slot.need) for slot in slots]
+    sizes = [max(slot.size, slot.need) if not extra else slot.size - short * extra // sum(spare)
+             for slot, extra in zip(slots, spare, strict=True)]
+    donor = max(range(len(slots)), key=lambda i: sizes[i] - slots[i].need)
+    sizes[donor] += total - sum(sizes)  # the rounding's few pixels
+    return sizes
+
+
+@dataclass(frozen=True)
+class ColumnPlan:
+    """What a column becomes: `joins` (short, host) tabbings, in order, and the extents of
+    the places left (by the name of each place's first dock), None if nothing needs to move."""
+
+    joins: tuple[tuple[str, str], ...]
+    sizes: dict[str, int] | None
+
+
+def plan_column(slots: Sequence[Slot], tab_bar: int) -> ColumnPlan:
+    """The least change that makes every place in the column readable: room shared first;
+    while the needs do not fit, the place furthest below its need joins the tabs of the
+    neighbour that frees the most room (the pair then needs the larger of the two, plus a
+    `tab_bar`). A single place left gets the whole column, readable or not."""
+    groups = [[slot] for slot in slots]
+    joins: list[tuple[str, str]] = []
+    while True:
+        places = [_place(group, tab_bar) for group in groups]
+        sizes = share_room(places)
+        if sizes is not None or len(groups) == 1:
+            if sizes is None or sizes == [place.size for place in places]:
+                return ColumnPlan(tuple(joins), None)
+            return ColumnPlan(tuple(joins), {place.name: size
+                                             for place, size in zip(places, sizes, strict=True)})
+        short = max(range(len(places)), key=lambda i: places[i].need - places[i].size)
+        neighbours = [i for i in (short - 1, short + 1) if 0 <= i < len(groups)]
+        host = max(neighbours, key=lambda i: (min(places[i].need, places[short].need), i))
+        joins.append((groups[short][0].name, groups[host][0].name))
+        groups[host] = groups[host] + groups[short]
+        del groups[short]
+
+
+def _place(group: list[Slot], tab_bar: int) -> Slot:
+    """A place for docks tabbed together: the extent of them all, the need of the neediest,
+    and a tab bar's height more once it holds two."""
+    extra = tab_bar if len(group) > 1 and not group[0].name.endswith("+tabs") else 0
+    return Slot(group[0].name, sum(slot.size for slot in group),
+                max(slot.need for slot in group) + extra)
+
+
+class DeskFit(QObject):
+    """Fits the window's free layout so no visible panel is below its readable size."""
+
+    def __init__(self, window: QMainWindow, docks: dict[str, QDockWidget],
+                 active: Callable[[], bool]) -> None:
+        super().__init__(window)
+        self.window = window
+        self.docks = docks
+        self.active = active
+        """False in the lesson, presentation mode or on the stage: those lay themselves out."""
+        self._timer = QTimer(self, singleShot=True, interval=0)
+        self._timer.timeout.connect(self.fit)
+        self._passes = 0
+        window.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.window and event.type() in (
+                QEvent.Type.Resize, QEvent.Type.LanguageChange, QEvent.Type.Show):
+            self.schedule()
+        return False
+
+    def schedule(self) -> None:
+        """Fit once the events now queued are handled (panels retranslated, docks laid out);
+        several roads at once fit once."""
+        self._passes = 0
+        self._timer.start()
+
+    def fit(self) -> bool:
+        """Check every visible dock now; True if anything moved (then once more later, on the
+        geometry that move made)."""
+        if not (self.active() and self.window.isVisible()):
+            return False
+        moved = False
+        for column in self._columns():
+            moved |= self._fit_column(column)
+        moved |= self._fit_widths()
+        if moved and self._passes < PASSES:
+            self._passes += 1
+            self._timer.start()
+        return moved
+
+    # ---- measuring ------------------------------------------------------------------------
+
+    def shown(self) -> list[QDockWidget]:
+        """The docks that can be seen: docked, visible and not a tab behind another."""
+        frame = self.window.rect()
+        return [dock for dock in self.docks.values()
+                if dock.isVisible() and not dock.isFloating()
+                and frame.contains(dock.geometry().center())
+                and callable(getattr(dock.widget(), "readable_size", None))]
+
+    def need(self, dock: QDockWidget) -> QSize:
+        """The dock's readable size: its panel's, and the dock's own title bar and frame."""
+        panel = dock.widget()
+        chrome = dock.size() - panel.size()
+        return panel.readable_size() + QSize(max(0, chrome.width()), max(0, chrome.height()))
+
+    def _columns(self) -> list[list[QDockWidget]]:
+        """The shown docks of each side, one column per run of docks over each other, each
+        from the top down."""
+        columns: list[list[QDockWidget]] = []
+        for area in (LEFT, RIGHT):
+            docks = sorted((d for d in self.shown() if self.window.dockWidgetArea(d) == area),
+                           key=lambda d: (d.x(), d.y()))
+            for dock in docks:
+                column = next((c for c in columns if _over(c[0].geometry(), dock.geometry())),
+                              None)
+                if column is None:
+                    columns.append([dock])
+                else:
+                    column.append(dock)
+        return [sorted(column, key=lambda d: d.y()) for column in columns]
+
+    def _tab_bar(self, dock: QDockWidget) -> int:
+        """The height of the tab bar under `dock` (0 if it has none)."""
+        below = dock.geometry().bottom()
+        for bar in self.window.findChildren(QTabBar):
+            box = bar.geometry()
+            if (bar.isVisible() and bar.parent() is self.window and abs(box.top() - below) <= 8
+                    and _over(box, dock.geometry())):
+                return box.height()
+        return 0
+
+    def _tab_bar_height(self) -> int:
+        """A tab bar's height in this window's style and font."""
+        bars = [bar.height() for bar in self.window.findChildren(QTabBar) if bar.isVisible()]
+        return max(bars) if bars else QTabBar(self.window).sizeHint().height() or 28
+
+    # ---- moving ---------------------------------------------------------------------------
+
+    def _fit_column(self, column: list[QDockWidget]) -> bool:
+        slots = []
+        for dock in column:
+            bar = self._tab_bar(dock)
+            name = dock.objectName() + ("+tabs" if bar else "")
+            slots.append(Slot(name, dock.height() + bar, self.need(dock).height() + bar))
+        plan = plan_column(slots, self._tab_bar_height())
+        by_name = {slot.name: dock for slot, dock in zip(slots, column, strict=True)}
+        for short, host in plan.joins:  # a tab group is never split: the lone dock joins it
+            lone, group = ((by_name[host], by_name[short]) if short.endswith("+tabs")
+                           and not host.endswith("+tabs") else (by_name[short], by_name[host]))
+            self.window.tabifyDockWidget(group, lone)
+            order = [slot.name for slot in slots]  # the upper dock stays in front: the
+            by_name[min(short, host, key=order.index)].raise_()  # matrix over its terms
+        if plan.joins:  # the tabs' geometry is the next pass's to measure
+            return True
+        if plan.sizes is None:
+            return False
+        # a tabbed dock's size in resizeDocks is its tab group's, the tab bar's included
+        self.window.resizeDocks([by_name[name] for name in plan.sizes], list(plan.sizes.values()),
+                                Qt.Orientation.Vertical)
+        return True
+
+    def _fit_widths(self) -> bool:
+        """The two sides share the window's width so each column's widest need fits, when
+        both can; otherwise the widths stay as they are."""
+        sides = []
+        for area in (LEFT, RIGHT):
+            docks = [d for d in self.shown() if self.window.dockWidgetArea(d) == area]
+            if docks:
+                first = min(docks, key=lambda d: (d.x(), d.y()))
+                sides.append((first, Slot(first.objectName(), first.width(),
+                                          max(self.need(d).width() for d in docks))))
+        if len(sides) < 2:
+            return False
+        sizes = share_room([slot for _, slot in sides])
+        if sizes is None or sizes == [slot.size for _, slot in sides]:
+            return False
+        self.window.resizeDocks([dock for dock, _ in sides], sizes, Qt.Orientation.Horizontal)
+        return True
+
+
+def _over(a: QRect, b: QRect) -> bool:
+    """Whether two rectangles share some of their horizontal extent."""
+    return a.left() < b.right() and b.left() < a.right()

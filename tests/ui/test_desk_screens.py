@@ -1,0 +1,120 @@
+"""The free dock layout on a laptop's screen, in a window the window manager leaves: after
+every road into it (the first start's lesson left with F7, View → Reset layout, another
+language, another world) no visible panel is below its readable size, the window has not
+grown, and the score matrix prints its numbers at a readable size. Qt's offscreen platform
+takes the screen's size from a file it reads at start (the default screen is 800×600), so
+each screen runs one child that walks every road in both languages."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+WINDOW_MANAGER = 62
+"""Pixels of the screen's height a window manager's panel and title bar take."""
+CHILD = r"""
+import json, os, sys
+from PySide6.QtCore import QEvent
+from PySide6.QtWidgets import QApplication
+from app.startup import build_window, make_application
+from app.ui.fonts import points
+from app.ui.language import apply_language
+from app.ui.panels.heatmap.cells import DESK_CELL_PT
+
+width, height, home = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+
+def settle():
+    for _ in range(6):
+        QApplication.processEvents()
+        QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+def look(window, road):
+    found = {"road": road, "size": window.size().toTuple(), "short": [], "heatmap": None}
+    frame = window.rect()
+    for name, dock in window.arrangement.docks.items():
+        panel = dock.widget()
+        if (not dock.isVisible() or dock.isFloating() or not hasattr(panel, "readable_size")
+                or not frame.contains(dock.geometry().center())):
+            continue  # hidden, or a tab behind another
+        need, has = panel.readable_size(), panel.size()
+        if has.width() < need.width() or has.height() < need.height():
+            found["short"].append([name, has.toTuple(), need.toTuple()])
+        if name == "heatmap":
+            grid = panel.cells.grid
+            found["heatmap"] = {"labels": bool(grid.labels), "shown": grid.labels_visible,
+                                "pt": grid.font.pointSizeF(), "readable_pt": points(DESK_CELL_PT)}
+    return found
+
+make_application()
+out = []
+for lang in ("zh", "en"):
+    os.environ["ATTENTION_LAB_HOME"] = os.path.join(home, lang)  # a first start, each
+    window = build_window(lang)
+    window.arrangement.restore()  # as the real start: the lesson opens before the show
+    window.show()
+    settle()
+    window.resize(width, height)  # what the window manager leaves of the screen
+    settle()
+    window.actions["lesson"].trigger()  # F7
+    settle()
+    out.append(look(window, f"{lang}: first start, F7"))
+    window.document.set_world("teaching")
+    window.document.flush()
+    settle()
+    out.append(look(window, f"{lang}: F7, the 4-D world"))
+    window.actions["reset_layout"].trigger()
+    settle()
+    out.append(look(window, f"{lang}: reset layout"))
+    apply_language("en" if lang == "zh" else "zh")
+    settle()
+    out.append(look(window, f"{lang}: language switched"))
+    apply_language(lang)
+    settle()
+    window.document.set_world("dialogue")
+    window.document.flush()
+    settle()
+    out.append(look(window, f"{lang}: the 2-D world"))
+    window.document.set_world("teaching")
+    window.document.flush()
+    settle()
+    out.append(look(window, f"{lang}: back to the 4-D world"))
+    window.dispose()
+    settle()
+print("RESULT " + json.dumps(out, ensure_ascii=False), flush=True)
+"""
+
+
+def _walk(tmp_path: Path, screen: tuple[int, int]) -> list[dict]:
+    config = tmp_path / "screen.json"
+    config.write_text(json.dumps({"screens": [
+        {"name": "laptop", "x": 0, "y": 0, "width": screen[0], "height": screen[1],
+         "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}), encoding="utf-8")
+    env = dict(os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={config}")
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, str(screen[0]), str(screen[1] - WINDOW_MANAGER),
+         str(tmp_path / "home")], cwd=ROOT, env=env, capture_output=True, text=True,
+        timeout=300)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
+    assert done.returncode == 0 and lines, done.stderr[-2000:]
+    return json.loads(lines[-1].removeprefix("RESULT "))
+
+
+@pytest.mark.parametrize("screen", [(1366, 768), (1280, 800), (1920, 1080)],
+                         ids=lambda s: f"{s[0]}x{s[1]}")
+def test_every_road_leaves_every_visible_panel_readable(tmp_path, screen) -> None:
+    window = (screen[0], screen[1] - WINDOW_MANAGER)
+    for seen in _walk(tmp_path, screen):
+        road = seen["road"]
+        assert tuple(seen["size"]) == window, f"{road}: the window grew or shrank"
+        assert not seen["short"], f"{road}: below their readable size: {seen['short']}"
+        if "4-D" in road or "reset" in road or "language" in road:  # the matrix in front
+            heatmap = seen["heatmap"]
+            assert heatmap is not None, f"{road}: the score matrix is not in view"
+            assert heatmap["labels"] and heatmap["shown"], f"{road}: no numbers: {heatmap}"
+            assert heatmap["pt"] >= heatmap["readable_pt"], f"{road}: numbers too small"
