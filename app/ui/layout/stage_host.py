@@ -66,12 +66,15 @@ class StageHost(QObject):
         self._chrome: list[QWidget] = []
         self._geometry = QByteArray()
         self._planning = False
+        self._again = False
+        """A replan was asked for while planning: arrange once more when this plan ends."""
         self._planned = QSize()
         """The stage's size the current build was planned for."""
         self.slides = stage.slides
         self.slides.built.connect(lambda _index: self.arrange())
         # the class's bars join the header when a poll starts: the body has less room
         stage.poll.running_changed.connect(lambda _on: self._replan())
+        stage.poll_bars.reshaped.connect(self._replan)  # a new question's choices
         presentation.look_changed.connect(lambda _look: self._replan())
         stage.installEventFilter(self)
         window.installEventFilter(self)
@@ -179,7 +182,13 @@ class StageHost(QObject):
         return first + [name for name in scene.panels if name not in first]
 
     def _replan(self) -> None:
-        if self.up and not self._planning:
+        """Arrange again on the next turn of the event loop; asked while a plan is being made
+        (its fit lets events in: a new question's choices may arrive), once that one ends."""
+        if not self.up:
+            return
+        if self._planning:
+            self._again = True
+        else:
             QTimer.singleShot(0, self, self.arrange)
 
     def arrange(self) -> None:
@@ -226,6 +235,9 @@ class StageHost(QObject):
             self._planned = self.stage.size()
         finally:
             self._planning = False
+        if self._again:
+            self._again = False
+            self._replan()
 
 
     def _fit(self, build: Build, panels: list[Panel]) -> list[tuple[int, int]]:

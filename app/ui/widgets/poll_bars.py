@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from PySide6.QtCore import QEvent, QRectF, QSize, Qt
+from PySide6.QtCore import QEvent, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QGridLayout,
@@ -129,6 +129,9 @@ class _Row(QWidget):
 class PollBars(QWidget):
     """The split of one scene's answers; `show_counts` draws it, `bind` follows a poll."""
 
+    reshaped = Signal()
+    """Another question's choices: the split takes another height (a count never does)."""
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("poll_bars")
@@ -213,6 +216,7 @@ class PollBars(QWidget):
             while len(self.rows) < wanted:
                 self.rows.append(_Row())
             self._lay_rows()
+            self.reshaped.emit()
         if counts is None:
             self.total.setText(tr("poll.bars.no_question"))
             return
