@@ -44,6 +44,7 @@ from app.ui.language import apply_language
 from app.ui.panels.match.model import SCORED
 from app.ui.panels.playground.readouts import HEADED
 from app.ui.presentation import restore_base_style
+from app.ui.widgets.stage_text import WORD_JOINER
 
 ZH, EN = strings("zh"), strings("en")
 
@@ -190,15 +191,24 @@ def _widget_texts(widget: QWidget) -> list[str]:
 
 
 def _svg_texts(widget: QWidget) -> list[str]:
-    """Text as painted, custom paintEvent and pyqtgraph tick labels included."""
+    """Text as painted, custom paintEvent and pyqtgraph tick labels included. A name held
+    whole by word joiners is one word however many runs its fonts paint it in ("给", the
+    joiner, "了"): no line breaks beside a joiner, so those runs stand side by side."""
     root = ET.fromstring(svg_bytes(widget))
-    return ["".join(node.itertext()) for node in root.iter() if node.tag.endswith("text")]
+    pieces = ["".join(node.itertext()) for node in root.iter() if node.tag.endswith("text")]
+    joined: list[str] = []
+    for piece in pieces:
+        if joined and (piece.startswith(WORD_JOINER) or joined[-1].endswith(WORD_JOINER)):
+            joined[-1] += piece
+        else:
+            joined.append(piece)
+    return joined
 
 
 def _chinese_outside(texts: list[str], allowed: list[str]) -> list[str]:
     found = []
     for text in texts:
-        rest = text
+        rest = text.replace(WORD_JOINER, "")  # it only holds a name together
         for token in allowed:
             rest = rest.replace(token, "")
         if CJK.search(rest):

@@ -31,6 +31,7 @@ from app.ui.panels.guide.sections import AFTER_MEASURE, BEFORE_MEASURE, CLOSING,
 from app.ui.panels.guide.stepper import Stepper
 from app.ui.widgets.reshaped_note import ReshapedNote
 from app.ui.widgets.rich_label import rich_label
+from app.ui.widgets.stage_text import kept_whole
 from app.ui.widgets.wheel_guard import WheelOnlyWhenFocused
 
 __all__ = ["AskBox", "GuidePanel"]
@@ -150,8 +151,10 @@ class GuidePanel(Panel):
         self.checklist.chosen(self.document.state, self.document.view)
 
     def retranslate(self) -> None:
-        self.values = lesson_values(self.figures, self.document.data)
-        bold = bold_values(self.values)
+        data = self.document.data
+        self.values = lesson_values(self.figures, data)
+        names = (data.dialogue.query_token, *data.dialogue.key_tokens, *data.teaching.tokens)
+        bold = whole_names(bold_values(self.values), names)
         self.question.setText(f"<h2>{html.escape(tr('guide.question'))}</h2>")
         for section in (*BEFORE_MEASURE, *AFTER_MEASURE, *CLOSING):
             text = (section.body(bold) if section.name in TITLED_BY_SCENE
@@ -161,6 +164,12 @@ class GuidePanel(Panel):
         self.checklist.set_values(bold)
         self.measure.retranslate()
         self.ask.retranslate()
-        self.stepper.retranslate(*scene_values(self.figures, self.document.data,
-                                                self.run.lesson))
+        scene_bold, plain = scene_values(self.figures, data, self.run.lesson)
+        self.stepper.retranslate(whole_names(scene_bold, names), plain)
         self._show_blocks()
+
+
+def whole_names(values: dict[str, str], names: tuple[str, ...]) -> dict[str, str]:
+    """The values with every token's name held whole: the guide's lines wrap wherever its
+    column ends, and Chinese may otherwise break inside a name ("给/了")."""
+    return {key: kept_whole(text, names) for key, text in values.items()}

@@ -87,7 +87,7 @@ class HeatmapPanel(Panel):
         self.pointer.picked.connect(lambda row, col: self.document.select(query=row, key=col))
         self.pointer.hovered.connect(lambda _cell: self._update_readout())
         self.scale = ScaleMode(document, self.canvas, self)
-        self.scale.info_changed.connect(lambda text: self.info.setText(self._unbroken(text)))
+        self.scale.info_changed.connect(lambda text: self.info.setText(self._wrapped(text)))
         self.scale.readout_changed.connect(self.readout.setText)
         self.scale.drawn.connect(self._fit_lines)
         self.canvas.resized.connect(self._on_view_resized)
@@ -327,7 +327,7 @@ class HeatmapPanel(Panel):
         self._draw()
         self.canvas.cells.spotlight((state.query, state.key), values.shape)
         self.canvas.set_outlines((state.query, state.key), values.shape, self.look.spotlight)
-        self.info.setText(self._unbroken(lesson_info(state, view, embeddings)))
+        self.info.setText(self._wrapped(lesson_info(state, view, embeddings)))
         self._update_readout()
 
     def _draw(self) -> None:
@@ -393,5 +393,13 @@ class HeatmapPanel(Panel):
         """On the stage a line never breaks inside a token's name or a number."""
         if not self.look.stage:
             return text
+        return self._names_whole(unbroken(text))
+
+    def _wrapped(self, text: str) -> str:
+        """The note under the matrix wraps in a narrow dock too: never inside a token's name
+        (on the stage, nor inside a number)."""
+        return self._names_whole(unbroken(text) if self.look.stage else text)
+
+    def _names_whole(self, text: str) -> str:
         view = self.document.view
-        return kept_whole(unbroken(text), (*view.query_names, *view.key_names))
+        return kept_whole(text, (*view.query_names, *view.key_names))
