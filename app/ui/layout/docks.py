@@ -59,6 +59,9 @@ class DockHost(QObject):
                 | QDockWidget.DockWidgetFeature.DockWidgetFloatable
             )
             self.window.addDockWidget(spec.area, dock)
+            # a tab brought to the front is shown without a show event of its panel, and an
+            # opaque page over the whole panel spares it the paint: catch up here
+            dock.visibilityChanged.connect(lambda on, name=spec.name: on and self._seen(name))
             if spec.tab_with and spec.tab_with in self.docks:
                 self.window.tabifyDockWidget(self.docks[spec.tab_with], dock)
             self.docks[spec.name] = dock
@@ -67,6 +70,12 @@ class DockHost(QObject):
                 self.docks[spec.name].raise_()
             if spec.observes_while_hidden:
                 self.panels.build(spec.name)  # now: it must see every change
+
+    def _seen(self, name: str) -> None:
+        """A dock came into view: its panel, if built, shows what changed meanwhile."""
+        panel = self.panels.built().get(name)
+        if panel is not None:
+            panel.catch_up()
 
     def _build_panel(self, name: str) -> Panel:
         """Build a panel into its dock, in the window's current look and language."""
