@@ -46,6 +46,11 @@ def side_by_side(window: MainWindow) -> None:
     window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, docks["expansion"],
                          Qt.Orientation.Vertical)  # out of the tabs, under the matrix
     docks["expansion"].show()
+    # the columns as a first start makes them (half the window each): the editor's boxes
+    # ask the left one for more, and a narrower right one rewraps the written-out sum
+    half = window.width() // 2
+    window.resizeDocks([docks["editor"], docks["heatmap"]], [half, half],
+                       Qt.Orientation.Horizontal)
     QApplication.processEvents()
 
 
