@@ -186,6 +186,15 @@ class Stage(QWidget):
         self.layout().activate()
         return self.body.size()
 
+    def header_short(self) -> bool:
+        """Whether the header, laid out now, gives a wrapped text less height than it needs
+        (the stage never grows past its screen: the room comes from the body, or the type
+        has to shrink, or the class's answers go compact)."""
+        self.layout().activate()
+        return any(widget.isVisible() and widget.hasHeightForWidth()
+                   and widget.heightForWidth(widget.width()) > widget.height()
+                   for widget in (self.title, self.question, self.answer, self.poll_bars))
+
     def place(self, panels: list[QWidget], across: bool, stretches: list[int]) -> None:
         """Show `panels` in the body, side by side or one over the other; any panel the body
         held before and does not hold now is hidden (the arrangement hands it back)."""

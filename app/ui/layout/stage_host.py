@@ -260,7 +260,8 @@ class StageHost(QObject):
                 QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)
             need = _need(sizes, build.across)
             scale = self.presentation.shown_look.scale
-            fits = need[0] <= room.width() and need[1] <= room.height()
+            fits = (need[0] <= room.width() and need[1] <= room.height()
+                    and not self.stage.header_short())
             if fits and not any(_scrolls(panel) for panel in panels):
                 return sizes
             if scale <= MIN_SCALE:

@@ -359,7 +359,9 @@ class MatchTablePanel(Panel):
             frame_w, frame_h = self._frame()
             height = self.height() - frame_h
             table = self._table_block(self.table.maximumWidth())
-            wide = wide and self._reasons_height(int(room)) <= height
+            above = (self.caption.heightForWidth(self.width() - frame_w)  # over both columns
+                     + self.scroll.widget().layout().spacing())
+            wide = wide and above + self._reasons_height(int(room)) <= height
             below = table + self._reasons_height(self.width() - frame_w) <= height
             for label in (self.reasons_title, self.reasons):
                 label.setVisible(wide or below)
