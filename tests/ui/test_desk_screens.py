@@ -7,15 +7,11 @@ each screen runs one child that walks every road in both languages."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from screens import run_on_screens, screen
 
-ROOT = Path(__file__).resolve().parents[2]
 WINDOW_MANAGER = 62
 """Pixels of the screen's height a window manager's panel and title bar take."""
 CHILD = r"""
@@ -61,48 +57,30 @@ for lang in ("zh", "en"):
     settle()
     window.resize(width, height)  # what the window manager leaves of the screen
     settle()
-    window.actions["lesson"].trigger()  # F7
-    settle()
-    out.append(look(window, f"{lang}: first start, F7"))
-    window.document.set_world("teaching")
-    window.document.flush()
-    settle()
-    out.append(look(window, f"{lang}: F7, the 4-D world"))
-    window.actions["reset_layout"].trigger()
-    settle()
-    out.append(look(window, f"{lang}: reset layout"))
-    apply_language("en" if lang == "zh" else "zh")
-    settle()
-    out.append(look(window, f"{lang}: language switched"))
-    apply_language(lang)
-    settle()
-    window.document.set_world("dialogue")
-    window.document.flush()
-    settle()
-    out.append(look(window, f"{lang}: the 2-D world"))
-    window.document.set_world("teaching")
-    window.document.flush()
-    settle()
-    out.append(look(window, f"{lang}: back to the 4-D world"))
+    roads = [
+        ("first start, F7", window.actions["lesson"].trigger),
+        ("F7, the 4-D world", lambda: window.document.set_world("teaching")),
+        ("reset layout", window.actions["reset_layout"].trigger),
+        ("language switched", lambda: apply_language("en" if lang == "zh" else "zh")),
+        (None, lambda: apply_language(lang)),
+        ("the 2-D world", lambda: window.document.set_world("dialogue")),
+        ("back to the 4-D world", lambda: window.document.set_world("teaching")),
+    ]
+    for road, take in roads:
+        take()
+        window.document.flush()
+        settle()
+        if road is not None:
+            out.append(look(window, f"{lang}: {road}"))
     window.dispose()
     settle()
 print("RESULT " + json.dumps(out, ensure_ascii=False), flush=True)
 """
 
 
-def _walk(tmp_path: Path, screen: tuple[int, int]) -> list[dict]:
-    config = tmp_path / "screen.json"
-    config.write_text(json.dumps({"screens": [
-        {"name": "laptop", "x": 0, "y": 0, "width": screen[0], "height": screen[1],
-         "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}), encoding="utf-8")
-    env = dict(os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={config}")
-    done = subprocess.run(
-        [sys.executable, "-c", CHILD, str(screen[0]), str(screen[1] - WINDOW_MANAGER),
-         str(tmp_path / "home")], cwd=ROOT, env=env, capture_output=True, text=True,
-        timeout=300)
-    lines = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
-    assert done.returncode == 0 and lines, done.stderr[-2000:]
-    return json.loads(lines[-1].removeprefix("RESULT "))
+def _walk(tmp_path: Path, size: tuple[int, int]) -> list[dict]:
+    return run_on_screens(tmp_path, [screen("laptop", *size)], CHILD, str(size[0]),
+                          str(size[1] - WINDOW_MANAGER), str(tmp_path / "home"), timeout=300)
 
 
 @pytest.mark.parametrize("screen", [(1366, 768), (1280, 800), (1920, 1080)],

@@ -5,17 +5,12 @@ than "-0.80" showed "-" alone."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 from PySide6.QtCore import QRectF, QSize
 from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import QApplication, QWidget
+from screens import run_on_screens, screen
 
 from app.model import reshape
 from app.model.state import EDIT_LIMIT
@@ -23,7 +18,6 @@ from app.state.document import Document
 from app.ui.panels.editor.bars import EntryBox
 from app.ui.panels.editor.panel import EditorPanel
 
-ROOT = Path(__file__).resolve().parents[2]
 WIDTHS = range(reshape.MIN_DIM, reshape.MAX_DIM + 1)
 COUNTS = (2, 5, 8)
 WIDEST = -EDIT_LIMIT
@@ -112,8 +106,7 @@ def test_the_boxes_are_as_wide_as_their_widest_number_in_any_font(open_panel, pr
     assert not cut_boxes(panel), cut_boxes(panel)
 
 
-DESK = {"screens": [{"name": "desk", "x": 0, "y": 0, "width": 1366, "height": 706,
-                     "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}
+DESK = [screen("desk", 1366, 706)]
 CHILD = r"""
 import json
 import numpy as np
@@ -138,15 +131,7 @@ window.dispose()
 def test_at_a_laptops_desk_a_six_wide_world_shows_every_number(tmp_path) -> None:
     """The tester's case: the main window at 1366×706 (a screen of that size, read by the
     offscreen platform when the application starts, hence a child), d = 6, five tokens."""
-    config = tmp_path / "screens.json"
-    config.write_text(json.dumps(DESK), encoding="utf-8")
-    env = dict(os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={config}",
-               ATTENTION_LAB_HOME=str(tmp_path / "home"))
-    done = subprocess.run([sys.executable, "-c", CHILD], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
-    lines = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
-    assert done.returncode == 0 and lines, done.stderr[-2000:]
-    seen = json.loads(lines[-1].removeprefix("RESULT "))
+    seen = run_on_screens(tmp_path, DESK, CHILD)
     assert seen["shown"]
     assert not seen["cut"], seen["cut"]
 

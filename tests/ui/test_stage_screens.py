@@ -5,19 +5,11 @@ from a file, which it reads when the application starts, so the window runs in a
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-SCREENS = {"screens": [
-    {"name": "laptop", "x": 0, "y": 0, "width": 1366, "height": 768,
-     "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1},
-    {"name": "projector", "x": 1366, "y": 0, "width": 1024, "height": 768,
-     "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1},
-]}
+from screens import run_on_screens, screen
+
+SCREENS = [screen("laptop", 1366, 768), screen("projector", 1024, 768, x=1366)]
 CHILD = r"""
 import json, sys
 from PySide6.QtWidgets import QApplication, QLabel, QAbstractButton
@@ -62,15 +54,7 @@ window.dispose()
 
 
 def _run(tmp_path: Path) -> dict:
-    config = tmp_path / "screens.json"
-    config.write_text(json.dumps(SCREENS), encoding="utf-8")
-    env = dict(os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={config}",
-               ATTENTION_LAB_HOME=str(tmp_path / "home"))
-    done = subprocess.run([sys.executable, "-c", CHILD], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
-    lines = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
-    assert done.returncode == 0 and lines, done.stderr[-2000:]
-    return json.loads(lines[-1].removeprefix("RESULT "))
+    return run_on_screens(tmp_path, SCREENS, CHILD)
 
 
 def test_the_stage_is_on_the_projector_and_the_notes_on_the_laptop(tmp_path) -> None:
