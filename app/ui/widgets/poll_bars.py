@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from app.i18n import tr
 from app.model.scenes import Scene
-from app.model.tally import SceneCounts
+from app.model.tally import MAX_DEVICES, SceneCounts
 from app.poll.classpoll import ClassPoll
 from app.ui.fonts import HEADING, emphasize
 from app.ui.format import format_number
@@ -61,9 +61,6 @@ class Bar(QWidget):
         metrics = self.fontMetrics()
         return QSize(round(metrics.height() * BAR_WIDTH_EM),
                      round(metrics.height() * BAR_HEIGHT_EM))
-
-    def minimumSizeHint(self) -> QSize:
-        return self.sizeHint()
 
     def set_bar(self, share: float, colour: QColor | None, dim: bool) -> None:
         if (share, colour, dim) != (self.share, self.colour, self.dim):
@@ -118,6 +115,9 @@ class _Row(QWidget):
         self.letter.setText(LETTERS[index])
         self.text.setText(text)
         self.number.setText(format_number(count))
+        # as wide as the largest count: an answer coming in never rewraps the choice's words
+        self.number.setMinimumWidth(
+            self.number.fontMetrics().horizontalAdvance(format_number(MAX_DEVICES)))
         self.mark.setText("✓" if right else "")
         self.mark.setToolTip(tr("poll.bars.right") if right else "")
         self.mark.setVisible(right)
