@@ -174,7 +174,14 @@ class DeskFit(QObject):
     def _tab_bar_height(self) -> int:
         """A tab bar's height in this window's style and font."""
         bars = [bar.height() for bar in self.window.findChildren(QTabBar) if bar.isVisible()]
-        return max(bars) if bars else QTabBar(self.window).sizeHint().height() or 28
+        if bars:
+            return max(bars)
+        probe = QTabBar()  # none shown yet: one made to be measured, then let go
+        probe.setFont(self.window.font())
+        probe.addTab("Tab")
+        height = probe.sizeHint().height()
+        probe.deleteLater()
+        return height
 
     # ---- moving ---------------------------------------------------------------------------
 
