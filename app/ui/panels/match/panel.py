@@ -205,8 +205,8 @@ class MatchTablePanel(Panel):
         shown = tuple(shown_name(name) for name in view.key_names)
         lines = [reason_text(reason, shown) for reason in reasons]
         text = "\n".join(f"• {line}" for line in lines) if lines else tr("match.no_disagreement")
-        if self.look.stage:  # a wrapped line never breaks a number or a token's name
-            text = kept_whole(unbroken(text), view.key_names)
+        # a wrapped line never breaks a token's name (nor, on the stage, a number)
+        text = kept_whole(unbroken(text) if self.look.stage else text, view.key_names)
         # during a drag the reasons keep the most room they have had (a swap coming and
         # going would otherwise lay the whole panel out twice); they fit it when it ends
         self.reasons.holder.hold(self.document.dragging)
