@@ -108,7 +108,7 @@ class Stage(QWidget):
         words = QVBoxLayout()
         words.addWidget(self.question)
         words.addWidget(self.answer)
-        asked = QHBoxLayout()
+        self._asked = asked = QBoxLayout(QBoxLayout.Direction.LeftToRight)
         asked.addLayout(words, 1)
         asked.addWidget(self.poll_bars, BARS_SHARE)
         column.addWidget(self.title)
@@ -186,14 +186,24 @@ class Stage(QWidget):
         self.layout().activate()
         return self.body.size()
 
+    def compact_answers(self, on: bool) -> None:
+        """The class's answers beside the question, each choice's words on its line; or,
+        compact, under the question as one line of letters, bars and counts: the question
+        then has the whole width, and the header is as short as it can be."""
+        self.poll_bars.set_compact(on)
+        self._asked.setDirection(QBoxLayout.Direction.TopToBottom if on
+                                 else QBoxLayout.Direction.LeftToRight)
+
     def header_short(self) -> bool:
         """Whether the header, laid out now, gives a wrapped text less height than it needs
         (the stage never grows past its screen: the room comes from the body, or the type
         has to shrink, or the class's answers go compact)."""
         self.layout().activate()
-        return any(widget.isVisible() and widget.hasHeightForWidth()
-                   and widget.heightForWidth(widget.width()) > widget.height()
-                   for widget in (self.title, self.question, self.answer, self.poll_bars))
+        bars = self.poll_bars
+        return (bars.isVisible() and bars.minimumSizeHint().width() > bars.width()) or any(
+            widget.isVisible() and widget.hasHeightForWidth()
+            and widget.heightForWidth(widget.width()) > widget.height()
+            for widget in (self.title, self.question, self.answer, bars))
 
     def place(self, panels: list[QWidget], across: bool, stretches: list[int]) -> None:
         """Show `panels` in the body, side by side or one over the other; any panel the body

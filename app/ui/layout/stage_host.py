@@ -212,7 +212,7 @@ class StageHost(QObject):
                     self.held[name] = panel
                     panel.setParent(self.stage.body)
                 panel.catch_up()  # what changed while it was out of sight
-            self.stage.poll_bars.set_compact(False)  # each choice's words, where they fit
+            self.stage.compact_answers(False)  # each choice's words, where they fit
             self._scale(None)  # the builds are planned at the zoom
             room = self.stage.body_room()
             for panel in panels.values():
@@ -268,7 +268,7 @@ class StageHost(QObject):
                 bars = self.stage.poll_bars
                 if bars.isHidden() or bars.compact:
                     return sizes
-                bars.set_compact(True)
+                self.stage.compact_answers(True)
                 self._scale(None)
                 tries = FIT_TRIES
                 continue

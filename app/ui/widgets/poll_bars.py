@@ -32,11 +32,14 @@ __all__ = ["RIGHT_COLOUR", "Bar", "PollBars"]
 
 LETTERS = "ABCDEFGHIJKLMNOP"
 RIGHT_COLOUR = QColor("#2e7d32")
-COMPACT_COLUMNS = 3
+COMPACT_COLUMNS = 5
+"""Compact, a scene's choices (at most five) stand on one line."""
 BAR_HEIGHT_EM = 0.8
 BAR_WIDTH_EM = 3.5
 """A bar is this many of its font's em wide: a share reads at a glance, and the choice's
 words, which the class reads, keep the rest of the row."""
+COMPACT_BAR_EM = 2.0
+"""Compact, five choices and the total share one line of a 1024-pixel stage at 100 %."""
 
 
 def _plain(name: str, bold: bool = False) -> QLabel:
@@ -53,13 +56,14 @@ class Bar(QWidget):
     def __init__(self) -> None:
         super().__init__()
         self.share = 0.0
+        self.width_em = BAR_WIDTH_EM
         self.colour: QColor | None = None
         self.dim = False
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
 
     def sizeHint(self) -> QSize:
         metrics = self.fontMetrics()
-        return QSize(round(metrics.height() * BAR_WIDTH_EM),
+        return QSize(round(metrics.height() * self.width_em),
                      round(metrics.height() * BAR_HEIGHT_EM))
 
     def set_bar(self, share: float, colour: QColor | None, dim: bool) -> None:
@@ -147,8 +151,8 @@ class PollBars(QWidget):
         self.total.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.addLayout(self._list)
-        layout.addWidget(self.total)
         layout.addStretch(1)
+        self._lay_rows()
         self.show_counts(None)
 
     @property
@@ -162,17 +166,27 @@ class PollBars(QWidget):
         if on != self.compact:
             self.compact = on
             self._lay_rows()
+            self.show_counts(self._counts)
 
     def _lay_rows(self) -> None:
         columns = COMPACT_COLUMNS if self.compact else 1
-        # side by side, a count and the next choice's letter stand an em apart
-        self._list.setHorizontalSpacing(self.fontMetrics().height() if self.compact else 0)
-        for row in self.rows:
-            self._list.removeWidget(row)
+        # side by side, a count and the next choice's letter stand half an em apart
+        self._list.setHorizontalSpacing(self.fontMetrics().height() // 2 if self.compact else 0)
+        for widget in (*self.rows, self.total):
+            self._list.removeWidget(widget)
+        self.total.setWordWrap(not self.compact)  # compact, it closes a line: one line
         for i, row in enumerate(self.rows):
             row.text.setVisible(not self.compact)
+            row.bar.width_em = COMPACT_BAR_EM if self.compact else BAR_WIDTH_EM
+            row.bar.updateGeometry()
+            row.layout().setAlignment(row.letter, Qt.AlignmentFlag.AlignVCenter if self.compact
+                                      else Qt.AlignmentFlag.AlignTop)
             self._list.addWidget(row, i // columns, i % columns)
             row.show()  # a child added to a shown widget is not shown by itself
+        # compact, how many answered closes the one line; else it is a line of its own
+        count = len(self.rows)
+        self._list.addWidget(self.total, *((0, count) if self.compact and count <= columns
+                                           else ((count + columns - 1) // columns, 0, 1, -1)))
 
     def bind(self, poll: ClassPoll, revealed: Callable[[], bool] | None = None) -> None:
         """Show the counts of `poll`'s current question as they arrive; with `revealed`, the
@@ -227,12 +241,13 @@ class PollBars(QWidget):
                             counts.counts[i] / most if most else 0.0,
                             revealed and i == counts.right, revealed)
         total = format_number(counts.total)
+        short = "compact_" if self.compact else ""  # compact, it closes the choices' line
         if counts.frozen:
-            self.total.setText(tr("poll.bars.frozen", count=total))
+            self.total.setText(tr(f"poll.bars.{short}frozen", count=total))
         elif counts.total:
-            self.total.setText(tr("poll.bars.total", count=total))
+            self.total.setText(tr(f"poll.bars.{short}total", count=total))
         else:
-            self.total.setText(tr("poll.bars.none"))
+            self.total.setText(tr(f"poll.bars.{short}none"))
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
