@@ -241,13 +241,14 @@ class PollBars(QWidget):
                             counts.counts[i] / most if most else 0.0,
                             revealed and i == counts.right, revealed)
         total = format_number(counts.total)
-        short = "compact_" if self.compact else ""  # compact, it closes the choices' line
-        if counts.frozen:
-            self.total.setText(tr(f"poll.bars.{short}frozen", count=total))
+        if counts.frozen:  # compact, it closes the choices' line: short
+            key = "poll.bars.compact_frozen" if self.compact else "poll.bars.frozen"
+            self.total.setText(tr(key, count=total))
         elif counts.total:
-            self.total.setText(tr(f"poll.bars.{short}total", count=total))
+            key = "poll.bars.compact_total" if self.compact else "poll.bars.total"
+            self.total.setText(tr(key, count=total))
         else:
-            self.total.setText(tr(f"poll.bars.{short}none"))
+            self.total.setText(tr("poll.bars.compact_none" if self.compact else "poll.bars.none"))
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
