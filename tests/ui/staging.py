@@ -40,3 +40,14 @@ def unreadable(panel, script_least_px: float | None = None) -> str:
     found = problems(panel, lesson_tokens(panel.document.data),
                      script_least_px=script_least_px)
     return "\n".join(report(items, kind) for kind, items in found.items())
+
+
+def project(window) -> None:
+    """F5 with a lesson scene open: the stage fills the window's screen. The offscreen test
+    screen is 800×800, not a projector, so the window then takes back the size it had, as
+    on a projector of that size."""
+    size = window.size()
+    window.presentation.set_presenting(True)
+    assert window.isFullScreen(), "the stage fills its screen"
+    window.resize(size)
+    settle()

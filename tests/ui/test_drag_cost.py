@@ -26,6 +26,7 @@ from app.ui.panels.playground.panel import PlaygroundPanel
 from app.ui.panels.shapes.panel import ShapesPanel
 from app.ui.presentation import restore_base_style
 from app.ui.widgets.stage_text import WORD_JOINER
+from tests.ui.staging import project
 from tests.ui.still_plot import far_apart, pixels
 
 UNSWAPPED_KEY = 1
@@ -493,7 +494,7 @@ def stage_scene_one(open_window) -> Iterator[QWidget]:
     window = open_window("zh")
     window.resize(1024, 768)
     window.arrangement.open_scene(0, set_up=True)
-    window.presentation.set_presenting(True)
+    project(window)
     window.presentation.set_scale(1.5)
     yield window
     window.presentation.set_presenting(False)

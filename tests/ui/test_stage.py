@@ -20,6 +20,7 @@ from app.ui.layout.builds import Build, plan_builds
 from app.ui.panels.base import Panel
 from app.ui.panels.registry import RIGHT, PanelSpec, panel_specs
 from app.ui.presentation import restore_base_style
+from tests.ui.staging import project
 
 
 def _settle() -> None:
@@ -29,7 +30,7 @@ def _settle() -> None:
 
 def _present(window, index: int) -> None:
     window.arrangement.open_scene(index, set_up=True)
-    window.presentation.set_presenting(True)
+    project(window)
     _settle()
 
 

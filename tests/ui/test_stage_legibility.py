@@ -23,6 +23,7 @@ from app.ui.fonts import STAGE_QUESTION_PX
 from app.ui.language import apply_language
 from app.ui.lesson_values import scene_values
 from app.ui.presentation import restore_base_style
+from tests.ui.staging import project
 
 SIZES = ((1024, 768), (1280, 720))
 ZOOMS = (1.0, 1.5, 2.0)
@@ -83,7 +84,7 @@ def test_every_scene_on_the_stage_is_readable_from_the_last_row(qtbot, lang, siz
     failures: list[str] = []
     try:
         window.arrangement.open_scene(0, set_up=True)
-        window.presentation.set_presenting(True)
+        project(window)
         window.presentation.set_scale(zoom)
         _settle()
         stage = window.arrangement.stage

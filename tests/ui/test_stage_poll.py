@@ -14,6 +14,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "poll"))
 from legibility import problems
 from poll_helpers import Phone, device, wait_counts
 
+from tests.ui.staging import project
+
 
 def _settle() -> None:
     for _ in range(3):
@@ -77,7 +79,7 @@ def test_the_join_card_leaves_the_question_and_the_bars_leave_the_panels_readabl
     run = window.lesson
     index = next(i for i, s in enumerate(run.lesson.scenes) if s.id == "three_kinds")
     window.arrangement.open_scene(index, set_up=True)
-    window.presentation.set_presenting(True)
+    project(window)
     _settle()
     stage = window.arrangement.stage
     try:

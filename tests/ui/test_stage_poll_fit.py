@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QApplication
 from app.startup import build_window, make_application
 from app.ui.language import apply_language
 from app.ui.presentation import restore_base_style
+from tests.ui.staging import project
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "poll"))
 
@@ -65,7 +66,7 @@ def test_every_scene_reads_and_reveals_with_the_class_poll_running(qtbot, lang) 
 
     try:
         window.arrangement.open_scene(0, set_up=True)
-        window.presentation.set_presenting(True)
+        project(window)
         window.presentation.set_scale(1.5)
         polls.start_at("127.0.0.1", 0)
         _settle()

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QApplication
 
 from app.i18n import tr
 from app.ui.presentation import PRESENTATION_SCALE, restore_base_style
+from tests.ui.staging import project
 
 
 def _settle() -> None:
@@ -31,7 +32,7 @@ def test_a_zoom_step_says_where_it_went_and_ctrl_0_is_the_projectors_default(
     presentation, badge = window.presentation, window.parts.presenting.badge
     try:
         window.arrangement.open_scene(6, set_up=True)
-        presentation.set_presenting(True)
+        project(window)
         _settle()
         assert not badge.isVisible()
         for _ in range(4):

@@ -2,7 +2,8 @@
 chrome and docks put away, the scene's panels moved from their docks into the stage's body
 (the same panels: one code path) and back, each build's panels at least their readable
 size, the teacher's notes on the console (two screens) or in the band (one), and the stage
-full screen on the projector when there is one. The arrangement decides when."""
+full screen on the projector when there is one, else on the screen it is on, as a slide
+show is. The arrangement decides when."""
 
 from __future__ import annotations
 
@@ -65,6 +66,8 @@ class StageHost(QObject):
         self.notes_open = False
         self._chrome: list[QWidget] = []
         self._geometry = QByteArray()
+        """The window's place before the stage filled a screen, to go back to."""
+        self._was_full = False
         self._planning = False
         self._again = False
         """A replan was asked for while planning: arrange once more when this plan ends."""
@@ -109,9 +112,10 @@ class StageHost(QObject):
         self.up = True
         projector = self.projector()
         guide = self.host.panels[GUIDE]
+        self._geometry = window.saveGeometry()
+        self._was_full = window.isFullScreen()
         if projector is not None:
             here = window.screen()
-            self._geometry = window.saveGeometry()
             self.console.hold_notes(guide)
             self.console.setScreen(here)
             self.console.setGeometry(here.availableGeometry())
@@ -121,6 +125,7 @@ class StageHost(QObject):
             window.showFullScreen()
             self.stage.hold_notes(None)
         else:
+            window.showFullScreen()  # the screen it is on, as a slide show: no title bar
             guide.withhold(True)  # the band is on the projector: no answer in it
             self.stage.hold_notes(guide)
             self.stage.show_notes(self.notes_open)
@@ -151,6 +156,8 @@ class StageHost(QObject):
         if not self._geometry.isEmpty():
             window.showNormal()
             window.restoreGeometry(self._geometry)
+            if self._was_full:  # F11 before the lesson went up: it stays full screen
+                window.showFullScreen()
             self._geometry = QByteArray()
         for widget in self._chrome:
             widget.show()
