@@ -209,6 +209,29 @@ def test_shapes_panel_ignores_a_vector_edit_but_not_an_option_or_scale(
     assert refreshes.count == 2
 
 
+def test_picking_a_vector_repaints_the_playground_once_or_not_at_all(
+        qtbot, monkeypatch, open_panel, paints) -> None:
+    """A key picked by its number is the document's selection: the document's change
+    repaints the plane once. q picked only changes which arrow the arrow keys move: its
+    ring, not the plane."""
+    panel = open_panel(PlaygroundPanel, (900, 700))
+    document = panel.document
+    document.set_world("dialogue")
+    document.flush()
+    settled(paints(panel))  # the new world laid out, its labels placed
+    refreshes = Calls(monkeypatch, panel, "refresh")
+    qtbot.keyClick(panel.canvas, Qt.Key.Key_2)
+    document.flush()
+    QApplication.processEvents()
+    assert document.state.key == 1 and refreshes.count == 1
+    assert panel.arrows[("k", 1)].handle._active
+    qtbot.keyClick(panel.canvas, Qt.Key.Key_0)
+    document.flush()
+    QApplication.processEvents()
+    assert refreshes.count == 1
+    assert panel.arrows[("q", 0)].handle._active and not panel.arrows[("k", 1)].handle._active
+
+
 class OptionsProbe(Panel):
     """A panel that shows only the options: counts its refreshes."""
 

@@ -366,8 +366,7 @@ class PlaygroundPanel(Panel):
                           tr("playground.k_label", number=j + 1, name=name))
             arrow.set_selected(j == key)
             arrow.set_opacity(self.look.opacity(j == key))
-        for vector_id, arrow in self.arrows.items():
-            arrow.handle.set_active(vector_id == self._active)
+        self._mark_active()
 
     # --- gestures ------------------------------------------------------------------------
 
@@ -393,10 +392,17 @@ class PlaygroundPanel(Panel):
         self.document.set_vector(role, index, editable_values(state, role, index, shown))
 
     def _select(self, vector_id: VectorId) -> None:
+        """The arrow keys move `vector_id` from now on; a key is also the document's
+        selection, and the document's change repaints what follows from it."""
         self._active = vector_id
         if vector_id[0] == "k":
+            self._seen_key = vector_id[1]  # picked here: the refresh to come keeps `_active`
             self.document.select(key=vector_id[1])
-        self.refresh()
+        self._mark_active()
+
+    def _mark_active(self) -> None:
+        for vector_id, arrow in self.arrows.items():
+            arrow.handle.set_active(vector_id == self._active)
 
     def _nudge(self, dx: float, dy: float) -> None:
         view = self.document.view
