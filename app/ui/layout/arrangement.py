@@ -63,6 +63,8 @@ class Arrangement(QObject):
         self._aside: str | None = None
         self._shown_world = ""
         self._shown_shape: tuple[str, int, int] | None = None
+        self._withheld: set[str] = set()
+        """The panels whose answers the lesson's docks keep back now."""
         self.desk = DeskFit(window, self.docks, self._at_desk)
         """Keeps every visible dock of the free layout at least its panel's readable size."""
         for signal in (lesson.moved, lesson.revealed):
@@ -235,6 +237,7 @@ class Arrangement(QObject):
         else:
             self._leave_stage()
             self.in_lesson = False
+            self._give_back()
             if self.free_layout is not None:
                 self.window.restoreState(self.free_layout, LAYOUT_VERSION)
             self.host.world_docks.show_world(self.host.document.state.world, force=True)
@@ -281,11 +284,29 @@ class Arrangement(QObject):
             self.arrange_stage()
             return
         names = self.shown_panels()
+        self._withhold(names)
         self._aside = scene_docks(self.window, self.docks, names, self.lesson.scene.layout,
                                   GUIDE)
         self.fit_aside(int(self.window.width() * self.lesson.scene.layout.guide))
         QTimer.singleShot(0, self.fit_aside)  # again once the docks have their new sizes
         self.host.panels[GUIDE].catch_up()
+
+    def _withhold(self, names: list[str]) -> None:
+        """The lesson's docks are what a single screen projects: until Reveal they keep back
+        what the stage and the notes band keep back (the guide's answer, the withheld
+        panels' numbers); the panels the scene does not show answer nothing."""
+        scene, revealed = self.lesson.scene, self.lesson.is_revealed()
+        for name in {*self._withheld, *names}:
+            self.host.panels[name].withhold(not revealed and name in scene.withheld)
+        self._withheld = {name for name in names if name in scene.withheld}
+        self.host.panels[GUIDE].withhold(True)
+
+    def _give_back(self) -> None:
+        """Out of the lesson, every panel shows all it has (the desk is the teacher's)."""
+        for name in self._withheld:
+            self.host.panels[name].withhold(False)
+        self._withheld = set()
+        self.host.panels[GUIDE].withhold(False)
 
     def fit_aside(self, width: int | None = None) -> None:
         """Under the guide, the aside panel gets the height the guide's notes leave."""

@@ -129,8 +129,9 @@ class GuidePanel(Panel):
         return notes + text + 2 * self.layout().spacing()
 
     def withhold(self, on: bool) -> None:
-        """On the projector (the notes band), the blocks that answer the scene's question
-        stay back until it is revealed; on the teacher's own screen they show."""
+        """Where the class can see it (the notes band, the lesson's docks), the blocks that
+        answer the scene's question stay back until it is revealed; at the desk and on the
+        presenter console they show."""
         if on != self._withheld:
             self._withheld = on
             self._show_blocks()
