@@ -82,6 +82,9 @@ class Arrangement(QObject):
             ActionSpec("notes", "stage.action.notes", self.show_notes, ("N",), menu="view",
                        section=1, checkable=True, checked=lambda: self.staging.notes_open,
                        enabled=lambda: self.on_stage),
+            ActionSpec("blank", "stage.action.blank", self.staging.blank, ("B", "."),
+                       menu="view", section=1, checkable=True,
+                       checked=lambda: self.staging.blanked, enabled=lambda: self.on_stage),
         ]
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:

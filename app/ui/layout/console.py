@@ -39,6 +39,9 @@ class PresenterConsole(QWidget):
         emphasize(self.place, HEADING, bold=True)
         self.clock = QLabel(objectName="console_clock")
         emphasize(self.clock, STRONG, bold=True)
+        self.blanked = QLabel(objectName="console_blanked")
+        emphasize(self.blanked, STRONG, bold=True)
+        self.blanked.hide()
         self.coming = QLabel(objectName="console_next")
         self.coming.setWordWrap(True)
         self.secret = QFrame(objectName="console_answer_box")
@@ -56,8 +59,9 @@ class PresenterConsole(QWidget):
         self.reveal_button = QPushButton(objectName="console_reveal")
         for button in (self.previous_button, self.next_button, self.reveal_button):
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.previous_button.clicked.connect(lesson.previous)
-        self.next_button.clicked.connect(lesson.next)
+        # as the clicker steps: the scene's builds first, then the lesson
+        self.previous_button.clicked.connect(slides.previous)
+        self.next_button.clicked.connect(slides.next)
         self.reveal_button.clicked.connect(lesson.reveal)
         top = QHBoxLayout()
         top.addWidget(self.previous_button)
@@ -67,6 +71,7 @@ class PresenterConsole(QWidget):
         top.addWidget(self.next_button)
         column = QVBoxLayout(self)
         column.addLayout(top)
+        column.addWidget(self.blanked)
         column.addWidget(self.coming)
         column.addWidget(self.secret)
         column.addWidget(self.poll_bars)
@@ -113,6 +118,10 @@ class PresenterConsole(QWidget):
         self.connected.setVisible(self.poll.running)
         self.poll_bars.show_scene(self.poll, self.lesson.scene)
 
+    def show_blank(self, on: bool) -> None:
+        """Say that the projector is black (B brings the scene back)."""
+        self.blanked.setVisible(bool(on))
+
     def start_clock(self) -> None:
         """The lesson's time runs from the first time the stage goes up."""
         if not self._ticker.isActive():
@@ -133,6 +142,7 @@ class PresenterConsole(QWidget):
 
     def retranslate(self) -> None:
         self.setWindowTitle(tr("console.title"))
+        self.blanked.setText(tr("console.blanked"))
         self.reveal_button.setText(tr("guide.scene.reveal"))
         self.show_scene()
         self._tick()

@@ -125,6 +125,11 @@ class Stage(QWidget):
         self.card.setAutoFillBackground(True)
         self.card.setFrameShape(QFrame.Shape.StyledPanel)
         self.card.hide()
+        self.curtain = QWidget(self, objectName="stage_blank")
+        """Black over everything (B): the class looks at the teacher, not the screen."""
+        self.curtain.setStyleSheet("background-color: black;")
+        self.curtain.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+        self.curtain.hide()
         self.body.installEventFilter(self)  # the card and the band follow the body's room
         poll.running_changed.connect(self._on_poll_running)
         for signal in (lesson.moved, lesson.revealed, slides.built):
@@ -238,6 +243,16 @@ class Stage(QWidget):
         else:
             self.band.hide()
 
+    @property
+    def blanked(self) -> bool:
+        return not self.curtain.isHidden()
+
+    def set_blank(self, on: bool) -> None:
+        """The projector black (B or "."), as a slide show blanks it; or the scene again."""
+        self.curtain.setGeometry(self.rect())
+        self.curtain.setVisible(bool(on))
+        self.curtain.raise_()
+
     def show_notes(self, on: bool) -> None:
         self.band.setVisible(bool(on) and self.band.layout().count() > 0)
         self._fit_band()
@@ -266,6 +281,7 @@ class Stage(QWidget):
         self._fit_band()
 
     def _fit_band(self) -> None:
+        self.curtain.setGeometry(self.rect())
         height = int(self.height() * BAND_SHARE)
         self.band.setGeometry(QRect(MARGIN, self.height() - height - MARGIN,
                                     self.width() - 2 * MARGIN, height))

@@ -75,6 +75,8 @@ class StageHost(QObject):
         """The stage's size the current build was planned for."""
         self.slides = stage.slides
         self.slides.built.connect(lambda _index: self.arrange())
+        for signal in (lesson.moved, lesson.revealed, self.slides.built):
+            signal.connect(lambda _index: self.blank(False))  # a step shows the class again
         # the class's bars join the header when a poll starts: the body has less room
         stage.poll.running_changed.connect(lambda _on: self._replan())
         stage.poll_bars.reshaped.connect(self._replan)  # a new question's choices
@@ -129,6 +131,7 @@ class StageHost(QObject):
             guide.withhold(True)  # the band is on the projector: no answer in it
             self.stage.hold_notes(guide)
             self.stage.show_notes(self.notes_open)
+        guide.stepper.show_steps(False)  # the stage's footer and the console step it
         self.console.start_clock()  # the lesson's time, from the first time the stage is up
         self.presentation.set_stage(True)
         self._give_values()
@@ -138,6 +141,7 @@ class StageHost(QObject):
     def leave(self) -> None:
         if not self.up:
             return
+        self.blank(False)
         self.up = False
         window = self.window
         for name, panel in self.held.items():
@@ -148,6 +152,7 @@ class StageHost(QObject):
         self.stage.hold_notes(None)
         self.console.hold_notes(None)
         guide.withhold(False)
+        guide.stepper.show_steps(True)
         self.docks[GUIDE].setWidget(guide)
         self.console.hide()
         window.takeCentralWidget()
@@ -178,6 +183,17 @@ class StageHost(QObject):
         if self.projector() is not None and self.up:
             self.console.setVisible(True)
         self.stage.show_notes(self.notes_open)
+
+    @property
+    def blanked(self) -> bool:
+        return self.stage.blanked
+
+    def blank(self, on: bool) -> None:
+        """B or ".": the projector goes black and back; the console says it is."""
+        on = bool(on) and self.up
+        if on != self.stage.blanked:
+            self.stage.set_blank(on)
+            self.console.show_blank(on)
 
     def stage_order(self) -> list[str]:
         """The scene's panels in the order the stage builds them: once revealed, the panels

@@ -33,6 +33,7 @@ class Stepper(QWidget):
         self.run = run
         self.values: dict[str, str] = {}
         self.plain: dict[str, str] = {}
+        self._steps = True
         self.previous_button = QPushButton("◀")
         self.previous_button.setObjectName("guide_previous")
         self.next_button = QPushButton("▶")
@@ -93,6 +94,12 @@ class Stepper(QWidget):
         run.revealed.connect(lambda _index: self.show_scene())
         run.offer_changed.connect(lambda _on: self.show_scene())
 
+    def show_steps(self, on: bool) -> None:
+        """Its own ◀ ▶ and Reveal, or not: on the stage's band and the console, the stage's
+        footer and the console's buttons step the scene, so there is one set, not two."""
+        self._steps = bool(on)
+        self.show_scene()
+
     def fill(self, text: Text) -> str:
         """A scene text in the current language, its placeholders filled with bold values."""
         return text.get(i18n.chain()).format(**self.values)
@@ -101,6 +108,8 @@ class Stepper(QWidget):
         run, scene = self.run, self.run.scene
         self.counter.setText(tr("guide.scene.counter", number=run.index + 1, count=run.count))
         self.strip.set_current(run.index)
+        self.previous_button.setVisible(self._steps)
+        self.next_button.setVisible(self._steps)
         self.previous_button.setEnabled(run.index > 0)
         self.next_button.setEnabled(run.index < run.count - 1 or not run.is_revealed())
         self.title.setText(scene.title.get(i18n.chain()).format(**self.plain))
@@ -108,7 +117,7 @@ class Stepper(QWidget):
         hidden = scene.prompt is not None
         revealed = run.is_revealed()
         self.prompt.setVisible(hidden)
-        self.reveal_button.setVisible(hidden and not revealed)
+        self.reveal_button.setVisible(hidden and not revealed and self._steps)
         self.answer.setVisible(hidden and revealed)
         if scene.prompt is not None and scene.answer is not None:
             self.prompt.setText(self.fill(scene.prompt))
