@@ -68,7 +68,8 @@ def build_main_window(document: Document, specs: list[PanelSpec] | None = None) 
     polls = PollActions(window, poll, lesson_poll, exports)
     scenes = SceneActions(window, slides, arrangement)
     actions = Actions(window)
-    for specs_of in (files.action_specs(), exports.action_specs(), editing_specs(document),
+    for specs_of in (files.action_specs(), exports.action_specs(),
+                     editing_specs(document, scenes.reset, scenes.reset_title),
                      docks.toggle_specs(), arrangement.action_specs(), language_specs(),
                      presenting.action_specs(), polls.action_specs(), scenes.action_specs(),
                      help_specs(window, actions)):

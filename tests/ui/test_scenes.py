@@ -8,8 +8,10 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication, QComboBox, QWidget
 
+from app.i18n import tr
 from app.main import main
 from app.model.scenes import scene_state
+from app.model.view import initial_state
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
@@ -201,3 +203,29 @@ def test_hovering_the_strip_names_each_scene_in_the_interface_language(qtbot, le
                                              strip.mapToGlobal(centre)))
     assert scenes[4].title.get(("en",)) in QToolTip.text()
     QToolTip.hideText()
+
+
+def test_ctrl_r_sets_the_scene_up_again_in_the_lesson_and_resets_at_the_desk(qtbot, lesson):
+    """Scene 5 asks about T = 4,096: Ctrl+R there is the scene's setup, not the lesson's
+    five tokens; one undo step either way."""
+    run, document = lesson.scenes.run, lesson.document
+    index = next(i for i, s in enumerate(run.lesson.scenes) if s.id == "fails")
+    run.go(index)
+    document.flush()
+    scene = run.scene
+    action = lesson.actions["reset_lesson"]
+    assert action.text() == tr("lesson.action.set_up")
+    document.set_options(shapes_T=7)
+    document.set_world("dialogue")
+    document.flush()
+    steps = document.undo_stack.count()
+    qtbot.keyClick(lesson, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
+    document.flush()
+    assert document.state == scene_state(scene, document.data)
+    assert document.undo_stack.count() == steps + 1
+    lesson.arrangement.set_lesson(False)
+    lesson.actions.update()
+    assert action.text() == tr("action.reset_lesson")
+    qtbot.keyClick(lesson, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
+    document.flush()
+    assert document.state == initial_state(document.data)

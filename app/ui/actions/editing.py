@@ -1,7 +1,9 @@
-"""Owns Edit → Undo, Redo and Reset to the lesson, and the World menu: the actions that act on
-the document itself."""
+"""Owns Edit → Undo, Redo and Reset (the lesson's data; in the lesson, the scene's setup)
+and the World menu: the actions that act on the document itself."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from PySide6.QtGui import QKeySequence
 
@@ -19,15 +21,17 @@ def redo_keys() -> tuple[QKeySequence | QKeySequence.StandardKey | str, ...]:
     return ("Ctrl+Y", "Ctrl+Shift+Z", QKeySequence.StandardKey.Redo)
 
 
-def editing_specs(document: Document) -> list[ActionSpec]:
+def editing_specs(document: Document, reset: Callable[[], None],
+                  reset_title: Callable[[], str]) -> list[ActionSpec]:
+    """`reset` is Ctrl+R: what "start again" means where the teacher is (`reset_title`)."""
     stack = document.undo_stack
     specs = [
         ActionSpec("undo", "action.undo", stack.undo, (QKeySequence.StandardKey.Undo,),
                    menu="edit", toolbar=2, enabled=stack.canUndo),
         ActionSpec("redo", "action.redo", stack.redo, redo_keys(), menu="edit", toolbar=2,
                    enabled=stack.canRedo),
-        ActionSpec("reset_lesson", "action.reset_lesson", document.reset_to_lesson,
-                   ("Ctrl+R",), menu="edit", toolbar=2),
+        ActionSpec("reset_lesson", reset_title, lambda _=False: reset(), ("Ctrl+R",),
+                   menu="edit", toolbar=2),
     ]
     specs += [ActionSpec(f"world_{world}", WORLD_TITLES[world],
                          lambda _=False, w=world: document.set_world(w), (f"Ctrl+{number}",),

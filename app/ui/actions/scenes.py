@@ -8,6 +8,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QMainWindow
 
+from app.i18n import tr
 from app.ui.actions.spec import ActionSpec
 from app.ui.layout.arrangement import Arrangement
 from app.ui.layout.slides import Slides
@@ -35,6 +36,18 @@ class SceneActions(QObject):
             ActionSpec("scene_first", "lesson.action.first", run.first, ("Home",), enabled=on),
             ActionSpec("scene_last", "lesson.action.last", run.last, ("End",), enabled=on),
         ]
+
+    def reset(self) -> None:
+        """Ctrl+R: in the lesson, the scene's own setup again (scene 5 asks about T = 4,096:
+        the lesson's five tokens would not answer it); at the desk, the lesson's data."""
+        if self.arrangement.in_lesson:
+            self.run.set_up_again()
+        else:
+            self.run.document.reset_to_lesson()
+
+    def reset_title(self) -> str:
+        return tr("lesson.action.set_up" if self.arrangement.in_lesson
+                  else "action.reset_lesson")
 
     def _in_lesson(self) -> bool:
         return self.arrangement.in_lesson
