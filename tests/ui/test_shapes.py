@@ -7,6 +7,7 @@ import math
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QApplication
 
 from app.model.decoder_flow import STAGE_KEYS, decoder_stages
 from app.model.memory import additive_intermediate_bytes, score_matrix_bytes
@@ -14,6 +15,7 @@ from app.ui.format import format_bytes, format_number, format_shape
 from app.ui.language import apply_language
 from app.ui.look import Look
 from app.ui.panels.shapes.panel import ShapesPanel, slider_values
+from tests.ui.legibility import clipped, overlapping, report, seen_texts
 
 
 @pytest.fixture
@@ -141,3 +143,21 @@ def test_the_wheel_over_the_unfocused_t_slider_scrolls_the_panel_instead(qtbot, 
     qtbot.waitUntil(panel.slider.hasFocus, timeout=2000)
     wheel(panel.slider)
     assert before != panel.T  # a slider the student clicked still takes the wheel
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_lessons_dock_keeps_the_diagrams_long_edge_labels_whole(open_window, lang):
+    """Scene 5 in the lesson's docks at 1024×768: at T = 4,096 the diagram's labels were
+    cut ("T = 4,09") and ran into each other."""
+    window = open_window(lang)
+    window.resize(1024, 768)
+    run = window.lesson
+    window.arrangement.open_scene([s.id for s in run.lesson.scenes].index("fails"), True)
+    window.document.flush()
+    for _ in range(5):
+        QApplication.processEvents()
+    diagram = window.panels["shapes"].diagram
+    seen = [s for s in seen_texts(window) if s.owner is diagram]
+    assert {"T = 4,096"} <= {s.text for s in seen}
+    assert not overlapping(seen), report(overlapping(seen))
+    assert not clipped(seen), report(clipped(seen))

@@ -95,8 +95,7 @@ class ShapesDiagram(ScaledPicture):
     def set_sizes(self, T: int, d_h: int) -> None:
         if (T, d_h) != (self.T, self.d_h):
             self.T, self.d_h = T, d_h
-            if self.stage:
-                self.updateGeometry()  # its least size follows the labels' lengths
+            self.updateGeometry()  # its least size follows the labels' lengths
             self.update()
 
     def edge_labels(self) -> tuple[str, str]:
@@ -144,15 +143,16 @@ class ShapesDiagram(ScaledPicture):
         return size.width() < width and size.height() < height
 
     def minimumSizeHint(self) -> QSize:
-        """On the stage, as large as the labels need at the T and d_h shown."""
-        if not self.stage:
-            return super().minimumSizeHint()
+        """As large as the labels need at the T and d_h shown (at the desk too: a docked
+        diagram cut "T = 4,096" short and ran it into "d_h = 256"), never below the least
+        picture that reads."""
+        least = super().minimumSizeHint()
         label_h, op_w, margin, *_ = self._room()
         unit = self._least_unit()
         lt, ld = math.log2(max(self.T, 2)), math.log2(max(self.d_h, 2))
         width = 2 * margin + label_h + 2 * op_w + unit * (ld + 2 * lt)
         height = self._top(unit) + margin + label_h + unit * max(lt, ld)
-        return QSize(math.ceil(width), math.ceil(height))
+        return QSize(max(least.width(), math.ceil(width)), max(least.height(), math.ceil(height)))
 
     def blocks(self) -> list[tuple[str, QRectF]]:
         """Q, K (drawn as K_hᵀ) and S as rectangles in widget coordinates, fitted to the size.
