@@ -36,6 +36,7 @@ from app.ui.presentation import Presentation, stored_presentation
 from app.ui.settings import settings
 from app.ui.status_line import StatusLine
 from app.ui.toolbar import MainToolbar
+from app.ui.widgets.world_scorer import WorldScorerChoice
 
 
 def build_main_window(document: Document, specs: list[PanelSpec] | None = None) -> MainWindow:
@@ -53,7 +54,8 @@ def build_main_window(document: Document, specs: list[PanelSpec] | None = None) 
     slides = Slides(lesson, window)  # before the stage: it reads the build they reset
     stage = Stage(lesson, slides, poll, window)
     stage.hide()
-    console = PresenterConsole(lesson, slides, poll, window)
+    console = PresenterConsole(lesson, slides, poll,
+                               WorldScorerChoice(document, prefix="console_"), window)
     arrangement = Arrangement(window, docks, lesson, presentation, stage, console)
     presentation.presenting_changing.connect(arrangement.presenting_changing)
     presentation.presenting_changed.connect(arrangement.presenting_changed)

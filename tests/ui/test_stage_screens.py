@@ -9,9 +9,12 @@ from pathlib import Path
 
 from screens import run_on_screens, screen
 
+from app.i18n import tr
+from app.ui.language import apply_language
+
 SCREENS = [screen("laptop", 1366, 768), screen("projector", 1024, 768, x=1366)]
 CHILD = r"""
-import json, sys
+import json, sys, time
 from PySide6.QtWidgets import QApplication, QLabel, QAbstractButton
 from app.startup import make_application, build_window
 
@@ -35,7 +38,19 @@ window.arrangement.open_scene(index, set_up=True)
 window.presentation.set_presenting(True)
 settle()
 console = window.arrangement.staging.console
-out = {"stage_screen": window.screen().name(), "full_screen": window.isFullScreen(),
+
+def picture():
+    # the console's picture of the projector, once the stage has rested (a bound, no timing)
+    deadline = time.monotonic() + 10
+    while console.picture.pixmap().isNull() and time.monotonic() < deadline:
+        QApplication.processEvents()
+        time.sleep(0.02)
+    image = console.picture.pixmap().toImage()
+    return [image.width(), image.height()]
+
+out = {"picture": picture(), "coming": console.coming.text(),
+       "stage_size": [window.arrangement.stage.width(), window.arrangement.stage.height()],
+"stage_screen": window.screen().name(), "full_screen": window.isFullScreen(),
        "console_screen": console.screen().name(), "console_shown": console.isVisible(),
        "stage": texts(window.arrangement.stage), "console": texts(console),
        "console_answer": console.secret_text.text(),
@@ -43,6 +58,9 @@ out = {"stage_screen": window.screen().name(), "full_screen": window.isFullScree
 window.lesson.reveal()
 settle()
 out["stage_after"] = texts(window.arrangement.stage)
+console.picture.clear()
+out["picture_after"] = picture()
+out["coming_after"] = console.coming.text()
 window.presentation.set_presenting(False)
 settle()
 out["back_screen"] = window.screen().name()
@@ -69,5 +87,18 @@ def test_the_stage_is_on_the_projector_and_the_notes_on_the_laptop(tmp_path) -> 
     assert look and look not in seen["stage"], "the notes are not on the projector"
     assert any(look == text for text in seen["console"]), "the notes are on the laptop"
     assert any("GiB" in text for text in seen["stage_after"]), "revealed on the stage"
+    width, height = seen["picture"]
+    assert width > 200 and abs(width / height - 1024 / 768) < 0.02, "the projector, small"
+    assert seen["picture_after"] == seen["picture"], "taken again after the reveal"
+    assert seen["coming"] == tr_en("console.next_reveal")
+    assert seen["coming_after"].startswith(tr_en("console.coming", title="").strip())
     assert seen["back_screen"] == "laptop" and not seen["back_full_screen"]
     assert not seen["console_after"]
+
+
+def tr_en(key: str, **values: object) -> str:
+    apply_language("en")
+    try:
+        return tr(key, **values)
+    finally:
+        apply_language("zh")

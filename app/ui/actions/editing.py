@@ -1,5 +1,6 @@
 """Owns Edit → Undo, Redo and Reset (the lesson's data; in the lesson, the scene's setup)
-and the World menu: the actions that act on the document itself."""
+and the World menu (its worlds; F8 steps through the scorers): the actions that act
+on the document itself, with keys that work on the stage too."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ from collections.abc import Callable
 
 from PySide6.QtGui import QKeySequence
 
+from app.model.scoring import SCORERS
 from app.model.state import WORLDS
 from app.state.document import Document
 from app.ui.actions.spec import ActionSpec
+from app.ui.widgets.scorer_choice import unusable_tip
 
 WORLD_TITLES = {"dialogue": "world.dialogue", "teaching": "world.teaching",
                 "imported": "world.imported"}
@@ -33,6 +36,13 @@ def editing_specs(document: Document, reset: Callable[[], None],
         ActionSpec("reset_lesson", reset_title, lambda _=False: reset(), ("Ctrl+R",),
                    menu="edit", toolbar=2),
     ]
+    specs += [
+        ActionSpec("scorer_next", "action.scorer_next", lambda _=False: _step_scorer(document, 1),
+                   ("F8",), menu="world", section=1),
+        ActionSpec("scorer_previous", "action.scorer_previous",
+                   lambda _=False: _step_scorer(document, -1), ("Shift+F8",), menu="world",
+                   section=1),
+    ]
     specs += [ActionSpec(f"world_{world}", WORLD_TITLES[world],
                          lambda _=False, w=world: document.set_world(w), (f"Ctrl+{number}",),
                          menu="world", checkable=True, group="world",
@@ -41,3 +51,15 @@ def editing_specs(document: Document, reset: Callable[[], None],
                          if world == "imported" else None)
               for number, world in enumerate(WORLDS, start=1)]
     return specs
+
+
+def _step_scorer(document: Document, step: int) -> None:
+    """The next (or previous) scorer the world can use, round the list: one key a teacher
+    presses on the stage, where there is no toolbar."""
+    names = list(SCORERS)
+    at = names.index(document.state.scorer)
+    for turn in range(1, len(names)):
+        name = names[(at + step * turn) % len(names)]
+        if unusable_tip(document, name) is None:
+            document.set_scorer(name)
+            return

@@ -1,12 +1,13 @@
 """Owns the presenter console: the teacher's own window on the laptop while the stage fills
 the projector (the PowerPoint / Keynote / reveal.js convention). It shows where the lesson
-is, the answer the class does not see yet, the next scene's title, the time since the
-lesson started, and the scene's notes (the guide); the clicker's keys work here too."""
+is, a small picture of what the projector shows, what the next click brings, the answer the
+class does not see yet, the time since the lesson started, the world and scorer lists, and
+the scene's notes (the guide); the clicker's keys work here too."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QElapsedTimer, QEvent, Qt, QTimer
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtGui import QCloseEvent, QPixmap
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from app import i18n
@@ -19,16 +20,21 @@ from app.ui.widgets.poll_bars import PollBars
 from app.ui.widgets.rich_label import rich_label
 
 TICK_MS = 1000
+PICTURE_SHARE = 0.3
+"""The projector's picture takes this share of the console's width."""
 
 
 class PresenterConsole(QWidget):
     """The teacher's window: the lesson's place and time, the answer, the notes."""
 
     def __init__(self, lesson: LessonRun, slides: Slides, poll: ClassPoll,
-                 parent: QWidget | None = None) -> None:
+                 choices: QWidget | None = None, parent: QWidget | None = None) -> None:
+        """`choices`: the world and scorer lists, so the teacher never leaves the stage
+        to change them."""
         super().__init__(parent, Qt.WindowType.Window)
         self.setObjectName("presenter_console")
         self.lesson = lesson
+        self.slides = slides
         self.poll = poll
         self.poll_bars = PollBars()
         self.poll_bars.bind(poll)
@@ -69,13 +75,22 @@ class PresenterConsole(QWidget):
         top.addWidget(self.clock)
         top.addWidget(self.reveal_button)
         top.addWidget(self.next_button)
+        self.picture = QLabel(objectName="console_projector")
+        """What the projector shows now, small (the stage's own pixels)."""
+        self.picture.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignRight)
         column = QVBoxLayout(self)
         column.addLayout(top)
-        column.addWidget(self.blanked)
-        column.addWidget(self.coming)
-        column.addWidget(self.secret)
-        column.addWidget(self.poll_bars)
-        column.addWidget(self.connected)
+        if choices is not None:
+            column.addWidget(choices)
+        beside = QHBoxLayout()
+        words = QVBoxLayout()
+        for widget in (self.blanked, self.coming, self.secret, self.poll_bars,
+                       self.connected):
+            words.addWidget(widget)
+        words.addStretch(1)
+        beside.addLayout(words, 1)
+        beside.addWidget(self.picture)
+        column.addLayout(beside)
         column.addWidget(self.notes, 1)
         self._started = QElapsedTimer()
         self._started.start()
@@ -105,10 +120,16 @@ class PresenterConsole(QWidget):
         run, scene, languages = self.lesson, self.lesson.scene, i18n.chain()
         self.place.setText(tr("console.place", number=run.index + 1, count=run.count,
                               title=scene.title.get(languages).format(**self.plain)))
-        following = (run.lesson.scenes[run.index + 1].title.get(languages).format(**self.plain)
-                     if run.index + 1 < run.count else tr("console.last"))
-        self.coming.setText(tr("console.coming", title=following))
         hidden = scene.answer is not None and not run.is_revealed()
+        if self.slides.build + 1 < self.slides.builds:
+            self.coming.setText(tr("console.next_build", number=self.slides.build + 2,
+                                   count=self.slides.builds))
+        elif hidden:
+            self.coming.setText(tr("console.next_reveal"))
+        else:
+            following = (run.lesson.scenes[run.index + 1].title.get(languages).format(
+                **self.plain) if run.index + 1 < run.count else tr("console.last"))
+            self.coming.setText(tr("console.coming", title=following))
         self.secret.setVisible(scene.answer is not None)
         self.secret_title.setText(tr("console.answer_hidden") if hidden
                                   else tr("console.answer_shown"))
@@ -117,6 +138,13 @@ class PresenterConsole(QWidget):
         self.reveal_button.setVisible(hidden)
         self.connected.setVisible(self.poll.running)
         self.poll_bars.show_scene(self.poll, self.lesson.scene)
+
+    def show_projector(self, picture: QPixmap) -> None:
+        """The projector's picture, as the stage was just drawn, and what comes next (the
+        stage has just decided how many builds the scene takes)."""
+        self.picture.setPixmap(picture.scaledToWidth(
+            round(PICTURE_SHARE * self.width()), Qt.TransformationMode.SmoothTransformation))
+        self.show_scene()
 
     def show_blank(self, on: bool) -> None:
         """Say that the projector is black (B brings the scene back)."""

@@ -43,6 +43,8 @@ GUIDE = "guide"
 FIT_STEP = 0.05
 """The stage's type shrinks in 5 % steps to fit a build."""
 FIT_TRIES = 8
+PICTURE_MS = 300
+"""The console's picture of the projector follows a drag this long after it rests."""
 
 
 class StageHost(QObject):
@@ -77,6 +79,10 @@ class StageHost(QObject):
         self.slides.built.connect(lambda _index: self.arrange())
         for signal in (lesson.moved, lesson.revealed, self.slides.built):
             signal.connect(lambda _index: self.blank(False))  # a step shows the class again
+        self._picture = QTimer(self, singleShot=True, interval=PICTURE_MS,
+                               timeout=self._show_picture)
+        """The console's picture of the projector, taken once edits and steps settle."""
+        docks.document.changed.connect(self._picture.start)
         # the class's bars join the header when a poll starts: the body has less room
         stage.poll.running_changed.connect(lambda _on: self._replan())
         stage.poll_bars.reshaped.connect(self._replan)  # a new question's choices
@@ -194,6 +200,11 @@ class StageHost(QObject):
         if on != self.stage.blanked:
             self.stage.set_blank(on)
             self.console.show_blank(on)
+            self._picture.start()
+
+    def _show_picture(self) -> None:
+        if self.up and self.console.isVisible():
+            self.console.show_projector(self.stage.grab())
 
     def stage_order(self) -> list[str]:
         """The scene's panels in the order the stage builds them: once revealed, the panels
@@ -258,6 +269,7 @@ class StageHost(QObject):
             self._planned = self.stage.size()
         finally:
             self._planning = False
+        self._picture.start()
         if self._again:
             self._again = False
             self._replan()

@@ -1,0 +1,76 @@
+"""Owns the world and scorer lists: each shows the document's choice, greys what the world
+cannot use, and sets what is picked through the document. The toolbar holds one pair; the
+presenter console another, so the teacher changes them without leaving the stage."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QEvent, QSignalBlocker
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QWidget
+
+from app.i18n import tr
+from app.model.scoring import SCORERS
+from app.model.state import WORLDS
+from app.state.document import Document
+from app.ui.widgets.availability import mark_worlds
+from app.ui.widgets.scorer_choice import mark_usable
+
+
+class WorldScorerChoice(QWidget):
+    """"World: [list]  Scorer: [list]", following the document and the language."""
+
+    def __init__(self, document: Document, prefix: str = "",
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.world_label, self.scorer_label = QLabel(), QLabel()
+        self.world_combo = _combo(f"{prefix}world_combo",
+                                  lambda i: document.set_world(WORLDS[i]))
+        self.scorer_combo = _combo(f"{prefix}scorer_combo",
+                                   lambda i: document.set_scorer(list(SCORERS)[i]))
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        for widget in (self.world_label, self.world_combo, self.scorer_label,
+                       self.scorer_combo):
+            row.addWidget(widget)
+        row.addStretch(1)
+        document.changed.connect(self.sync)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.world_label.setText(tr("toolbar.world"))
+        self.scorer_label.setText(tr("toolbar.scorer"))
+        for combo, items in ((self.world_combo, [tr(f"world.{w}") for w in WORLDS]),
+                             (self.scorer_combo, [tr(f"scorer.{n}") for n in SCORERS])):
+            index = combo.currentIndex()
+            with QSignalBlocker(combo):
+                combo.clear()
+                combo.addItems(items)
+                combo.setCurrentIndex(max(index, 0))
+        self.sync()
+
+    def sync(self) -> None:
+        """The lists show the document's world and scorer; the ones it cannot use are grey."""
+        state = self.document.state
+        for combo, index in ((self.world_combo, WORLDS.index(state.world)),
+                             (self.scorer_combo, list(SCORERS).index(state.scorer))):
+            if combo.currentIndex() != index:
+                with QSignalBlocker(combo):
+                    combo.setCurrentIndex(index)
+        mark_usable(self.scorer_combo, self.document)  # a reshaped d: no learned weights
+        mark_worlds(self.world_combo, state)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+
+def _combo(name: str, choose: Callable[[int], object]) -> QComboBox:
+    combo = QComboBox()
+    combo.setObjectName(name)
+    combo.currentIndexChanged.connect(lambda index: index >= 0 and choose(index))
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+    combo.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+    return combo
