@@ -6,8 +6,16 @@ lesson started, and the scene's notes (the guide); the clicker's keys work here 
 from __future__ import annotations
 
 from PySide6.QtCore import QElapsedTimer, QEvent, Qt, QTimer
-from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtGui import QAction, QCloseEvent
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app import i18n
 from app.i18n import tr
@@ -59,7 +67,7 @@ class PresenterConsole(QWidget):
         self.previous_button.clicked.connect(lesson.previous)
         self.next_button.clicked.connect(lesson.next)
         self.reveal_button.clicked.connect(lesson.reveal)
-        top = QHBoxLayout()
+        top = self._top = QHBoxLayout()
         top.addWidget(self.previous_button)
         top.addWidget(self.place, 1)
         top.addWidget(self.clock)
@@ -79,6 +87,14 @@ class PresenterConsole(QWidget):
             signal.connect(lambda _index: self.show_scene())
         poll.running_changed.connect(lambda _on: self.show_scene())
         self.retranslate()
+
+    def hold_tool(self, action: QAction) -> QToolButton:
+        """A button for a window action the teacher needs here (the history of answers)."""
+        button = QToolButton(objectName=f"console_{action.objectName()}")
+        button.setDefaultAction(action)
+        button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self._top.insertWidget(self._top.count() - 2, button)  # before Reveal and ▶
+        return button
 
     def hold_notes(self, notes: QWidget | None) -> None:
         """Show `notes` (the guide) in the notes area, or nothing."""
