@@ -90,9 +90,14 @@ def test_a_second_launch_shows_no_earlier_count_and_keeps_them_in_the_history(
     autosave, _ = autosave_paths(user_data_dir())
     qtbot.waitUntil(lambda: len(json.loads(autosave.read_text(encoding="utf-8"))
                                 .get("poll", {}).get("scenes", [])) == 2, timeout=5000)
-    assert window.close()
+    state = window.document.state
+    session = window.parts.session  # a crash: no last save, and the lock dies with it
+    session.autosave.stop()
+    session.folder_lock.release()
+    session.folder_lock = None
 
     again = _second_launch(qtbot)
+    assert again.document.state == state, "crash recovery brings the teacher's state back"
     poll = again.parts.polls.poll
     assert poll.kept() == () and all(poll.counts(s) is None for s in answered)
     stage, console = again.arrangement.stage, again.arrangement.staging.console
