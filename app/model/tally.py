@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import enum
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +20,7 @@ from app.model.poll import MAX_CHOICES
 
 __all__ = ["MAX_DEVICES", "MAX_RECORD_BYTES", "MAX_SCENE_CHARS", "MAX_TEXT", "RECORD_VERSION",
            "Outcome", "PollBook", "RecordError", "SceneCounts", "SceneTally", "counts_csv",
-           "read_record", "record_of"]
+           "counts_rows", "read_record", "record_of"]
 
 MAX_DEVICES = 500
 """Devices one question counts: a lecture hall, with room to spare; a flood stops there."""
@@ -188,6 +188,14 @@ class PollBook:
     def summaries(self) -> tuple[SceneCounts, ...]:
         return tuple(tally.summary() for tally in self._tallies.values())
 
+    def drop(self, scene: str) -> None:
+        """Forget the scene's answers: asked again, it starts from none."""
+        self._tallies.pop(scene, None)
+
+    def put(self, counts: SceneCounts) -> None:
+        """The scene's answers as `counts` again, frozen (no device is known for them)."""
+        self._tallies[counts.scene] = SceneTally.restored(counts, self.max_devices)
+
     def to_json(self) -> dict[str, Any]:
         """The record saved with a scenario: questions and counts, never a device."""
         return record_of(self.summaries())
@@ -209,17 +217,21 @@ class PollBook:
         return counts_csv(self.summaries())
 
 
+def counts_rows(scenes: Iterable[SceneCounts]) -> Iterator[tuple[str | int, ...]]:
+    """The CSV rows of `scenes` under CSV_HEADER: one per choice, with its text, how many
+    chose it, whether it is right and whether the poll was closed; no row names anyone."""
+    return ((text_cell(s.scene), i + 1, text_cell(text), count,
+             "yes" if i == s.right else "", "yes" if s.frozen else "")
+            for s in scenes
+            for i, (text, count) in enumerate(zip(s.choices, s.counts, strict=True)))
+
+
 def counts_csv(scenes: Iterable[SceneCounts]) -> str:
-    """One row per choice of every scene: its text, how many chose it, whether it is right
-    and whether the poll was closed; no row names anyone."""
+    """One row per choice of every scene (`counts_rows`), under CSV_HEADER."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_HEADER)
-    writer.writerows((text_cell(s.scene), i + 1, text_cell(text), count,
-                      "yes" if i == s.right else "",
-                      "yes" if s.frozen else "")
-                     for s in scenes
-                     for i, (text, count) in enumerate(zip(s.choices, s.counts, strict=True)))
+    writer.writerows(counts_rows(scenes))
     return out.getvalue()
 
 

@@ -17,6 +17,8 @@ Usage, from the stage or the window:
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
@@ -221,6 +223,53 @@ class ClassPoll(QObject):
                                        question.right).summary())
         if self._frozen_now:
             self.freeze()
+        self.kept_changed.emit()
+
+    def new_class(self) -> tuple[SceneCounts, ...]:
+        """Start a new class with no answers; returns what the class before kept."""
+        kept = self.kept()
+        self._adopt(PollBook(self.limits.max_devices))
+        return kept
+
+    def clear_scene(self, scene: str) -> SceneCounts | None:
+        """Forget one scene's answers (asked again, it starts from none); returns them."""
+        counts = self._counts.get(scene)
+        if counts is None or not counts.total:
+            return None
+        self._change_book(lambda book: book.drop(scene))
+        self._counts.pop(scene, None)
+        if self._question is not None and self._question.scene == scene:
+            # none at once, before the server (if it runs) counts the question again
+            self._on_counted(replace(counts, counts=(0,) * len(counts.counts)))
+        self._ask_again(scene)
+        return counts
+
+    def put_back(self, counts: SceneCounts) -> None:
+        """A scene's cleared answers back, frozen (which device gave which is forgotten)."""
+        self._change_book(lambda book: book.put(counts))
+        self._on_counted(replace(counts, frozen=True))
+        self._ask_again(counts.scene)
+
+    def _change_book(self, change: Callable[[PollBook], None]) -> None:
+        """Change the book where it lives: here, or on the server's thread while it runs."""
+        thread = self._thread
+        if thread is None:
+            change(self._book)
+            return
+        book = self._book
+
+        def there() -> None:
+            change(book)
+            if thread.service is not None:
+                thread.service.adopt(book)
+        thread.call(there)
+
+    def _ask_again(self, scene: str) -> None:
+        """The current question, if it is `scene`'s, from the book as it is now."""
+        if self._question is not None and self._question.scene == scene:
+            self.set_question(self._question)
+            if self._frozen_now:
+                self.freeze()
         self.kept_changed.emit()
 
     def csv_text(self) -> str:

@@ -106,6 +106,12 @@ class LessonRun(QObject):
             self._revealed.add(self.index)
             self.revealed.emit(self.index)
 
+    def forget_reveals(self) -> None:
+        """A new class: every answer is held back again until its Reveal; the scene stays."""
+        if self._revealed:
+            self._revealed.clear()
+            self.moved.emit(self.index)
+
     def set_up_again(self) -> None:
         """Back to the scene's own setup, as one undo step."""
         self._left.pop(self.index, None)

@@ -2,14 +2,20 @@
 last session brought back at start, and the autosave with the lock on its folder.
 
 Opening, saving and restoring are state-layer operations, like a vector edit: the window's
-file actions only ask for them and say what happened. Nothing here shows a widget. The class's
-poll counts travel with the state in every file, through the `Kept` object the window hands in.
+file actions only ask for them and say what happened. Nothing here shows a widget.
+
+The class's poll counts (the `Kept` object the window hands in) belong to one class: the
+autosave keeps them so a crash loses none, but a launch starts a new class, so the counts the
+last session left go to the history of earlier classes (`ClassHistory`), never back on the
+stage. A scenario keeps counts only when saved with them, and opening one that has them hands
+the current class's counts to the history first.
 """
 
 from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
@@ -18,6 +24,7 @@ from app.model.scenario import Scenario, read_scenario_file, write_scenario
 from app.model.tally import SceneCounts
 from app.model.view import initial_state
 from app.state.autosave import Autosaver, FolderLock, Restored, restore
+from app.state.class_history import ClassHistory
 from app.state.document import Document
 from app.state.kept import Kept
 from app.state.notice import Notice
@@ -46,12 +53,17 @@ class Session(QObject):
     """A scenario file (a `Path`) replaced the state: the user's own setup, not a scene's."""
 
     def __init__(self, document: Document, folder: Path | None = None,
-                 kept: Kept | None = None) -> None:
+                 kept: Kept | None = None, history: ClassHistory | None = None) -> None:
         super().__init__(document)
         self.document = document
         self.folder = folder
         self.kept = kept
         """What is saved beside the state (the class's poll counts); None: nothing."""
+        self.history = history
+        """Where earlier classes' counts go (None: they are not kept)."""
+        self.with_answers = False
+        """The current file keeps the class's counts (opened with them, or saved with them):
+        Save keeps writing them."""
         self.current_path: Path | None = None
         self.folder_lock: FolderLock | None = None
         self.autosave: Autosaver | None = None
@@ -63,20 +75,42 @@ class Session(QObject):
         scenario = read_scenario_file(path, initial_state(self.document.data))
         self.document.load_state(scenario.state, "open")
         self._bring_back(scenario.poll)
+        self.with_answers = bool(scenario.poll)
         self._in_file(Path(path))
         self.opened.emit(Path(path))
 
-    def save(self, path: Path) -> None:
-        """Write the state and the poll's counts to `path`; raises OSError, or ValueError for
-        text UTF-8 cannot hold."""
-        write_scenario(self.document.state, path,
-                       self.kept.kept() if self.kept is not None else ())
+    def save(self, path: Path, with_answers: bool = False) -> None:
+        """Write the state to `path`, and the class's counts only `with_answers` (the teacher
+        asked for them); raises OSError, or ValueError for text UTF-8 cannot hold."""
+        kept = self.kept.kept() if with_answers and self.kept is not None else ()
+        write_scenario(self.document.state, path, kept)
+        self.with_answers = with_answers
         self._in_file(Path(path))
 
     def _bring_back(self, poll: tuple[SceneCounts, ...]) -> None:
-        """A file without counts leaves the session's as they are, as before the poll."""
+        """A file's counts replace the class's, which go to the history first; a file without
+        counts leaves the class's as they are."""
         if poll and self.kept is not None:
+            if self.history is not None:
+                self.history.add(self.kept.kept())
             self.kept.bring_back(poll)
+
+    def hand_on(self, found: Restored) -> None:
+        """The counts the last session left (in its autosave) go to the history: this launch
+        is a new class. Their time is the autosave's, when they were last counted."""
+        if not found.poll or self.history is None or found.source is None:
+            return
+        try:
+            when = datetime.fromtimestamp(found.source.stat().st_mtime)
+        except OSError:
+            when = None
+        self.history.add(found.poll, when)
+
+    def hand_on_last_class(self) -> None:
+        """A launch that opens a scenario instead of the last session: the last session's
+        counts still go to the history before the autosave is written over."""
+        lock = self.claim_folder()
+        self.hand_on(restore(initial_state(self.document.data), lock.folder, lock.copy))
 
     def _in_file(self, path: Path) -> None:
         self.current_path = path
@@ -90,16 +124,17 @@ class Session(QObject):
         return self.folder_lock
 
     def restore_last(self) -> Restored:
-        """Bring back this copy's last session (not undoable: it is where the session starts).
+        """Bring back this copy's last session (not undoable: it is where the session starts);
+        the counts it kept go to the history, not back to the class.
 
         A second copy of the app on the same folder restores its own `autosave.copy-2.*`,
         never the first copy's files.
         """
         lock = self.claim_folder()
         found = restore(initial_state(self.document.data), lock.folder, lock.copy)
+        self.hand_on(found)
         if found.state is not None:
             self.document.restore(found.state)
-            self._bring_back(found.poll)
             self._restored = Scenario(found.state, found.poll)
         return found
 
@@ -122,9 +157,8 @@ class Session(QObject):
         restored = self._restored
         if restored is not None and restored.state == self.document.state:
             autosave.mark_saved(restored.state, restored.poll)
-        else:
-            with contextlib.suppress(OSError):  # reported through `autosave.failed`
-                autosave.flush()
+        with contextlib.suppress(OSError):  # reported through `autosave.failed`
+            autosave.flush()  # the counts handed on leave the autosave (nothing else changed)
         return start
 
     @property

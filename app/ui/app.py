@@ -9,9 +9,11 @@ from PySide6.QtCore import Qt
 from app.model.scenes import load_scenes
 from app.poll.classpoll import ClassPoll
 from app.poll.lesson import LessonPoll
+from app.state.class_history import ClassHistory
 from app.state.document import Document
 from app.state.lesson import LessonRun
 from app.state.session import Session
+from app.ui.actions.answers import AnswerActions
 from app.ui.actions.drops import FileDrops
 from app.ui.actions.editing import editing_specs
 from app.ui.actions.exports import ExportActions
@@ -48,7 +50,8 @@ def build_main_window(document: Document, specs: list[PanelSpec] | None = None) 
     docks = DockHost(window, PanelParts(document, lesson), specs)
     FrameGate(document, (window, *docks.docks.values()), window)  # a floating dock too
     poll = ClassPoll(window)
-    session = Session(document, kept=poll)  # the class's counts are saved with the scenario
+    history = ClassHistory(parent=window)  # earlier classes' counts: never on the stage
+    session = Session(document, kept=poll, history=history)
     presentation = Presentation(window, docks, stored_presentation(settings()))
     lesson_poll = LessonPoll(poll, lesson, window)
     slides = Slides(lesson, window)  # before the stage: it reads the build they reset
@@ -68,13 +71,14 @@ def build_main_window(document: Document, specs: list[PanelSpec] | None = None) 
     drops = FileDrops(window, files)
     exports = ExportActions(window, document, docks.panels, files.folder)
     polls = PollActions(window, poll, lesson_poll, exports)
+    answers = AnswerActions(window, poll, lesson, history, document, exports, console)
     scenes = SceneActions(window, slides, arrangement)
     actions = Actions(window)
     for specs_of in (files.action_specs(), exports.action_specs(),
                      editing_specs(document, scenes.reset, scenes.reset_title),
                      docks.toggle_specs(), arrangement.action_specs(), language_specs(),
-                     presenting.action_specs(), polls.action_specs(), scenes.action_specs(),
-                     help_specs(window, actions)):
+                     presenting.action_specs(), polls.action_specs(), answers.action_specs(),
+                     scenes.action_specs(), help_specs(window, actions)):
         actions.add(specs_of)
     stack = document.undo_stack
     actions.update_on_new_value(stack.canUndoChanged, stack.canRedoChanged)
@@ -82,8 +86,10 @@ def build_main_window(document: Document, specs: list[PanelSpec] | None = None) 
     actions.update_on(document.changed, unless=lambda: document.dragging)
     actions.update_on(document.gesture_finished, presentation.look_changed,
                       presentation.presenting_changed, arrangement.lesson_toggled, lesson.moved,
-                      lesson.revealed, files.recent_changed, poll.running_changed)
+                      lesson.revealed, files.recent_changed, poll.running_changed,
+                      poll.kept_changed)
     console.addActions(actions.values())  # the clicker's keys work on the teacher's screen
+    console.hold_tool(actions["answer_history"])
     actions.update_on(arrangement.staging.toggled)
     build_menu_bar(window.menuBar(), actions)
     toolbar = MainToolbar(document, actions, window)
@@ -91,6 +97,6 @@ def build_main_window(document: Document, specs: list[PanelSpec] | None = None) 
     status = StatusLine(document, window.statusBar())
     arrangement.remember_default()
     window.install(WindowParts(session, lesson, docks, arrangement, presentation, actions,
-                               files, drops, exports, presenting, polls, scenes, toolbar,
-                               status))
+                               files, drops, exports, presenting, polls, answers, scenes,
+                               toolbar, status))
     return window

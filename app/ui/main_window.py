@@ -13,6 +13,7 @@ from app.i18n import tr
 from app.state.document import Document
 from app.state.lesson import LessonRun
 from app.state.session import Session
+from app.ui.actions.answers import AnswerActions
 from app.ui.actions.drops import FileDrops
 from app.ui.actions.exports import ExportActions
 from app.ui.actions.files import FileActions
@@ -43,6 +44,7 @@ class WindowParts:
     exports: ExportActions
     presenting: PresentationActions
     polls: PollActions
+    answers: AnswerActions
     scenes: SceneActions
     toolbar: MainToolbar
     status: StatusLine

@@ -1,7 +1,8 @@
-"""The class's poll counts are saved with the scenario and the autosave: answered on phones
-(loopback), saved, opened in a fresh window, and shown frozen again when the class returns
-to the scene, the right answer marked only after this session's Reveal; the CSV has them; a
-bad poll field is refused like any other and changes nothing."""
+"""The class's poll counts are saved with the scenario when the teacher asks, and with the
+autosave: answered on phones (loopback), saved with the answers, opened in a fresh window and
+shown frozen on the stage once the scene is revealed (the console has them before); the CSV
+has them; a bad poll field is refused like any other and changes nothing; the autosave keeps
+them through a crash and the next start hands them to the history of earlier classes."""
 
 from __future__ import annotations
 
@@ -50,8 +51,8 @@ def _answer_on_phones(qtbot, window: MainWindow, index: int) -> tuple[int, ...]:
     return expected
 
 
-def test_saved_counts_come_back_frozen_on_the_stage_of_a_fresh_window(qtbot, open_window,
-                                                                       tmp_path) -> None:
+def test_saved_counts_come_back_frozen_and_reach_the_stage_at_reveal(qtbot, open_window,
+                                                                    tmp_path) -> None:
     window = open_window("en")
     index = _polled_scene(window)
     scene = window.lesson.lesson.scenes[index]
@@ -60,7 +61,7 @@ def test_saved_counts_come_back_frozen_on_the_stage_of_a_fresh_window(qtbot, ope
     finally:
         window.parts.polls.poll.stop()
     path = tmp_path / "class.attnlab.json"
-    assert window.files.save_to(path)
+    assert window.files.save_to(path, with_answers=True)
     saved = path.read_text(encoding="utf-8")
     kept = json.loads(saved)["poll"]["scenes"]
     assert [(s["scene"], tuple(s["counts"])) for s in kept] == [(scene.id, expected)]
@@ -77,17 +78,16 @@ def test_saved_counts_come_back_frozen_on_the_stage_of_a_fresh_window(qtbot, ope
         fresh.arrangement.open_scene(index, set_up=True)
         fresh.presentation.set_presenting(True)
         _settle()
-        shown = stage.poll_bars.counts
-        assert stage.poll_bars.isVisible() and not stage.card.isVisible()
-        assert shown is not None and shown.counts == expected and shown.frozen
-        assert shown.right is None and not any(row.mark.isVisible()
-                                               for row in stage.poll_bars.rows), \
-            "the stage marks no answer before this class's Reveal"
-        assert [row.number.text() for row in stage.poll_bars.rows] == [
-            str(n) for n in expected]
-        assert console.poll_bars.counts.counts == expected
+        assert not stage.poll_bars.isVisible() and not stage.card.isVisible(), \
+            "a file's counts would hint at the answer: the stage waits for the Reveal"
+        assert console.poll_bars.counts.counts == expected, "the teacher sees them"
         fresh.lesson.reveal()
         _settle()
+        shown = stage.poll_bars.counts
+        assert stage.poll_bars.isVisible()
+        assert shown is not None and shown.counts == expected and shown.frozen
+        assert [row.number.text() for row in stage.poll_bars.rows] == [
+            str(n) for n in expected]
         marked = [i for i, row in enumerate(stage.poll_bars.rows) if row.mark.isVisible()]
         assert marked == [scene.poll.right] and stage.poll_bars.counts.right == scene.poll.right
     finally:
@@ -131,8 +131,8 @@ def test_a_bad_poll_field_is_refused_and_a_file_without_one_keeps_the_counts(win
     assert document.state.scorer == "dot" and poll.kept() == before_counts
 
 
-def test_the_autosave_keeps_the_counts_and_the_next_start_brings_them_back(qtbot,
-                                                                          open_window) -> None:
+def test_the_autosave_keeps_the_counts_and_the_next_start_hands_them_to_the_history(
+        qtbot, open_window) -> None:
     window = open_window("en")
     window.files.begin_session()
     saver = window.files.start_autosave()
@@ -153,5 +153,6 @@ def test_the_autosave_keeps_the_counts_and_the_next_start_brings_them_back(qtbot
     again = build_window("en")
     qtbot.addWidget(again)
     again.files.begin_session()
-    counts = again.parts.polls.poll.counts(scene.id)
-    assert counts is not None and counts.counts == expected and counts.frozen
+    assert again.parts.polls.poll.counts(scene.id) is None, "a launch starts a new class"
+    earlier = again.parts.answers.history.records()
+    assert [(s.scene, s.counts) for r in earlier for s in r.scenes] == [(scene.id, expected)]

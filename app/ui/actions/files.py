@@ -1,4 +1,5 @@
-"""Owns File → Open, Import vectors, Save, Save as and Open recent, and what the window says
+"""Owns File → Open, Import vectors, Save, Save as, Save with class answers and Open recent,
+and what the window says
 about the session's files: the last session brought back, the autosave's notes, and the
 question on quit when work would be lost. The files themselves are the state layer's
 (`app.state.session`); reading a capture is the model's (`app.model.capture`).
@@ -68,8 +69,10 @@ class FileActions(QObject):
             ActionSpec("import_vectors", "classroom.action.import_vectors", self.import_dialog,
                        ("Ctrl+I",), menu="file"),
             ActionSpec("save", "classroom.action.save", self.save, ("Ctrl+S",), menu="file"),
-            ActionSpec("save_as", "classroom.action.save_as", self.save_as, ("Ctrl+Shift+S",),
-                       menu="file"),
+            ActionSpec("save_as", "classroom.action.save_as", lambda: self.save_as(),
+                       ("Ctrl+Shift+S",), menu="file"),
+            ActionSpec("save_with_answers", "answers.action.save_with", self.save_with_answers,
+                       ("Ctrl+Alt+S",), menu="file"),
             ActionSpec("quit", "action.quit", self.window.close, ("Ctrl+Q",), menu="file",
                        section=2),
         ]
@@ -106,6 +109,8 @@ class FileActions(QObject):
     def begin_session(self, scenario: Path | None = None, restore_last: bool = True) -> None:
         """Start from a scenario file (a bad one raises ScenarioError), else the last session."""
         if scenario is not None:
+            if restore_last:  # a new class all the same: the last one's counts are history
+                self.session.hand_on_last_class()
             self.session.open(Path(scenario))
             self._opened(Path(scenario))
             return
@@ -292,20 +297,28 @@ class FileActions(QObject):
             self.open_path(Path(files[index]))
 
     def save(self) -> bool:
+        """The current file again, with the class's answers if it kept them before."""
         path = self.session.current_path
-        return self.save_as() if path is None else self.save_to(path)
+        return (self.save_as() if path is None
+                else self.save_to(path, with_answers=self.session.with_answers))
 
-    def save_as(self) -> bool:
+    def save_as(self, with_answers: bool = False) -> bool:
         current = self.session.current_path
         path, _ = QFileDialog.getSaveFileName(
-            self.window, tr("classroom.dialog.save"),
+            self.window, tr("answers.dialog.save_with" if with_answers
+                            else "classroom.dialog.save"),
             self.folder(current.name if current else f"attention-lab{SUFFIX}"),
             tr("classroom.filter.scenario"))
-        return bool(path) and self.save_to(with_scenario_suffix(Path(path)))
+        return bool(path) and self.save_to(with_scenario_suffix(Path(path)), with_answers)
 
-    def save_to(self, path: Path) -> bool:
+    def save_with_answers(self) -> bool:
+        """Save as, keeping the class's answers in the file (only when asked: a scenario
+        handed to the next class must not carry this one's answers)."""
+        return self.save_as(with_answers=True)
+
+    def save_to(self, path: Path, with_answers: bool = False) -> bool:
         try:
-            self.session.save(path)
+            self.session.save(path, with_answers)
         except (OSError, ValueError) as error:  # ValueError: text UTF-8 cannot hold
             self.message = warn(self.window, tr("classroom.save_failed"),
                                 f"{path.name}: {word(write_problem(error))}")

@@ -7,8 +7,16 @@ the scene's notes (the guide); the clicker's keys work here too."""
 from __future__ import annotations
 
 from PySide6.QtCore import QElapsedTimer, QEvent, Qt, QTimer
-from PySide6.QtGui import QCloseEvent, QPixmap
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtGui import QAction, QCloseEvent, QPixmap
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app import i18n
 from app.i18n import tr
@@ -69,7 +77,7 @@ class PresenterConsole(QWidget):
         self.previous_button.clicked.connect(slides.previous)
         self.next_button.clicked.connect(slides.next)
         self.reveal_button.clicked.connect(lesson.reveal)
-        top = QHBoxLayout()
+        top = self._top = QHBoxLayout()
         top.addWidget(self.previous_button)
         top.addWidget(self.place, 1)
         top.addWidget(self.clock)
@@ -99,6 +107,14 @@ class PresenterConsole(QWidget):
             signal.connect(lambda _index: self.show_scene())
         poll.running_changed.connect(lambda _on: self.show_scene())
         self.retranslate()
+
+    def hold_tool(self, action: QAction) -> QToolButton:
+        """A button for a window action the teacher needs here (the history of answers)."""
+        button = QToolButton(objectName=f"console_{action.objectName()}")
+        button.setDefaultAction(action)
+        button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self._top.insertWidget(self._top.count() - 2, button)  # before Reveal and ▶
+        return button
 
     def hold_notes(self, notes: QWidget | None) -> None:
         """Show `notes` (the guide) in the notes area, or nothing."""

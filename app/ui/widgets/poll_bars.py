@@ -196,7 +196,9 @@ class PollBars(QWidget):
 
         def on_counts(scene: str, _counts: list) -> None:
             question = poll.question
-            if question is not None and scene == question.scene:
+            if self._scene is not None and scene == self._scene.id:
+                self.show_scene(poll, self._scene)  # counts from a file may hide the bars
+            elif question is not None and scene == question.scene:
                 self.show_counts(poll.counts(scene))
 
         def on_kept() -> None:  # counts brought back with the poll off (while it runs, the
@@ -207,14 +209,20 @@ class PollBars(QWidget):
         poll.kept_changed.connect(on_kept)
 
     def show_scene(self, poll: ClassPoll, scene: Scene) -> None:
-        """Shown for a scene that asks while the poll runs, or that the class answered (this
-        session, or in a scenario brought back); hidden on any other. The scene is
-        remembered: counts a file brings back later show on it too."""
+        """Shown for a scene that asks while the poll runs, or that the class answered; hidden
+        on any other. Bound with `revealed`, counts that are frozen before the scene's Reveal
+        (a scenario's, or answers put back: no one answered them on this stage) stay hidden
+        until it, so they never hint at the answer. The scene is remembered: counts a file
+        brings back later follow the same rule."""
         self._scene = scene
-        polled = scene.poll is not None and (poll.running or poll.answered(scene.id))
+        counts = poll.counts(scene.id)
+        earlier = (counts is not None and counts.frozen and self._revealed is not None
+                   and not self._revealed())
+        polled = (scene.poll is not None and not earlier
+                  and (poll.running or poll.answered(scene.id)))
         self.setVisible(polled)
         if polled:
-            self.show_counts(poll.counts(scene.id))
+            self.show_counts(counts)
 
     def show_counts(self, counts: SceneCounts | None) -> None:
         """One bar per choice; the right one is marked only once the poll is frozen."""
