@@ -19,20 +19,28 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-os.environ.setdefault("ATTENTION_LAB_HOME", tempfile.mkdtemp(prefix="attention-lab-render-"))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from urllib.parse import urlsplit
 
-from PySide6.QtCore import QEvent
-from PySide6.QtWidgets import QApplication
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.startup import build_window, make_application
+
+def use_projector(width: int, height: int) -> None:
+    """Headless, the offscreen platform's one screen is the projector: F5 fills it. Set
+    before Qt starts, which reads it once."""
+    home = tempfile.mkdtemp(prefix="attention-lab-render-")
+    screen = Path(home) / "screen.json"
+    screen.write_text(json.dumps({"screens": [{
+        "name": "projector", "x": 0, "y": 0, "width": width, "height": height,
+        "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}), encoding="utf-8")
+    if os.environ.get("QT_QPA_PLATFORM", "offscreen") == "offscreen":
+        os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={screen}"
+    os.environ.setdefault("ATTENTION_LAB_HOME", home)
 
 
 def settle() -> None:
+    from PySide6.QtCore import QEvent
+    from PySide6.QtWidgets import QApplication
+
     for _ in range(3):
         QApplication.processEvents()
         QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
@@ -68,6 +76,9 @@ def main() -> int:
     args = parser.parse_args()
     width, height = (int(n) for n in args.size.lower().split("x"))
     args.out.mkdir(parents=True, exist_ok=True)
+    use_projector(width, height)
+    from app.startup import build_window, make_application
+
     make_application()
     window = build_window(args.lang)
     window.resize(width, height)

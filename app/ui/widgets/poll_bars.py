@@ -170,14 +170,19 @@ class PollBars(QWidget):
 
     def _lay_rows(self) -> None:
         columns = COMPACT_COLUMNS if self.compact else 1
-        # side by side, a count and the next choice's letter stand half an em apart
-        self._list.setHorizontalSpacing(self.fontMetrics().height() // 2 if self.compact else 0)
+        # side by side, a count and the next choice's letter stand ¾ em apart, and each
+        # count sits against its own bar: "A ▬ 1   B ▬ 1", never "A ▬   1 B"
+        self._list.setHorizontalSpacing(self.fontMetrics().height() * 3 // 4
+                                        if self.compact else 0)
         for widget in (*self.rows, self.total):
             self._list.removeWidget(widget)
         self.total.setWordWrap(not self.compact)  # compact, it closes a line: one line
         for i, row in enumerate(self.rows):
             row.text.setVisible(not self.compact)
             row.bar.width_em = COMPACT_BAR_EM if self.compact else BAR_WIDTH_EM
+            row.number.setAlignment((Qt.AlignmentFlag.AlignLeft if self.compact
+                                     else Qt.AlignmentFlag.AlignRight)
+                                    | Qt.AlignmentFlag.AlignVCenter)
             row.bar.updateGeometry()
             row.layout().setAlignment(row.letter, Qt.AlignmentFlag.AlignVCenter if self.compact
                                       else Qt.AlignmentFlag.AlignTop)
