@@ -80,7 +80,8 @@ def build_main_window(document: Document, specs: list[PanelSpec] | None = None) 
     actions.update_on(document.changed, unless=lambda: document.dragging)
     actions.update_on(document.gesture_finished, presentation.look_changed,
                       presentation.presenting_changed, arrangement.lesson_toggled, lesson.moved,
-                      lesson.revealed, files.recent_changed, poll.running_changed)
+                      lesson.revealed, files.recent_changed, poll.running_changed,
+                      polls.unchanged)
     console.addActions(actions.values())  # the clicker's keys work on the teacher's screen
     actions.update_on(arrangement.staging.toggled)
     build_menu_bar(window.menuBar(), actions)
