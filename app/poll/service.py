@@ -11,6 +11,7 @@ UI at most every COUNTS_EVERY_S through `on_counts`, so a busy class cannot floo
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import json
 import secrets
@@ -36,6 +37,8 @@ from app.poll.questions import Question
 __all__ = ["COUNTS_EVERY_S", "ROUTES", "SECURITY_HEADERS", "PollService"]
 
 COUNTS_EVERY_S = 0.05
+LAST_WORD_S = 1.0
+"""How long a stopping server waits for its streams to carry "the poll ended" out."""
 ROUTES = ("/", "/student.js", "/student.css", "/question", "/events", "/join", "/answer")
 """Everything the server answers; anything else is 404."""
 SECURITY_HEADERS = {
@@ -81,6 +84,8 @@ class PollService:
         self._changed = asyncio.Event()
         self._closing = False
         self._streams: set[web.StreamResponse] = set()
+        self._drained = asyncio.Event()
+        """Set once the server is stopping and every stream has ended."""
         self._dirty: set[str] = set()
         self._flush_handle: asyncio.TimerHandle | None = None
         self._secret = secrets.token_bytes(16)
@@ -124,13 +129,18 @@ class PollService:
             self._dirty.add(counts.scene)
         self.set_question(self._question)
 
-    def close(self) -> None:
-        """Tell every event stream the poll ended, then end it (the server is stopping)."""
+    async def close(self) -> None:
+        """Tell every event stream the poll ended and wait (a moment at most) until each has
+        sent it and ended, so a page learns it from the poll and not from a lost connection
+        (the server is stopping)."""
         self._closing = True
         if self._flush_handle is not None:
             self._flush_handle.cancel()
         self._flush()
         self._publish()
+        if self._streams:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._drained.wait(), LAST_WORD_S)
 
     # ---- counts to the UI, the question to the phones -----------------------------------
 
@@ -230,10 +240,13 @@ class PollService:
                     await asyncio.wait_for(self._changed.wait(), self.limits.heartbeat_s)
                 except asyncio.TimeoutError:
                     await self._send(response, b": still here\n\n")
+            await asyncio.wait_for(response.write_eof(), self.limits.write_timeout_s)
         except (ConnectionError, asyncio.TimeoutError):
             pass  # the phone went away or stopped reading: its stream ends here
         finally:
             self._streams.discard(response)
+            if self._closing and not self._streams:
+                self._drained.set()
         return response
 
     async def _send(self, response: web.StreamResponse, data: bytes) -> None:
