@@ -1,4 +1,4 @@
-"""The class's poll (issue 24): a small web server on the classroom network that shows each
+"""The class's poll: a small web server on the classroom network that shows each
 guess-first question on the students' phones and counts their answers for the stage.
 
 `ClassPoll` (classpoll.py) is the API the window uses; `LessonPoll` (lesson.py) joins it to

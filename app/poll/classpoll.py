@@ -12,6 +12,10 @@ Usage, from the stage or the window:
     poll.set_question(scene_question(scene, values, figures))
     poll.freeze()                           # on Reveal
     poll.stop()                             # also done when the application quits
+    poll.start()                            # the same port and room code: phones come back
+
+A poll keeps its port and room code for the window's life, so a restart (a slip of P, a
+network chosen again) is one the phones that joined ride out by themselves.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from app.i18n import language, tr
 from app.model.tally import PollBook, SceneCounts, counts_csv, record_of
-from app.poll.guard import Limits, new_room
+from app.poll.guard import Limits, new_room, new_session
 from app.poll.network import DEFAULT_PORT, default_address, shown_host
 from app.poll.page import Page, load_page
 from app.poll.questions import Question
@@ -73,6 +77,11 @@ class ClassPoll(QObject):
         self.address = ""
         self.host = ""
         self.room = ""
+        self._room = new_room()
+        self._session = new_session()
+        """The room code and the page's session, the same for every start of this poll."""
+        self._port: int | None = None
+        """The port the poll last listened on; a restart asks for it first."""
         self._relay = _Relay(self)
         self._relay.counted.connect(self._on_counted)
         self._relay.failed.connect(self._on_failed)
@@ -100,18 +109,19 @@ class ClassPoll(QObject):
 
     def start(self, host: str | None = None, port: int | None = None) -> str:
         """Listen on `host` (default: the LAN's address; 0.0.0.0: every interface) and `port`
-        (default 8423, or any free port if that one is taken; 0: any free port); returns
-        the address a phone opens, e.g. http://192.168.1.23:8423. Raises PollError."""
+        (default: the port this poll listened on before, else 8423, or any free port if that
+        one is taken; 0: any free port); returns the address a phone opens, e.g.
+        http://192.168.1.23:8423. The room code is the one this poll always had. Raises
+        PollError."""
         if self._thread is not None:
             return self.address
         from app.poll.server import ServerThread  # aiohttp: loaded when a poll first starts
 
         bind = host or default_address()
-        ports = [DEFAULT_PORT, 0] if port is None else [port]
-        room = new_room()
+        ports = [self._port or DEFAULT_PORT, 0] if port is None else [port]
         page = load_page()
         for attempt, number in enumerate(ports):
-            thread = ServerThread(lambda r=room: self._service(page, r), self.limits,
+            thread = ServerThread(lambda: self._service(page), self.limits,
                                   self._relay.failed.emit)
             try:
                 bound_host, bound_port = thread.start(bind, number)
@@ -122,13 +132,15 @@ class ClassPoll(QObject):
                 raise PollError(tr("poll.error.bind", host=bind, port=number,
                                    reason=reason)) from None
             break
-        self._thread, self.room, self.host = thread, room, bound_host
+        self._thread, self.room, self.host = thread, self._room, bound_host
+        self._port = bound_port
         self.address = f"http://{shown_host(bound_host)}:{bound_port}"
         self.running_changed.emit(True)
         return self.address
 
     def stop(self) -> None:
-        """Stop the server (phones see the page go quiet); the counts stay in the session."""
+        """Stop the server (the phones are told the poll ended, and wait for it to come
+        back); the counts stay in the session."""
         thread, self._thread = self._thread, None
         if thread is None:
             return
@@ -136,12 +148,13 @@ class ClassPoll(QObject):
         self.address = self.room = self.host = ""
         self.running_changed.emit(False)
 
-    def _service(self, page: Page, room: str) -> PollService:
+    def _service(self, page: Page) -> PollService:
         """Built on the server's thread; the book passes to it while the server runs."""
         from app.poll.service import PollService
 
-        service = PollService(page, self._book, room, self._relay.counted.emit, self.limits,
-                              lang=self._question.lang if self._question else language())
+        service = PollService(page, self._book, self._room, self._relay.counted.emit,
+                              self.limits, lang=self._question.lang if self._question
+                              else language(), session=self._session)
         service.set_question(self._question)
         if self._frozen_now:
             service.freeze()

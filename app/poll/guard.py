@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from app.model.tally import MAX_DEVICES
 
 __all__ = ["DEVICE_PATTERN", "MAX_BODY", "Answer", "Buckets", "Limits", "Refused",
-           "new_room", "parse_answer", "peer_key"]
+           "new_room", "new_session", "parse_answer", "parse_join", "peer_key"]
 
 MAX_BODY = 2048
 """An answer is about a hundred bytes; anything over 2 KiB is refused unread (413)."""
@@ -30,6 +30,7 @@ DEVICE_PATTERN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 """The page's token: 16 random bytes in base64url is 22 characters."""
 ROOM_PATTERN = re.compile(rf"[0-9]{{{ROOM_DIGITS}}}")
 _FIELDS = frozenset({"room", "scene", "choice", "device"})
+_JOIN_FIELDS = frozenset({"room"})
 
 
 class Refused(Exception):
@@ -57,6 +58,12 @@ def new_room() -> str:
     return f"{secrets.randbelow(10**ROOM_DIGITS):0{ROOM_DIGITS}d}"
 
 
+def new_session() -> str:
+    """A random name for one poll's run of questions: the page keys the answers it remembers
+    by it, so a poll that restarts keeps it and a new window's poll starts afresh."""
+    return secrets.token_urlsafe(6)
+
+
 def _text(value: object, pattern: re.Pattern[str] | None, most: int) -> str:
     if not isinstance(value, str) or not 0 < len(value) <= most:
         raise Refused(400, "malformed")
@@ -65,15 +72,27 @@ def _text(value: object, pattern: re.Pattern[str] | None, most: int) -> str:
     return value
 
 
-def parse_answer(body: bytes) -> Answer:
-    """The answer in `body`, or Refused(400): UTF-8 JSON, exactly the four fields, each of
-    its type and shape (a room code of four ASCII digits, a whole choice, a token)."""
+def _fields(body: bytes, fields: frozenset[str]) -> dict[str, object]:
+    """`body` as a JSON object with exactly `fields`, or Refused(400)."""
     try:
         node = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise Refused(400, "malformed") from None
-    if not isinstance(node, dict) or set(node) != _FIELDS:
+    if not isinstance(node, dict) or set(node) != fields:
         raise Refused(400, "malformed")
+    return node
+
+
+def parse_join(body: bytes) -> str:
+    """The room code a phone joins with, or Refused(400): UTF-8 JSON holding only `room`,
+    four ASCII digits."""
+    return _text(_fields(body, _JOIN_FIELDS)["room"], ROOM_PATTERN, ROOM_DIGITS)
+
+
+def parse_answer(body: bytes) -> Answer:
+    """The answer in `body`, or Refused(400): UTF-8 JSON, exactly the four fields, each of
+    its type and shape (a room code of four ASCII digits, a whole choice, a token)."""
+    node = _fields(body, _FIELDS)
     choice = node["choice"]
     if type(choice) is not int or not 0 <= choice < MAX_CHOICE:
         raise Refused(400, "malformed")

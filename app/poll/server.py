@@ -155,7 +155,7 @@ class ServerThread:
 
     async def _close(self, runner: web.AppRunner, listening: asyncio.Server) -> None:
         if self.service is not None:
-            self.service.close()
+            await self.service.close()
         listening.close()
         await runner.cleanup()
         await listening.wait_closed()

@@ -1,5 +1,7 @@
 """Owns what the poll's web server answers, on the server's own event loop: the page's three
-files, the current question, the event stream that carries the next one, and the answers.
+files, the current question, the event stream that carries the next one, the room code a
+phone joins with, and the answers. When the server stops, every open stream is told the poll
+ended before it closes, so the pages say so instead of looking live.
 
 Every other path is a 404 (there is no file lookup, so no path can reach the disk); every
 refusal is a 4xx with one word the page understands and changes nothing. Counts go to the
@@ -9,6 +11,7 @@ UI at most every COUNTS_EVERY_S through `on_counts`, so a busy class cannot floo
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import json
 import secrets
@@ -18,14 +21,25 @@ from typing import Any
 from aiohttp import web
 
 from app.model.tally import Outcome, PollBook, SceneCounts, SceneTally
-from app.poll.guard import MAX_BODY, Buckets, Limits, Refused, parse_answer, peer_key
+from app.poll.guard import (
+    MAX_BODY,
+    Buckets,
+    Limits,
+    Refused,
+    new_session,
+    parse_answer,
+    parse_join,
+    peer_key,
+)
 from app.poll.page import Asset, Page
 from app.poll.questions import Question
 
 __all__ = ["COUNTS_EVERY_S", "ROUTES", "SECURITY_HEADERS", "PollService"]
 
 COUNTS_EVERY_S = 0.05
-ROUTES = ("/", "/student.js", "/student.css", "/question", "/events", "/answer")
+LAST_WORD_S = 1.0
+"""How long a stopping server waits for its streams to carry "the poll ended" out."""
+ROUTES = ("/", "/student.js", "/student.css", "/question", "/events", "/join", "/answer")
 """Everything the server answers; anything else is 404."""
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
@@ -55,9 +69,9 @@ class PollService:
     """The poll's state and handlers; every method runs on the server's loop thread."""
 
     def __init__(self, page: Page, book: PollBook, room: str, on_counts: CountsSink,
-                 limits: Limits, lang: str = "zh") -> None:
+                 limits: Limits, lang: str = "zh", session: str | None = None) -> None:
         self.page, self.book, self.room, self.limits = page, book, room, limits
-        self.session = secrets.token_urlsafe(6)
+        self.session = session or new_session()
         self.lang = lang
         self._on_counts = on_counts
         self._question: Question | None = None
@@ -70,6 +84,8 @@ class PollService:
         self._changed = asyncio.Event()
         self._closing = False
         self._streams: set[web.StreamResponse] = set()
+        self._drained = asyncio.Event()
+        """Set once the server is stopping and every stream has ended."""
         self._dirty: set[str] = set()
         self._flush_handle: asyncio.TimerHandle | None = None
         self._secret = secrets.token_bytes(16)
@@ -113,13 +129,18 @@ class PollService:
             self._dirty.add(counts.scene)
         self.set_question(self._question)
 
-    def close(self) -> None:
-        """End every event stream (the server is stopping)."""
+    async def close(self) -> None:
+        """Tell every event stream the poll ended and wait (a moment at most) until each has
+        sent it and ended, so a page learns it from the poll and not from a lost connection
+        (the server is stopping)."""
         self._closing = True
-        self._changed.set()
         if self._flush_handle is not None:
             self._flush_handle.cancel()
         self._flush()
+        self._publish()
+        if self._streams:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._drained.wait(), LAST_WORD_S)
 
     # ---- counts to the UI, the question to the phones -----------------------------------
 
@@ -141,7 +162,8 @@ class PollService:
         """Build the question's JSON once and wake every event stream."""
         self._rev += 1
         body: dict[str, Any] = {"session": self.session, "rev": self._rev, "lang": self.lang,
-                                "strings": self.page.words(self.lang), "scene": None}
+                                "strings": self.page.words(self.lang), "scene": None,
+                                "ended": self._closing}
         question, tally = self._question, self._tally
         if question is not None and tally is not None:
             body.update(scene=question.scene, prompt=question.prompt,
@@ -159,6 +181,7 @@ class PollService:
             app.router.add_get(route, _serve(asset))
         app.router.add_get("/question", self._question_json)
         app.router.add_get("/events", self._events)
+        app.router.add_post("/join", self._join)
         app.router.add_post("/answer", self._answer)
         return app
 
@@ -191,9 +214,11 @@ class PollService:
                             headers={"Content-Type": "application/json; charset=utf-8"})
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
-        """Server-sent events: the question now, then each time it changes; a comment line
-        keeps idle connections open; a phone that stops reading is dropped."""
-        if len(self._streams) >= self.limits.max_streams or self._closing:
+        """Server-sent events: the question now, then each time it changes, and last that the
+        poll ended; a comment line keeps idle connections open; a phone that stops reading is
+        dropped. A stream that ends is opened again by the browser itself, every few seconds,
+        until the poll is back."""
+        if len(self._streams) >= self.limits.max_streams:
             raise Refused(503, "full", retry_after=5)
         response = web.StreamResponse(headers={
             **SECURITY_HEADERS, "Content-Type": "text/event-stream; charset=utf-8",
@@ -203,43 +228,61 @@ class PollService:
         try:
             await self._send(response, b"retry: 3000\n\n")
             sent = 0
-            while not self._closing:
+            while True:
                 if sent != self._rev:
                     sent = self._rev
                     await self._send(response, b"event: question\ndata: " + self._payload
                                      + b"\n\n")
                     continue
+                if self._closing:
+                    break
                 try:
                     await asyncio.wait_for(self._changed.wait(), self.limits.heartbeat_s)
                 except asyncio.TimeoutError:
                     await self._send(response, b": still here\n\n")
+            await asyncio.wait_for(response.write_eof(), self.limits.write_timeout_s)
         except (ConnectionError, asyncio.TimeoutError):
             pass  # the phone went away or stopped reading: its stream ends here
         finally:
             self._streams.discard(response)
+            if self._closing and not self._streams:
+                self._drained.set()
         return response
 
     async def _send(self, response: web.StreamResponse, data: bytes) -> None:
         await asyncio.wait_for(response.write(data), self.limits.write_timeout_s)
 
-    async def _answer(self, request: web.Request) -> web.Response:
-        """One tap: checked in full before anything is counted; 200 says it was counted."""
+    async def _body(self, request: web.Request) -> bytes:
+        """A small JSON body that arrives in time, unread beyond MAX_BODY, or Refused."""
         if request.content_type != "application/json":
             raise Refused(415, "media_type")
         length = request.content_length
         if length is not None and length > MAX_BODY:
             raise Refused(413, "too_large")
         try:
-            body = await asyncio.wait_for(request.read(), self.limits.read_timeout_s)
+            return await asyncio.wait_for(request.read(), self.limits.read_timeout_s)
         except asyncio.TimeoutError:
             raise Refused(408, "too_slow") from None
-        answer = parse_answer(body)
+
+    def _check_room(self, request: web.Request, room: str) -> None:
+        """Refused(403) for a wrong room code; Refused(429) for a peer that guessed too many."""
         peer = peer_key(self._secret, request.remote)
         if self._wrong_room.level(peer) < 1:
             raise Refused(429, "too_fast", retry_after=6)
-        if not hmac.compare_digest(answer.room.encode(), self.room.encode()):
+        if not hmac.compare_digest(room.encode(), self.room.encode()):
             self._wrong_room.take(peer)
             raise Refused(403, "room")
+
+    async def _join(self, request: web.Request) -> web.Response:
+        """A phone joins with a room code: 200 if it is this poll's, before any tap needs it
+        (guesses count against the same limit as a tap's)."""
+        self._check_room(request, parse_join(await self._body(request)))
+        return web.json_response({"joined": True})
+
+    async def _answer(self, request: web.Request) -> web.Response:
+        """One tap: checked in full before anything is counted; 200 says it was counted."""
+        answer = parse_answer(await self._body(request))
+        self._check_room(request, answer.room)
         if not self._everyone.take(None) or not self._devices.take(answer.device):
             raise Refused(429, "too_fast", retry_after=1)
         question, tally = self._question, self._tally

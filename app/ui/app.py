@@ -87,7 +87,7 @@ def build_main_window(document: Document, specs: list[PanelSpec] | None = None) 
     actions.update_on(document.gesture_finished, presentation.look_changed,
                       presentation.presenting_changed, arrangement.lesson_toggled, lesson.moved,
                       lesson.revealed, files.recent_changed, poll.running_changed,
-                      poll.kept_changed)
+                      poll.kept_changed, polls.unchanged)
     console.addActions(actions.values())  # the clicker's keys work on the teacher's screen
     console.hold_tool(actions["answer_history"])
     actions.update_on(arrangement.staging.toggled)

@@ -1,6 +1,8 @@
 """The student page in a real browser (Debian's chromium, headless, driven by selenium): join
 with the room code, tap a choice and see it counted on the app's side, change it, follow the
-next question by itself, and see the answer frozen after Reveal."""
+next question by itself, and see the answer frozen after Reveal. A class's slips too: a wrong
+room code is refused at join, a stopped poll greys the page and a restart brings it back by
+itself, and a tap made offline is sent once the network is back."""
 
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ from pathlib import Path
 
 import pytest
 from poll_helpers import NEXT, QUESTION, wait_counts
+
+from app.poll.network import LOOPBACK
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
@@ -103,3 +107,91 @@ def test_a_phone_that_typed_the_address_joins_with_the_room_code(qtbot, browser,
     _wait(browser, _prompt_is(QUESTION.prompt))
     _choices(browser)[1].click()
     wait_counts(qtbot, poll, "s1", (0, 1, 0))  # counted: the code it typed was right
+
+
+def _live(driver) -> bool:
+    choices = _choices(driver)
+    return bool(choices) and all(c.is_enabled() for c in choices)
+
+
+def _strings(poll) -> dict[str, str]:
+    from app.poll.page import load_page
+
+    return load_page().words(poll.question.lang)
+
+
+def test_a_stopped_poll_greys_the_page_and_a_restart_brings_it_back(qtbot, browser,
+                                                                    poll) -> None:
+    from selenium.webdriver.common.by import By
+
+    words = _strings(poll)
+    browser.get(poll.join_url)
+    _wait(browser, _prompt_is(QUESTION.prompt))
+    _choices(browser)[0].click()
+    wait_counts(qtbot, poll, "s1", (1, 0, 0))
+    address, room = poll.address, poll.room
+    poll.stop()
+    _wait(browser, lambda d: _text(d, "status") == words["ended"])
+    assert all(not c.is_enabled() for c in _choices(browser))
+    assert "ended" in browser.find_element(By.ID, "ask").get_attribute("class")
+    assert poll.start(LOOPBACK) == address and poll.room == room
+    _wait(browser, _live)  # the page reconnected by itself: no reload, no new code
+    assert _text(browser, "status") != words["ended"]
+    assert _choices(browser)[0].get_attribute("aria-pressed") == "true", "its answer stays"
+    _choices(browser)[2].click()
+    wait_counts(qtbot, poll, "s1", (0, 0, 1))
+
+
+def test_a_tap_made_offline_is_sent_when_the_connection_is_back(qtbot, browser,
+                                                                poll) -> None:
+    words = _strings(poll)
+    browser.get(poll.join_url)
+    _wait(browser, _prompt_is(QUESTION.prompt))
+    wait_counts(qtbot, poll, "s1", (0, 0, 0))
+    offline = {"offline": True, "latency": 0, "downloadThroughput": -1,
+               "uploadThroughput": -1}
+    browser.execute_cdp_cmd("Network.enable", {})
+    try:
+        browser.execute_cdp_cmd("Network.emulateNetworkConditions", offline)
+        _choices(browser)[1].click()
+        _wait(browser, lambda d: _text(d, "status") == words["queued"])
+        assert poll.counts("s1").counts == (0, 0, 0)
+    finally:
+        browser.execute_cdp_cmd("Network.emulateNetworkConditions",
+                                {**offline, "offline": False})
+    wait_counts(qtbot, poll, "s1", (0, 1, 0))  # sent by itself once the network is back
+    _wait(browser, lambda d: _text(d, "status") == words["sent"])
+
+
+def test_a_wrong_room_code_is_refused_at_join_and_can_be_typed_again(qtbot, browser,
+                                                                     poll) -> None:
+    from selenium.webdriver.common.by import By
+
+    words = _strings(poll)
+    browser.get(poll.address + "/")
+    browser.execute_script("localStorage.clear()")
+    browser.get(poll.address + "/")
+    _wait(browser, lambda d: d.find_element(By.ID, "join").is_displayed())
+    box = browser.find_element(By.ID, "room")
+    box.send_keys(f"{(int(poll.room) + 1) % 10000:04d}")
+    browser.find_element(By.ID, "join-button").click()
+    _wait(browser, lambda d: _text(d, "join-note") == words["room_wrong"])
+    assert browser.find_element(By.ID, "join").is_displayed()
+    assert not browser.find_element(By.ID, "ask").is_displayed()
+    box.send_keys(poll.room)  # the wrong code is selected: typing replaces it
+    browser.find_element(By.ID, "join-button").click()
+    _wait(browser, _prompt_is(QUESTION.prompt))
+    _choices(browser)[2].click()
+    wait_counts(qtbot, poll, "s1", (0, 0, 1))  # the first tap counts
+
+
+def test_a_wrong_room_code_in_the_address_asks_for_the_right_one(qtbot, browser,
+                                                                 poll) -> None:
+    from selenium.webdriver.common.by import By
+
+    words = _strings(poll)
+    browser.get(poll.address + "/")
+    browser.execute_script("localStorage.clear()")
+    browser.get(f"{poll.address}/#{(int(poll.room) + 1) % 10000:04d}")
+    _wait(browser, lambda d: d.find_element(By.ID, "join").is_displayed()
+          and _text(d, "join-note") == words["room_wrong"])

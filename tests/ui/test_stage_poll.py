@@ -60,7 +60,8 @@ def test_the_class_answers_on_phones_and_the_stage_shows_how_it_split(qtbot, ope
         right = stage.poll_bars.counts.right
         assert right == scene.poll.right
         assert phone.answer(0, device(4)).status == 409, "frozen on Reveal"
-        window.actions["poll"].trigger()  # P: off
+        window.actions["poll"].trigger()  # P asks first; Stop stops it
+        polls.question.stop_button.click()
         _settle()
         assert not polls.poll.running and not stage.join.isVisible()
     finally:

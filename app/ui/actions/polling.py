@@ -1,13 +1,15 @@
-"""Owns the class poll as the teacher drives it: P starts and stops it (in the View menu and
-on the toolbar too), View → Poll network chooses the interface the phones reach it on, and
-File → Export writes the class's counts as CSV. The poll itself is `app.poll.classpoll`."""
+"""Owns the class poll as the teacher drives it: P starts it and, once asked, stops it (in the
+View menu and on the toolbar too), View → Poll network chooses the interface the phones reach
+it on, and File → Export writes the class's counts as CSV. The poll itself is
+`app.poll.classpoll`; it keeps its port and room code when started again, so the phones that
+joined come back by themselves."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject
-from PySide6.QtWidgets import QMainWindow, QMessageBox
+from PySide6.QtCore import QEvent, QObject, Signal
+from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox, QWidget
 
 from app.i18n import tr
 from app.poll.classpoll import ClassPoll, PollError
@@ -15,6 +17,7 @@ from app.poll.lesson import LessonPoll
 from app.poll.network import Interface, ipv4_interfaces
 from app.ui.actions.common import warn
 from app.ui.actions.exports import ExportActions
+from app.ui.actions.poll_stop import StopQuestion
 from app.ui.actions.spec import ActionSpec
 
 EVERY_INTERFACE = "0.0.0.0"
@@ -25,6 +28,10 @@ NETWORKS_LISTED = 8
 
 class PollActions(QObject):
     """Start, stop and export the poll; say so when it cannot start or stops by itself."""
+
+    unchanged = Signal()
+    """P was pressed but the poll goes on as it was (asked, or kept): the action's check mark
+    shows it again."""
 
     def __init__(self, window: QMainWindow, poll: ClassPoll, lesson: LessonPoll,
                  exports: ExportActions,
@@ -39,6 +46,9 @@ class PollActions(QObject):
         self.host: str | None = None
         """The address chosen in View → Poll network; None: the LAN's (the default route)."""
         self.message: QMessageBox | None = None
+        self.question: StopQuestion | None = None
+        """Open while the teacher is asked whether to stop the poll."""
+        poll.running_changed.connect(self._on_running_changed)
         poll.failed.connect(lambda why: self._warn(tr("poll.action.stopped"), why))
         window.installEventFilter(self)
 
@@ -72,15 +82,18 @@ class PollActions(QObject):
         return specs
 
     def choose(self, host: str | None) -> None:
-        """Listen on `host` from now on; a running poll moves there (a new room code)."""
+        """Listen on `host` from now on; a running poll moves there, with its room code and
+        port (if free there): phones that reach the new address come back by themselves,
+        others scan the new code."""
         self.host = host
         if self.poll.running:
             self.poll.stop()
             self.set_running(True)
 
     def set_running(self, on: bool) -> None:
+        """P: start the poll, or ask before stopping it (a slip would end it for every phone)."""
         if not on:
-            self.poll.stop()
+            self.ask_to_stop()
             return
         try:
             address = self.poll.start(self.host)
@@ -90,6 +103,39 @@ class PollActions(QObject):
         self.lesson.refresh()
         self.window.statusBar().showMessage(
             tr("poll.action.started", address=address, room=self.poll.room), 8000)
+
+    def ask_to_stop(self) -> None:
+        """Ask, on the teacher's window that has the keyboard, whether to stop the poll."""
+        if not self.poll.running or self.question is not None:
+            self.unchanged.emit()
+            return
+        # every action's keys, as the window holds them (MainWindow.actions is the registry)
+        self.question = question = StopQuestion(self._teachers_window(), self.poll.connected,
+                                                QWidget.actions(self.window))
+        question.finished.connect(self._on_answered)
+        question.open()
+        self.unchanged.emit()  # the poll runs until the teacher says otherwise
+
+    def _teachers_window(self) -> QWidget:
+        """The window of ours that has the keyboard (the console, on two screens), else ours."""
+        active = QApplication.activeWindow()
+        widget = active
+        while widget is not None and widget is not self.window:
+            widget = widget.parentWidget()
+        return active if widget is not None and active is not None else self.window
+
+    def _on_answered(self, _result: int) -> None:
+        question, self.question = self.question, None
+        if question is None:
+            return
+        question.deleteLater()
+        if question.stops:
+            self.poll.stop()
+
+    def _on_running_changed(self, running: bool) -> None:
+        """A poll that stopped by itself needs no question any more."""
+        if not running and self.question is not None:
+            self.question.reject()
 
     def start_at(self, host: str, port: int) -> str:
         """`--poll HOST:PORT`: listen there now; returns the address phones open."""
