@@ -241,6 +241,9 @@ class ClassPoll(QObject):
     def new_class(self) -> tuple[SceneCounts, ...]:
         """Start a new class with no answers; returns what the class before kept."""
         kept = self.kept()
+        # a new session: the phones forget which choice they tapped for the class before
+        self._session = new_session()
+        self._post("renew", self._session)
         self._adopt(PollBook(self.limits.max_devices))
         return kept
 

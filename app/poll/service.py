@@ -122,6 +122,11 @@ class PollService:
             self._flush()
         self._publish()
 
+    def renew(self, session: str) -> None:
+        """Another class: pages drop the answers they remember under the old session (the
+        next question sent carries the new one)."""
+        self.session = session
+
     def adopt(self, book: PollBook) -> None:
         """A restored record replaces the session's counts; the question is asked again."""
         self.book = book

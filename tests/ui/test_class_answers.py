@@ -176,9 +176,12 @@ def test_clear_and_new_class_through_the_actions(qtbot, open_window) -> None:
         qtbot.waitUntil(lambda: poll.counts(scene).counts == expected, timeout=5000)
 
         window.lesson.reveal()
+        session = Phone(poll).get("/question").json()["session"]
         actions["new_class"].trigger()
         qtbot.waitUntil(lambda: poll.counts(scene) is not None
                         and poll.counts(scene).total == 0, timeout=5000)
+        qtbot.waitUntil(lambda: Phone(poll).get("/question").json()["session"] != session,
+                        timeout=5000)  # the phones forget the choice they tapped before
         assert poll.kept() == ()
         assert not window.lesson.is_revealed(), "the new class has not seen the answer"
         records = window.parts.answers.history.records()
