@@ -150,10 +150,12 @@ class Stage(QWidget):
         self.title.setText(scene.title.get(languages).format(**self.plain))
         hidden = scene.prompt is not None and scene.answer is not None
         revealed = run.is_revealed()
-        self.question.setVisible(hidden)
+        asked = scene.prompt if hidden else scene.question
+        self.question.setVisible(asked is not None)
         self.answer.setVisible(hidden and revealed)
+        if asked is not None:
+            self.question.setText(asked.get(languages).format(**self.values))
         if hidden:
-            self.question.setText(scene.prompt.get(languages).format(**self.values))
             self.answer.setText(scene.answer.get(languages).format(**self.values)
                                 if revealed else "")
         self.counter.setText(tr("guide.scene.counter", number=run.index + 1, count=run.count))
