@@ -327,7 +327,8 @@ class HeatmapPanel(Panel):
         self._draw()
         self.canvas.cells.spotlight((state.query, state.key), values.shape)
         self.canvas.set_outlines((state.query, state.key), values.shape, self.look.spotlight)
-        self.info.setText(self._wrapped(lesson_info(state, view, embeddings)))
+        value = cell_text(state, view, embeddings, values.shape, state.query, state.key)
+        self.info.setText(self._wrapped(lesson_info(state, view, embeddings, value)))
         self._update_readout()
 
     def _draw(self) -> None:
