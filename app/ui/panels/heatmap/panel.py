@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtGui, QtWidgets
-from PySide6.QtCore import QSignalBlocker, QSize, Qt
+from PySide6.QtCore import QRect, QSignalBlocker, QSize, Qt
 
 from app.i18n import tr
 from app.model.nice import HeldRange
@@ -227,6 +227,18 @@ class HeatmapPanel(Panel):
 
     def _picture_side(self) -> float:
         return self.look.px(PICTURE_SIDE)
+
+    def focus_rect(self) -> QRect | None:
+        """The selected query's row: the one the lesson's notes read out."""
+        if self._matrix is None or needs_image(self._matrix.values.shape):
+            return None
+        rows, columns = self._matrix.values.shape
+        row = self.document.state.query
+        if not 0 <= row < rows:
+            return None
+        graphics = self.canvas.graphics
+        rect = self.canvas.row_rect(row, columns)
+        return QRect(graphics.mapTo(self, rect.topLeft()), rect.size())
 
     def readable_size(self) -> QSize:
         """Every cell's number at a readable size (the stage's least size on the stage,
