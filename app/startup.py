@@ -220,7 +220,7 @@ def run(args: argparse.Namespace,
         window.dispose()
         sys.stderr.write(f"attention-lab: error: {error}\n")
         return USAGE_ERROR
-    window.arrangement.restore()
+    window.arrangement.restore(ask=args.scene is None)
     if args.scene is not None:
         window.arrangement.open_lesson(args.scene - 1, asked=True)
     import_capture(window, args)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import string
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from dataclasses import replace as replace_fields
 from pathlib import Path
 from types import MappingProxyType
@@ -21,6 +21,7 @@ from typing import Any
 from app.model.data import DEFAULT_DATA_DIR, LessonData
 from app.model.jsonfile import JsonFile, describe, join
 from app.model.poll import Poll, parse_poll
+from app.model.scene_setup import Pair, parse_moves, parse_pair, with_moves
 from app.model.scoring import SCORERS
 from app.model.state import WORLDS, LabState, Options, World, option_problem
 from app.model.timeline import STAGES
@@ -108,6 +109,17 @@ class Scene:
     """The computed values ({placeholders}) that answer the question: never on the stage
     before Reveal (the tests look for them)."""
     poll: Poll | None = None
+    question: Text | None = None
+    """A question the stage puts to the class with no answer held back (the scene's talk is
+    about it); a guess-first scene asks its `prompt` instead."""
+    moves: MappingProxyType[str, tuple[float, ...]] = field(
+        default_factory=lambda: MappingProxyType({}))
+    """Keys of the 2-D sample this scene starts elsewhere, by role: the case it asks about."""
+    reveal_select: Pair | None = None
+    """The pair Reveal selects, by role: the one the answer speaks of."""
+    answer_words: tuple[Text, ...] = ()
+    """Words that would answer the question (a caption's \"only the direction\"): never on the
+    stage before Reveal (the tests look for them)."""
 
     @property
     def hides_answer(self) -> bool:
@@ -146,7 +158,13 @@ def _text(f: JsonFile, node: dict[str, Any], base: str, key: str, langs: tuple[s
     obj = f.obj(node, base, key, required)
     if obj is None:
         return None
-    where = join(base, key)
+    return _text_of(f, obj, join(base, key), langs)
+
+
+def _text_of(f: JsonFile, obj: Any, where: str, langs: tuple[str, ...]) -> Text:
+    """One text object (a language → its words), checked as every text of the file is."""
+    if not isinstance(obj, dict):
+        raise f.fail(where, f"must be an object, found {describe(obj)}")
     extra = sorted(set(obj) - set(langs))
     if extra:
         raise f.fail(join(where, extra[0]), f"is not one of the file's languages "
@@ -263,6 +281,10 @@ def _scene(f: JsonFile, node: Any, where: str, data: LessonData | None,
                            most=MAX_PANELS)
     shown = (*panels, *(n for n in answer_panels if n not in panels))
     blocks = _names(f, node, where, "blocks", BLOCKS, required=False)
+    question = _text(f, node, where, "question", langs, required=False)
+    if question is not None and hides:
+        raise f.fail(join(where, "question"), "a scene that holds an answer back asks its "
+                                              "answer.prompt instead")
     return Scene(
         id=f.text(node, where, "id"),
         title=_text(f, node, where, "title", langs),  # type: ignore[arg-type]
@@ -282,7 +304,21 @@ def _scene(f: JsonFile, node: Any, where: str, data: LessonData | None,
         poll=(parse_poll(f, answer, answer_base, langs,
                          lambda obj, base, key: _text(f, obj, base, key, langs))
               if hides else None),
+        question=question,
+        moves=parse_moves(f, node, where, world, data),
+        reveal_select=parse_pair(f, answer, answer_base, "select", world, data),
+        answer_words=_words(f, answer, answer_base, langs),
     )
+
+
+def _words(f: JsonFile, answer: dict[str, Any], base: str,
+           langs: tuple[str, ...]) -> tuple[Text, ...]:
+    """The answer's `words`: each one text per language."""
+    if "words" not in answer:
+        return ()
+    where = join(base, "words")
+    return tuple(_text_of(f, item, join(where, i), langs)
+                 for i, item in enumerate(f.items(answer, base, "words")))
 
 
 def _values(f: JsonFile, answer: dict[str, Any], base: str) -> tuple[str, ...]:
@@ -327,6 +363,7 @@ def scene_state(scene: Scene, data: LessonData) -> LabState:
                    if scene.world == "teaching" and scene.query_role else 0)
     key = (data.dialogue.key_index(scene.key_role) if scene.world == "dialogue"
            else data.teaching.index(scene.key_role))
-    state = initial_state(data).with_world(scene.world, (roles_query, key))
+    state = with_moves(initial_state(data), scene.moves, data)
+    state = state.with_world(scene.world, (roles_query, key))
     return replace_fields(state, scorer=scene.scorer,
                           options=replace_fields(Options(), **scene.options))

@@ -1,8 +1,10 @@
 """Undo commands: each holds the state before and after, so undo is exact by construction
-(the selected pair excepted: it is where the class looks, not an edit, see `apply_history`)."""
+(the selected pair excepted: it is where the class looks, not an edit, see `apply_history`;
+a step that only selects, a scene's Reveal, gives its selection back exactly)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Protocol
 
 from PySide6.QtGui import QUndoCommand
@@ -31,6 +33,9 @@ class StateCommand(QUndoCommand):
         self.after = after
         self._merge = merge
         self._done = False
+        self._selects = before != after and replace(before, query=after.query,
+                                                    key=after.key) == after
+        """The step is a selection alone: undo and redo move the selection itself."""
 
     def id(self) -> int:
         return self._merge
@@ -42,11 +47,14 @@ class StateCommand(QUndoCommand):
         return True
 
     def redo(self) -> None:
-        if self._done:  # Redo: the edit comes back, the selection stays
+        if self._done and not self._selects:  # Redo: the edit comes back, the selection stays
             self._document.apply_history(self.after)
         else:  # the push itself: the new state exactly as asked (an opened file's pair too)
             self._done = True
             self._document.apply_state(self.after)
 
     def undo(self) -> None:
-        self._document.apply_history(self.before)
+        if self._selects:
+            self._document.apply_state(self.before)
+        else:
+            self._document.apply_history(self.before)

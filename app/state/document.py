@@ -183,6 +183,16 @@ class Document(QObject, ReshapeIntents):
         self.apply_state(replace(self._state, query=query, key=key))
         self.chosen.emit(query, key)
 
+    def select_step(self, state: LabState) -> None:
+        """Select `state`'s pair as one undo step: a scene's Reveal turns to the case its
+        answer speaks of, so Ctrl+Z turns back to where the class was looking."""
+        queries, keys = self._state.vectors
+        if not (0 <= state.query < len(queries) and 0 <= state.key < len(keys)):
+            self.notice.emit(Notice.of("notice.no_pair", query=state.query, key=state.key))
+            return
+        if self.push(replace(self._state, query=state.query, key=state.key), "reveal"):
+            self.chosen.emit(state.query, state.key)
+
     def begin_drag(self) -> None:
         """Start a gesture: every vector edit until `end_drag` becomes one undo step."""
         self._drag_id = self._next_drag_id

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
+from app.model.scene_setup import with_pair
 from app.model.scenes import Lesson, Scene, scene_state
 from app.model.state import LabState
 from app.state.document import Document
@@ -102,8 +103,16 @@ class LessonRun(QObject):
         self.go(self.count - 1)
 
     def reveal(self) -> None:
+        """Show the scene's answer; a scene whose answer speaks of another pair selects that
+        pair first, as one undo step, so the panels show the answer's own case."""
         if not self.is_revealed():
             self._revealed.add(self.index)
+            pair = self.scene.reveal_select
+            if pair is not None:
+                state = with_pair(self.document.state, pair, self.scene.world,
+                                  self.document.data)
+                if state is not None:
+                    self.document.select_step(state)
             self.revealed.emit(self.index)
 
     def forget_reveals(self) -> None:

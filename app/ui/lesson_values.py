@@ -84,6 +84,7 @@ def lesson_values(figures: dict[str, Figure], data: LessonData) -> dict[str, str
         "giver": teaching.tokens[teaching.index("giver")],
         "answer": teaching.tokens[teaching.index("answer")],
         "car": dialogue.key_tokens[car], "match": dialogue.key_tokens[match],
+        "neutral": dialogue.key_tokens[dialogue.key_index("neutral")],
         "q_vec": _vector(dialogue.q), "k_vec": _vector(dialogue.keys[match]),
         "expansion": " + ".join(f"{_plain(a)}×{_plain(b)}"
                                 for a, b in zip(dialogue.q, dialogue.keys[match], strict=True)),

@@ -35,6 +35,8 @@ LANGUAGE = "ui/language"
 CHECKLIST_DONE = "guide/checklist_done"
 LESSON_ACTIVE = "lesson/active"
 LESSON_SCENE = "lesson/scene"
+LESSON_DAY = "lesson/day"
+"""The day (ISO date) the lesson was left on its scene: a later start asks where to begin."""
 
 _stand_in: Path | None = None
 

@@ -3,10 +3,12 @@ broken file is refused with the field to look at."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from app.model.data import load_lesson_data
 from app.model.errors import DataError
+from app.model.scene_setup import with_pair
 from app.model.scenes import SCENES_FILE, load_scenes, scene_state
 
 DOCKS = ("playground", "editor", "heatmap", "expansion", "match", "shapes", "timeline",
@@ -53,6 +55,78 @@ def _edit(edit_data, change) -> None:
 ])
 def test_a_bad_scenes_file_is_refused_with_its_field(data_dir, edit_data, change, field,
                                                       words) -> None:
+    _edit(edit_data, change)
+    with pytest.raises(DataError) as refused:
+        load_scenes(data=load_lesson_data(data_dir), panels=DOCKS)
+    assert refused.value.field == field
+    assert words in refused.value.problem
+
+
+def _angles(q: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    cos = keys @ q / (np.linalg.norm(keys, axis=1) * np.linalg.norm(q))
+    return np.degrees(np.arccos(np.clip(cos, -1.0, 1.0)))
+
+
+def test_the_angle_scene_opens_on_a_key_nearer_in_angle_with_a_smaller_dot_product() -> None:
+    """The scene asking whether the smallest angle always wins opens on a world where it
+    does not: some key is nearer q in angle than the key with the largest q·k."""
+    data = load_lesson_data()
+    lesson = load_scenes(data=data, panels=DOCKS)
+    asking = [s for s in lesson.scenes if s.moves]
+    assert asking, "no scene opens on a moved key"
+    for scene in asking:
+        state = scene_state(scene, data)
+        q, keys = state.dialogue_q, state.dialogue_keys
+        dots, angles = keys @ q, _angles(q, keys)
+        top = int(np.argmax(dots))
+        nearer = [j for j in range(len(keys)) if angles[j] < angles[top] and dots[j] < dots[top]]
+        assert nearer, (scene.id, dots, angles)
+        # the data's own keys are the lesson's: only this scene moves one
+        assert not np.array_equal(keys, data.dialogue.keys)
+        np.testing.assert_array_equal(scene_state(lesson.scenes[0], data).dialogue_keys,
+                                      data.dialogue.keys)
+
+
+def test_a_reveal_selects_the_pair_its_answer_speaks_of() -> None:
+    data = load_lesson_data()
+    lesson = load_scenes(data=data, panels=DOCKS)
+    selecting = [s for s in lesson.scenes if s.reveal_select is not None]
+    assert selecting
+    for scene in selecting:
+        revealed = with_pair(scene_state(scene, data), scene.reveal_select, scene.world, data)
+        assert revealed is not None
+        assert (revealed.query, revealed.key) != (scene_state(scene, data).query,
+                                                  scene_state(scene, data).key)
+
+
+def test_a_question_without_a_held_back_answer_is_read() -> None:
+    lesson = load_scenes(data=load_lesson_data(), panels=DOCKS)
+    asked = [s for s in lesson.scenes if s.question is not None]
+    assert asked and all(not s.hides_answer for s in asked)
+
+
+@pytest.mark.parametrize(("change", "field", "words"), [
+    (lambda d: d["scenes"][6].__setitem__("keys", {"object": [1, 2, 3, 4]}),
+     "scenes[6].keys", "only a dialogue scene"),
+    (lambda d: d["scenes"][1].__setitem__("keys", {"nobody": [1, 2]}),
+     "scenes[1].keys.nobody", "must be a role"),
+    (lambda d: d["scenes"][1].__setitem__("keys", {"neutral": [1, 2, 3]}),
+     "scenes[1].keys.neutral", "must be a list of 2 numbers"),
+    (lambda d: d["scenes"][1].__setitem__("keys", {"neutral": [1, 1000]}),
+     "scenes[1].keys.neutral", "within"),
+    (lambda d: d["scenes"][5]["answer"].__setitem__("select", {"key": "nobody"}),
+     "scenes[5].answer.select.key", "must be a role"),
+    (lambda d: d["scenes"][5]["answer"].__setitem__("select", {}),
+     "scenes[5].answer.select", "must name"),
+    (lambda d: d["scenes"][5]["answer"].__setitem__("select", {"query": "query"}),
+     "scenes[5].answer.select.query", "one query"),
+    (lambda d: d["scenes"][1].__setitem__("question", {"zh": "问？", "en": "Ask?"}),
+     "scenes[1].question", "answer.prompt"),
+    (lambda d: d["scenes"][2]["answer"].__setitem__("words", [{"zh": "第2", "en": "2nd"}]),
+     "scenes[2].answer.words[0].zh", "types a number"),
+])
+def test_a_bad_scene_setup_is_refused_with_its_field(data_dir, edit_data, change, field,
+                                                     words) -> None:
     _edit(edit_data, change)
     with pytest.raises(DataError) as refused:
         load_scenes(data=load_lesson_data(data_dir), panels=DOCKS)

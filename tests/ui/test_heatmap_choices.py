@@ -94,11 +94,35 @@ def _read(label) -> str:
     return label.text().replace(WORD_JOINER, "")
 
 
+def test_the_caption_speaks_of_the_highlighted_cell_and_its_computed_score(qtbot, panel):
+    document = panel.document
+    data = document.data
+    state = document.state
+    row, col = state.query, state.key
+    assert row != col  # the lesson's pair: 给了 against 苹果
+    scores = data.teaching.Q @ data.teaching.K.T  # the matrix, computed here again
+    order = np.argsort(-scores[row], kind="stable")
+    rank = int(np.flatnonzero(order == col)[0]) + 1
+    value = panel.cells.grid.labels[row][col]  # the number the highlighted cell prints
+    assert value == f"{scores[row, col]:.2f}"
+    expected = tr("heatmap.cell_rank", shows=tr("heatmap.shows_qk", scorer=tr("scorer.dot")),
+                  token=data.teaching.tokens[row], key=data.teaching.tokens[col],
+                  value=value, rank=rank, count=len(scores))
+    assert _read(panel.info) == expected
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.select(key=row)  # the query's own cell: the caption says so
+    assert _read(panel.info) == tr(
+        "heatmap.self_rank", shows=tr("heatmap.shows_qk", scorer=tr("scorer.dot")),
+        token=data.teaching.tokens[row], rank=len(scores), count=len(scores))
+
+
 def test_the_query_ranks_itself_first_by_embeddings_and_last_after_projection(qtbot, panel):
     document, choices = panel.document, panel.choices
     data = document.data
     row, count = document.state.query, len(data.teaching.tokens)
     token = data.teaching.tokens[row]
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.select(key=row)  # the query's own cell
     assert not choices.e_button.isChecked() and choices.e_button.isVisible()
     assert tr("heatmap.self_rank", shows=tr("heatmap.shows_qk", scorer=tr("scorer.dot")),
               token=token, rank=count, count=count) == _read(panel.info)

@@ -60,12 +60,14 @@ def _walks(window):
 
 
 def _answers(window, values: dict[str, str]) -> list[str]:
-    """What answers the current scene's question: its answer text and marked values."""
+    """What answers the current scene's question: its answer text, marked values and marked
+    words (in every language: a caption left in the other one answers too)."""
     scene = window.lesson.scene
     if scene.answer is None:
         return []
     text = _plain(scene.answer.get(["en", "zh"]).format(**values))
-    return [text, *(values[name] for name in scene.answer_values)]
+    words = [text for word in scene.answer_words for text in word.texts.values()]
+    return [text, *(values[name] for name in scene.answer_values), *words]
 
 
 @pytest.mark.parametrize("zoom", ZOOMS)

@@ -8,6 +8,8 @@ lesson, presentation mode or the stage gives the layout before it back as it was
 
 from __future__ import annotations
 
+from datetime import date
+
 from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QMainWindow
 
@@ -20,6 +22,7 @@ from app.ui.layout.console import PresenterConsole
 from app.ui.layout.desk_fit import DeskFit
 from app.ui.layout.dock_layouts import fit_aside, projector_columns, scene_docks
 from app.ui.layout.docks import DockHost
+from app.ui.layout.resume import asks_where_to_start, continues
 from app.ui.layout.stage import Stage
 from app.ui.layout.stage_host import GUIDE, StageHost
 from app.ui.presentation import Presentation
@@ -155,9 +158,11 @@ class Arrangement(QObject):
                 dock.raise_()
         self._shown_world = world
 
-    def restore(self) -> None:
+    def restore(self, ask: bool = True) -> None:
         """Bring back the window as the user left it; a stale or foreign layout is ignored,
-        and a first start opens the lesson's first scene."""
+        and a first start opens the lesson's first scene. A lesson left past its first scene
+        on another day asks (unless not to `ask`: a scene was named) whether to go on there
+        or start again, for a new class."""
         problem = settings_problem()
         if problem is not None:
             self.window.statusBar().showMessage(tr("notice.settings_unusable", problem=problem),
@@ -172,8 +177,14 @@ class Arrangement(QObject):
             self.desk.schedule()  # fitted once shown: a smaller screen than last time
             self.host.world_docks.show_world(self.host.document.state.world, force=True)
             if str(store.value(keys.LESSON_ACTIVE, "false")).lower() == "true":
-                self.open_scene(_scene_number(store.value(keys.LESSON_SCENE, 0)),
-                                set_up=False)
+                index = min(_scene_number(store.value(keys.LESSON_SCENE, 0)),
+                            self.lesson.count - 1)
+                if (ask and asks_where_to_start(store.value(keys.LESSON_DAY), date.today(),
+                                                index)
+                        and not continues(self.window, index + 1, self.lesson.count)):
+                    self.open_lesson(0, asked=True)  # the class's state: one Ctrl+Z away
+                else:
+                    self.open_scene(index, set_up=False)
         else:
             self.open_lesson(0)
 
@@ -186,6 +197,7 @@ class Arrangement(QObject):
         store.setValue(keys.WINDOW_STATE, free)
         store.setValue(keys.LESSON_ACTIVE, "true" if lesson else "false")
         store.setValue(keys.LESSON_SCENE, self.lesson.index)
+        store.setValue(keys.LESSON_DAY, date.today().isoformat())
         store.sync()
 
     def _fit_screen(self) -> None:

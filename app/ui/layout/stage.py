@@ -7,7 +7,7 @@ arrangement's to say (`app.ui.layout.arrangement`)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QBoxLayout,
@@ -27,13 +27,15 @@ from app.poll.classpoll import ClassPoll
 from app.state.lesson import LessonRun
 from app.ui.fonts import DISPLAY, HEADING, READING, STRONG, emphasize
 from app.ui.layout.slides import Slides
+from app.ui.panels.base import Panel
 from app.ui.widgets.poll_bars import PollBars
 from app.ui.widgets.poll_card import PollCard
 from app.ui.widgets.rich_label import rich_label
 from app.ui.widgets.scene_strip import SceneStrip
 
 BAND_SHARE = 0.45
-"""The notes band covers this share of the stage's height, from the bottom up."""
+"""The notes band covers this share of the stage's height, from the bottom up, unless that
+would cover the row the notes speak of: then it takes the room above or below that row."""
 CARD_SHARE = 0.9
 """The poll's join card, over the body, takes this share of the body each way."""
 BARS_SHARE = 1
@@ -136,6 +138,8 @@ class Stage(QWidget):
             signal.connect(lambda _index: self.show_scene())
             signal.connect(lambda _index: self.show_join(False))  # on with the lesson
         lesson.offer_changed.connect(lambda _on: self.show_scene())
+        lesson.document.changed.connect(lambda _fields: self._refit_band())  # another row
+        self._placed: list[QWidget] = []
         self.retranslate()
 
     # ---- what the class reads ---------------------------------------------------------------
@@ -155,10 +159,12 @@ class Stage(QWidget):
         self.title.setText(scene.title.get(languages).format(**self.plain))
         hidden = scene.prompt is not None and scene.answer is not None
         revealed = run.is_revealed()
-        self.question.setVisible(hidden)
+        asked = scene.prompt if hidden else scene.question
+        self.question.setVisible(asked is not None)
         self.answer.setVisible(hidden and revealed)
+        if asked is not None:
+            self.question.setText(asked.get(languages).format(**self.values))
         if hidden:
-            self.question.setText(scene.prompt.get(languages).format(**self.values))
             self.answer.setText(scene.answer.get(languages).format(**self.values)
                                 if revealed else "")
         self.counter.setText(tr("guide.scene.counter", number=run.index + 1, count=run.count))
@@ -170,6 +176,7 @@ class Stage(QWidget):
         self.build_marks.setText(
             " ".join("●" if i == slides.build else "○" for i in range(slides.builds)))
         self.poll_bars.show_scene(self.poll, self.lesson.scene)
+        self._refit_band()
         self.join.setVisible(self.poll.running)
         self.join.setText(tr("stage.poll_join", address=self.poll.address.removeprefix(
             "http://"), room=self.poll.room) if self.poll.running else "")
@@ -221,6 +228,7 @@ class Stage(QWidget):
             widget = item.widget()
             if widget is not None and widget not in panels:
                 widget.hide()
+        self._placed = list(panels)
         for panel, stretch in zip(panels, stretches, strict=True):
             if panel.parentWidget() is not self.body:
                 panel.setParent(self.body)
@@ -282,10 +290,38 @@ class Stage(QWidget):
 
     def _fit_band(self) -> None:
         self.curtain.setGeometry(self.rect())
-        height = int(self.height() * BAND_SHARE)
-        self.band.setGeometry(QRect(MARGIN, self.height() - height - MARGIN,
-                                    self.width() - 2 * MARGIN, height))
+        top, bottom = self._band_span()
+        self.band.setGeometry(QRect(MARGIN, top, self.width() - 2 * MARGIN, bottom - top))
         body = self.body.geometry()  # over the panels, never over the question
         width, tall = int(body.width() * CARD_SHARE), int(body.height() * CARD_SHARE)
         self.card.setGeometry(QRect(body.x() + (body.width() - width) // 2,
                                     body.y() + (body.height() - tall) // 2, width, tall))
+
+    def _refit_band(self) -> None:
+        """Fit the band again once the panels have laid out the row they show now."""
+        if self.band.isVisible():
+            QTimer.singleShot(0, self, self._fit_band)
+
+    def _band_span(self) -> tuple[int, int]:
+        """(top, bottom) of the notes band: from the bottom up, or, when that would cover a
+        shown panel's focus (the selected row), the larger room below or above the focus."""
+        bottom = self.height() - MARGIN
+        span = (bottom - int(self.height() * BAND_SHARE), bottom)
+        focus = [(panel.mapTo(self, rect.topLeft()).y(),
+                  panel.mapTo(self, rect.bottomLeft()).y() + 1)
+                 for panel in self._placed if panel.isVisible()
+                 and (rect := _focus(panel)) is not None]
+        if not focus or all(end <= span[0] or start >= span[1] for start, end in focus):
+            return span
+        first, last = min(start for start, _ in focus), max(end for _, end in focus)
+        height = span[1] - span[0]
+        below = (max(last, bottom - height), bottom)
+        ceiling = self.body.geometry().top()
+        above = (max(ceiling, first - height), max(ceiling + 1, first))
+        return below if below[1] - below[0] >= above[1] - above[0] else above
+
+
+def _focus(widget: QWidget) -> QRect | None:
+    """A panel's focus (the selected row) in its own coordinates, if it shows one."""
+    rect = widget.focus_rect() if isinstance(widget, Panel) else None
+    return rect if rect is not None and not rect.isEmpty() else None

@@ -193,6 +193,11 @@ class Panel(QWidget):
         """The stage's body is `room` (None: the panel is back in its dock)."""
         self._offered = room
 
+    def focus_rect(self) -> QRect | None:
+        """Where this panel shows the pair the class is looking at (the selected row), in its
+        own coordinates: the notes band over the stage leaves it in view. None: nowhere."""
+        return None
+
     def withhold(self, on: bool) -> None:
         """Keep back (or show again) what would answer the scene's question before the
         teacher reveals it; a panel that can show such an answer overrides this."""

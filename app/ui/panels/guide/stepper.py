@@ -116,11 +116,13 @@ class Stepper(QWidget):
         self.look.setText(self.fill(scene.look))
         hidden = scene.prompt is not None
         revealed = run.is_revealed()
-        self.prompt.setVisible(hidden)
+        asked = scene.prompt or scene.question
+        self.prompt.setVisible(asked is not None)
         self.reveal_button.setVisible(hidden and not revealed and self._steps)
         self.answer.setVisible(hidden and revealed)
+        if asked is not None:
+            self.prompt.setText(self.fill(asked))
         if scene.prompt is not None and scene.answer is not None:
-            self.prompt.setText(self.fill(scene.prompt))
             self.answer.setText(self.fill(scene.answer))
         self.offer.setVisible(run.offer)
 

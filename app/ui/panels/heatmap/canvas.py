@@ -127,6 +127,13 @@ class HeatmapCanvas(QObject):
             math.ceil(width + cells.axis_room("left", titles) + max(0.0, spare_w)),
             math.ceil(height + cells.axis_room("top", titles) + max(0.0, spare_h)))
 
+    def row_rect(self, row: int, columns: int) -> QtCore.QRect:
+        """Where row `row` of a matrix `columns` wide is drawn, in the graphics widget's own
+        coordinates (the view range is exactly the matrix, each cell centred on its index)."""
+        band = QRectF(QPointF(-0.5, row - 0.5), QPointF(columns - 0.5, row + 0.5))
+        scene = self.plot.vb.mapViewToScene(band).boundingRect()
+        return self.graphics.mapFromScene(scene).boundingRect()
+
     def view_px(self) -> int:
         """Device pixels along the plot's longer side (at least 64): what a picture needs."""
         vb = self.plot.vb

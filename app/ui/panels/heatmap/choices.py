@@ -58,9 +58,11 @@ def weights_formula(state: LabState, query: str, key: str) -> str:
     return f"softmax_j({each})[{key}]"
 
 
-def lesson_info(state: LabState, view: View, embeddings: bool) -> str:
+def lesson_info(state: LabState, view: View, embeddings: bool, value: str) -> str:
     """The size line, plus, in the teaching world, which matrix is on screen and where the
-    selected query ranks itself: first among the embeddings, last after the projections."""
+    highlighted cell (its score printed as `value`) ranks on its row: the caption speaks of
+    the pair the class is looking at. On the query's own cell: first among the embeddings,
+    last after the projections."""
     rows, cols = len(view.query_names), len(view.key_names)
     # digits grouped in both languages: the app writes counts in 亿 only from 10⁸, and an
     # import stops at 4,096 × 4,096 = 16,777,216
@@ -74,8 +76,12 @@ def lesson_info(state: LabState, view: View, embeddings: bool) -> str:
         return text
     shown = tr("heatmap.shows_e") if embeddings else tr(
         "heatmap.shows_qk", scorer=tr(f"scorer.{state.scorer}"))
-    return tr("heatmap.self_rank", shows=shown, token=shown_name(view.query_names[row]),
-              rank=int(own[row]), count=len(own))
+    token, key = view.query_names[row], view.key_names[state.key]
+    if key == token:
+        return tr("heatmap.self_rank", shows=shown, token=shown_name(token),
+                  rank=int(own[state.key]), count=len(own))
+    return tr("heatmap.cell_rank", shows=shown, token=shown_name(token), key=shown_name(key),
+              value=value, rank=int(own[state.key]), count=len(own))
 
 
 class HeatmapChoices:

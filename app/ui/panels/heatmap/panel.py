@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtGui, QtWidgets
-from PySide6.QtCore import QSignalBlocker, QSize, Qt
+from PySide6.QtCore import QRect, QSignalBlocker, QSize, Qt
 
 from app.i18n import tr
 from app.model.nice import HeldRange
@@ -228,6 +228,18 @@ class HeatmapPanel(Panel):
     def _picture_side(self) -> float:
         return self.look.px(PICTURE_SIDE)
 
+    def focus_rect(self) -> QRect | None:
+        """The selected query's row: the one the lesson's notes read out."""
+        if self._matrix is None or needs_image(self._matrix.values.shape):
+            return None
+        rows, columns = self._matrix.values.shape
+        row = self.document.state.query
+        if not 0 <= row < rows:
+            return None
+        graphics = self.canvas.graphics
+        rect = self.canvas.row_rect(row, columns)
+        return QRect(graphics.mapTo(self, rect.topLeft()), rect.size())
+
     def readable_size(self) -> QSize:
         """Every cell's number at a readable size (the stage's least size on the stage,
         DESK_CELL_PT at the desk; a picture at its least side), the row and column names
@@ -327,7 +339,8 @@ class HeatmapPanel(Panel):
         self._draw()
         self.canvas.cells.spotlight((state.query, state.key), values.shape)
         self.canvas.set_outlines((state.query, state.key), values.shape, self.look.spotlight)
-        self.info.setText(self._wrapped(lesson_info(state, view, embeddings)))
+        value = cell_text(state, view, embeddings, values.shape, state.query, state.key)
+        self.info.setText(self._wrapped(lesson_info(state, view, embeddings, value)))
         self._update_readout()
 
     def _draw(self) -> None:

@@ -35,6 +35,14 @@ SHAPE_KEYS = {
     "additive": "landscapes.shape.additive",
 }
 """One line per scorer on what its contour shape means (full keys, so a test finds them)."""
+SHAPE_ONLY_KEYS = {
+    "dot": "landscapes.shape_only.dot",
+    "cosine": "landscapes.shape_only.cosine",
+    "neg_euclidean": "landscapes.shape_only.neg_euclidean",
+    "additive": "landscapes.shape_only.additive",
+}
+"""The same lines naming only the shape the class sees: what a shape means may be the answer
+to the scene's question ("which map does not change when q doubles?"), so it waits for Reveal."""
 TITLE_KEYS = {
     "dot": "landscapes.name.dot",
     "cosine": "landscapes.name.cosine",
@@ -90,6 +98,7 @@ class LandscapesPanel(Panel):
         self.q_length = QLength()
         self.q_length.picked.connect(self._on_length_picked)
         self.plots = {name: LandscapePlot(name) for name in COMPARED_SHAPES}
+        self._withheld = False
         self._grid = QGridLayout()
         self._grid.setSpacing(6)
         self._columns = 0
@@ -213,7 +222,15 @@ class LandscapesPanel(Panel):
         for name, plot in self.plots.items():
             plot.title.setText(tr(TITLE_KEYS[name]))
             plot.title.setToolTip(f"{tr(f'scorer.{name}')}: {SCORERS[name].formula}")
-            plot.caption.setText(tr(SHAPE_KEYS[name]))
+            keys = SHAPE_ONLY_KEYS if self._withheld else SHAPE_KEYS
+            plot.caption.setText(tr(keys[name]))
+
+    def withhold(self, on: bool) -> None:
+        """Before the reveal each caption names its shape only, not what the shape means."""
+        if bool(on) != self._withheld:
+            self._withheld = bool(on)
+            self.retranslate()
+            self.resizeEvent(QResizeEvent(self.size(), self.size()))  # captions of new heights
 
     def refresh(self) -> None:
         view = self.document.view

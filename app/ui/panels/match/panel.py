@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QEvent, QModelIndex, QSignalBlocker, QSize, Qt, QTimer
+from PySide6.QtCore import QEvent, QModelIndex, QPoint, QRect, QSignalBlocker, QSize, Qt, QTimer
 from PySide6.QtGui import QFontMetrics, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -415,6 +415,18 @@ class MatchTablePanel(Panel):
                 selection.SelectionFlag.ClearAndSelect | selection.SelectionFlag.Rows,
             )
         self.table.viewport().update()
+
+    def focus_rect(self) -> QRect | None:
+        """The selected key's row: the one the lesson's notes read out."""
+        keys = self.model.rowCount()
+        key = self.document.state.key
+        if not 0 <= key < keys:
+            return None
+        row = self.proxy.mapFromSource(self.model.index(key, 0)).row()
+        viewport = self.table.viewport()
+        top = self.table.rowViewportPosition(row)
+        return QRect(viewport.mapTo(self, QPoint(0, top)),
+                     QSize(viewport.width(), self.table.rowHeight(row)))
 
     def _on_row_picked(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if current.isValid():
