@@ -1,6 +1,7 @@
 """The lesson in its docks is what a single screen projects when the teacher leaves the
-stage: before each Reveal no dock shows the scene's answer (its text or the values it marks),
-and after Reveal the answer is there. Out of the lesson the desk shows everything again."""
+stage: before each Reveal no dock shows the scene's answer (its text, the values and the
+words it marks), and after Reveal the answer is there. Out of the lesson the desk shows
+everything again."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from app.i18n import language
 from app.startup import build_window, make_application
 from app.ui.language import apply_language
 from app.ui.lesson_values import scene_values
+from app.ui.widgets.stage_text import WORD_JOINER
 
 TAGS = re.compile(r"<[^>]+>")
 
@@ -27,11 +29,13 @@ def _settle() -> None:
 def _answers(window, values: dict[str, str]) -> list[str]:
     scene = window.lesson.scene
     text = html.unescape(TAGS.sub("", scene.answer.get([language(), "zh"]).format(**values)))
-    return [text, *(values[name] for name in scene.answer_values)]
+    words = [word.get([language(), "zh"]) for word in scene.answer_words]
+    return [text, *(values[name] for name in scene.answer_values), *words]
 
 
 def _shown(window) -> str:
-    return "\n".join(s.text for s in seen_texts(window) if s.visible)
+    return "\n".join(s.text for s in seen_texts(window)  # a joiner only holds a name whole
+                     if s.visible).replace(WORD_JOINER, "")
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
