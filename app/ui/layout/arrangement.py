@@ -68,7 +68,8 @@ class Arrangement(QObject):
         self._shown_shape: tuple[str, int, int] | None = None
         self._withheld: set[str] = set()
         """The panels whose answers the lesson's docks keep back now."""
-        self.desk = DeskFit(window, self.docks, self._at_desk)
+        self.desk = DeskFit(window, self.docks, self._at_desk, lambda: self.host.world_docks
+                            .show_world(self.host.document.state.world, force=True))
         """Keeps every visible dock of the free layout at least its panel's readable size."""
         for signal in (lesson.moved, lesson.revealed):
             signal.connect(lambda _index: self.arrange_scene())

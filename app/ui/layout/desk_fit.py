@@ -2,8 +2,10 @@
 a reset, the settings brought back, a world or language switch, the window resized), each
 visible dock is checked against its panel's readable size. A short dock gets room from the
 docks above and below it in its column while they stay readable; one that still cannot be
-read joins a neighbour's tabs (the tab bar is the visible way back to both). The arithmetic
-is pure (`share_room`, `plan_column`), so every case is testable without a window; `DeskFit`
+read joins a neighbour's tabs (the tab bar is the visible way back to both). A dock it put
+in a tab goes back to its place on the next road where it fits again (a smaller world after
+a large import), unless the user has moved the docks since. The arithmetic is pure
+(`share_room`, `plan_column`), so every case is testable without a window; `DeskFit`
 measures the window's docks and applies the plan. It never refreshes a panel and never grows
 the window: it only moves room between the docks that are there."""
 
@@ -12,12 +14,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, QTimer
+from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, QSize, Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabBar
 
 LEFT, RIGHT = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
 PASSES = 3
 """Fits in a row at most: a tab joined changes the geometry the next pass measures."""
+HOME_LAYOUT = 11
+"""Version tag of the layout kept from before the fit's first tab."""
 
 
 @dataclass(frozen=True)
@@ -92,12 +96,21 @@ class DeskFit(QObject):
     """Fits the window's free layout so no visible panel is below its readable size."""
 
     def __init__(self, window: QMainWindow, docks: dict[str, QDockWidget],
-                 active: Callable[[], bool]) -> None:
+                 active: Callable[[], bool], restored: Callable[[], None]) -> None:
         super().__init__(window)
         self.window = window
         self.docks = docks
         self.active = active
         """False in the lesson, presentation mode or on the stage: those lay themselves out."""
+        self.restored = restored
+        """Called after the layout from before the tabs is back: the open world's docks show
+        (that layout may be from another world)."""
+        self._home = QByteArray()
+        """The layout just before the fit's first tab, while its tabs stand."""
+        self._joins: list[tuple[QDockWidget, QDockWidget]] = []
+        """The (dock, tab group's dock) pairs the fit tabbed since `_home`."""
+        self._placed: dict[str, tuple[Qt.DockWidgetArea, bool]] = {}
+        """Each dock's side and floating after the fit's last tab: a change is the user's."""
         self._timer = QTimer(self, singleShot=True, interval=0)
         self._timer.timeout.connect(self.fit)
         self._passes = 0
@@ -120,6 +133,10 @@ class DeskFit(QObject):
         geometry that move made)."""
         if not (self.active() and self.window.isVisible()):
             return False
+        if self._passes == 0 and self._come_back():
+            self._passes = 1  # the docks measured on the layout given back, once laid out
+            self._timer.start()
+            return True
         moved = False
         for column in self._columns():
             moved |= self._fit_column(column)
@@ -128,6 +145,12 @@ class DeskFit(QObject):
             self._passes += 1
             self._timer.start()
         return moved
+
+    def tabbed(self) -> list[str]:
+        """The docks the fit has put in a tab, by name, while they are still there."""
+        names = {dock: name for name, dock in self.docks.items()}
+        return [names[lone] for lone, host in self._joins
+                if host in self.window.tabifiedDockWidgets(lone)]
 
     # ---- measuring ------------------------------------------------------------------------
 
@@ -185,6 +208,35 @@ class DeskFit(QObject):
 
     # ---- moving ---------------------------------------------------------------------------
 
+    def _come_back(self) -> bool:
+        """Give back the layout from before the fit's tabs, for the fit to start again from
+        it: what fits now stays in its place. Only while the fit's tabs stand as it made
+        them; once the user has moved the docks, their layout is theirs."""
+        if self._home.isEmpty():
+            return False
+        home, self._home = self._home, QByteArray()
+        if any(host not in self.window.tabifiedDockWidgets(lone) for lone, host in self._joins) \
+                or self._placed != self._placings():
+            return False
+        self._joins = []
+        if not self.window.restoreState(home, HOME_LAYOUT):
+            return False
+        self.restored()
+        return True
+
+    def _placings(self) -> dict[str, tuple[Qt.DockWidgetArea, bool]]:
+        return {name: (self.window.dockWidgetArea(dock), dock.isFloating())
+                for name, dock in self.docks.items()}
+
+    def _join(self, lone: QDockWidget, group: QDockWidget) -> None:
+        """Tab `lone` onto `group`, the layout before the first such tab kept."""
+        if self._home.isEmpty():
+            self._home = self.window.saveState(HOME_LAYOUT)
+            self._joins = []
+        self.window.tabifyDockWidget(group, lone)
+        self._joins.append((lone, group))
+        self._placed = self._placings()
+
     def _fit_column(self, column: list[QDockWidget]) -> bool:
         slots = []
         for dock in column:
@@ -196,7 +248,7 @@ class DeskFit(QObject):
         for short, host in plan.joins:  # a tab group is never split: the lone dock joins it
             lone, group = ((by_name[host], by_name[short]) if short.endswith("+tabs")
                            and not host.endswith("+tabs") else (by_name[short], by_name[host]))
-            self.window.tabifyDockWidget(group, lone)
+            self._join(lone, group)
             order = [slot.name for slot in slots]  # the upper dock stays in front: the
             by_name[min(short, host, key=order.index)].raise_()  # matrix over its terms
         if plan.joins:  # the tabs' geometry is the next pass's to measure

@@ -257,29 +257,32 @@ class EditorPanel(Panel):
             margins.left() + margins.right())
 
     def _narrow_width(self) -> int:
-        """The least width with k under q, every entry box as wide as its widest number (and,
-        at the desk, the page's scroll bar)."""
+        """The least width with k under q, every entry box as wide as its widest number and
+        the reshape bar whole under them (and, at the desk, the page's scroll bar)."""
         shown = min(self.document.state.query, len(self._cells) - 1)
         chart = self.charts[("q", shown)].widget
         bar = 0 if self.look.stage else self.style().pixelMetric(
             QStyle.PixelMetric.PM_ScrollBarExtent)
         margins = self.layout().contentsMargins()
-        return rows.narrow_width(self._cells, list(self.role_marks.values()), chart,
-                                 self._grid.horizontalSpacing()) + bar + (
+        grid = rows.narrow_width(self._cells, list(self.role_marks.values()), chart,
+                                 self._grid.horizontalSpacing())
+        return max(grid, self.reshape_bar.minimumSizeHint().width()) + bar + (
             margins.left() + margins.right())
 
     def readable_size(self) -> QSize:
-        """Wide enough for every entry box to show its whole number: two charts beside each
-        name where the room allows, else k under q. On the stage, the selected pair's rows
-        (the other tokens show too where the stage gives the height); at the desk the page
-        scrolls down, so only the width is a floor."""
+        """Wide enough for every entry box to show its whole number. At the desk, with k
+        under q (the panel takes that arrangement in a dock narrower than two charts), and
+        the page scrolls down, so only the width is a floor. On the stage, two charts beside
+        each name where the room allows, else k under q, and the selected pair's rows (the
+        other tokens show too where the stage gives the height)."""
         if self.stack.currentWidget() is not self._content:
             return super().readable_size()
+        if not self.look.stage:  # a dock narrower than two charts gets k under q
+            width = min(self._wide_width(), self._narrow_width())
+            return QSize(width, super().readable_size().height())
         wide = self._wide_width()
         narrow = wide > self.room().width()
         width = self._narrow_width() if narrow else wide
-        if not self.look.stage:
-            return QSize(width, super().readable_size().height())
         state = self.document.state
         pair = rows.stage_tokens(len(self._cells), (state.query, state.key), fits_all=False)
         margins = self.layout().contentsMargins()

@@ -271,7 +271,8 @@ class ExpansionPanel(Panel):
     def readable_size(self) -> QSize:
         """Every line whole at the current fonts: the page as wide as its widest formula
         line unwrapped (the heading's pair of tokens too; the sentences wrap to that width;
-        past the screen's width, the formulas break at their operators instead) and as tall
+        past the screen's width, or half of it at the desk where a column sits beside, the
+        formulas break at their operators instead) and as tall
         as it is laid out there, the bars at least their least height; then no result is
         below the edge and the page does not scroll. On the stage, with the bars beside the
         text where that fits the screen and one column does not."""
@@ -280,7 +281,7 @@ class ExpansionPanel(Panel):
         inner = max(math.ceil(pair) + 2, unwrapped_width(self.equation),
                     self.bars_plot.minimumSizeHint().width())
         screen = self.room()
-        room = screen.width() - 2 * margins.left()
+        room = screen.width() // (1 if self.look.stage else 2) - 2 * margins.left()
         if inner > room:  # wider than the screen: the lines break at their operators
             inner = max(room, unwrapped_width(self.equation, whole_words=True))
         # room for a scroll bar too: one shown while the page settles must not wrap a line

@@ -19,12 +19,11 @@ from app.ui.widgets.stage_text import least_pt
 
 CELL_TEXT_LIMIT = 12
 """Up to this many tokens every cell prints its value; beyond, the cells are too small."""
-SMALLEST_CELL_PT = 7.0
-"""Below this a cell's number is unreadable anyway: the label hides instead of spilling over
-(on the stage the floor is STAGE_MIN_PX: `CellLayer.floor`)."""
 DESK_CELL_PT = SMALL
 """Points at 100 %: a cell's number at the desk is readable from this size up (the crowded
-chart's value labels); a dock shorter than that is below the heatmap's readable size."""
+chart's value labels); below it the numbers hide instead of shrinking further (on the stage
+the floor is STAGE_MIN_PX: `CellLayer.floor`), and a dock shorter than that is below the
+heatmap's readable size."""
 CELL_MOST = HEADING
 """Points at 100 %: a big cell's number grows no larger, scaled with the zoom."""
 CELL_FILL = 0.86
@@ -70,7 +69,7 @@ class CellGrid(pg.GraphicsObject):
         self.labels: list[list[str]] = []
         """The number printed in each cell (empty when there are too many cells)."""
         self.label_colours: list[list[str]] = []
-        self.font = ui_font(SMALLEST_CELL_PT, bold=True)
+        self.font = ui_font(DESK_CELL_PT, bold=True)
         self.labels_visible = True
         self._rgba = np.zeros((0, 0, 4))
         self._colours: list[list[tuple[float, float, float, float] | None]] = []
@@ -157,8 +156,11 @@ class CellLayer:
     def __init__(self, plot: pg.PlotItem) -> None:
         self.plot = plot
         self.look = Look()
-        self.floor = SMALLEST_CELL_PT
+        self.floor = DESK_CELL_PT
         """The least point size of a cell's number and a tick name (larger on the stage)."""
+        self._steps: dict[str, int] = {}
+        """Every how many names each axis shows: 1 unless the names would run into each
+        other (a reshaped world's many tokens in a small dock)."""
         self.grid = CellGrid()
         self.grid.setZValue(1)
         plot.addItem(self.grid)
@@ -180,7 +182,7 @@ class CellLayer:
 
     def set_look(self, look: Look) -> None:
         self.look = look
-        self.floor = least_pt(look.stage, SMALLEST_CELL_PT)
+        self.floor = least_pt(True, DESK_CELL_PT) if look.stage else points(DESK_CELL_PT)
         self._tick_pt = 0.0
         self._fitted = None
         colour = QtGui.QColor(look.theme.background)
@@ -231,6 +233,8 @@ class CellLayer:
             self._tick_pt = tick
         if rows and (moved or view_box.height() != self._title_room):
             self.fit_axes()
+        if rows:
+            self._thin_names(cell_w, cell_h)
 
     def _measured(self) -> tuple[float, float]:
         """The widest cell number (never narrower than WIDEST_USUAL, so a drag step does not
@@ -301,10 +305,32 @@ class CellLayer:
         """The lesson's token names as ticks, set only when they change: new ticks make
         pyqtgraph regenerate the axes, a frame's worth of time."""
         if names != self.names:
-            for side, labels in names.items():
-                self.plot.getAxis(side).setTicks([list(enumerate(labels)), []])
             self.names = names
+            for side in names:
+                self._set_names(side, self._steps.get(side, 1))
             self.fit_axes()
+
+    def _set_names(self, side: str, step: int) -> None:
+        """Every `step`-th token name on `side`'s axis, from the first."""
+        labels = self.names[side]
+        self.plot.getAxis(side).setTicks([[(i, labels[i]) for i in range(0, len(labels), step)],
+                                          []])
+        self._steps[side] = step
+
+    def _thin_names(self, cell_w: float, cell_h: float) -> None:
+        """Each axis shows every name where they fit side by side (a column as wide as the
+        widest name, a row a line tall), else every second, third … so none runs into the
+        next at a readable size. The axes keep their room for every name, so thinning never
+        moves the cells."""
+        metrics = QtGui.QFontMetricsF(ui_font(self._tick_pt or points(READING), True))
+        room = {"top": (cell_w, max((metrics.horizontalAdvance(name) + metrics.height() / 2
+                                     for name in self.names.get("top", ())), default=0.0)),
+                "left": (cell_h, metrics.height())}
+        for side, (cell, name) in room.items():
+            if side in self.names and len(self.names[side]) in self.grid.values.shape:
+                step = max(1, math.ceil(name / cell)) if cell > 0 else 1
+                if step != self._steps.get(side, 1):
+                    self._set_names(side, step)
 
     def set_placed_axes(self, ticks: dict[str, list[tuple[int, str]]], point: float) -> None:
         """Ticks at chosen rows and columns (a large import's thinned names) in a `point`-size
@@ -314,7 +340,7 @@ class CellLayer:
             return
         for side, pairs in ticks.items():
             self.plot.getAxis(side).setTicks([pairs, []])
-        self.names, self._tick_pt = labels, point
+        self.names, self._tick_pt, self._steps = labels, point, {}
         self.fit_axes()
 
     def fit_axes(self) -> None:
