@@ -76,7 +76,7 @@ def read_number(text: str, low: float, high: float, whole: bool = False) -> Read
         return Reading(problem="hex")
     parts = split_numbers(text)
     if len(parts) > 1:
-        numbers = all(NUMBERISH.fullmatch(part) for part in parts)
+        numbers = any(NUMBERISH.fullmatch(part) for part in parts)  # a row with a slip
         return Reading(problem="several" if numbers else "not_number", parts=parts)
     reread = plain != text.strip().replace("−", "-")  # the app's own minus sign is plain
     if "," in plain:
@@ -96,8 +96,8 @@ def read_number(text: str, low: float, high: float, whole: bool = False) -> Read
     if not PLAIN.fullmatch(plain):
         return Reading(problem="not_number")
     value = float(plain)
+    if whole and math.isfinite(value) and not value.is_integer():
+        return Reading(problem="whole")
     if not math.isfinite(value) or not low <= value <= high:
         return Reading(problem="range")
-    if whole and not value.is_integer():
-        return Reading(problem="whole")
     return Reading(value=value, reread=reread)

@@ -75,6 +75,13 @@ def test_a_whole_number_box_reads_thousands_as_it_shows_them_and_refuses_fractio
     assert read_number("1,5", 1, high, whole=True).problem == "whole"
     assert read_number("2.5", 1, high, whole=True).problem == "whole"
     assert read_number("0", 1, high, whole=True).problem == "range"
+    assert read_number("0,5", 1, high, whole=True).problem == "whole"  # the first problem
+
+
+def test_several_numbers_with_a_slip_among_them_are_still_several():
+    reading = read_number("1.5, 2.5, 0x3, 4.5", LOW, HIGH)
+    assert reading.problem == "several"
+    assert reading.parts == ("1.5", "2.5", "0x3", "4.5")
 
 
 def test_a_number_past_a_floats_reach_is_out_of_range_like_any_other():
