@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, QRect, Qt
-from PySide6.QtGui import QInputMethodEvent
+from PySide6.QtGui import QAction, QInputMethodEvent, QKeySequence
 from PySide6.QtWidgets import QApplication
 
 from app.i18n import tr
@@ -165,6 +165,23 @@ def test_escape_takes_the_typed_value_back_and_leaving_the_box_then_commits_noth
     settle(panel)
     assert not box.hasFocus()
     assert document.state == before and document.undo_stack.count() == steps
+
+
+def test_escape_in_a_box_takes_back_first_and_only_then_reaches_the_windows_shortcut(
+        qtbot, panel):
+    """On the stage Escape also leaves presentation mode (a window shortcut): a typed value
+    is taken back first, and the next Escape leaves."""
+    left = []
+    leave = QAction(panel)
+    leave.setShortcut(QKeySequence(Qt.Key.Key_Escape))
+    leave.triggered.connect(lambda: left.append(True))
+    panel.addAction(leave)
+    box = entry(panel)
+    shown = box.text()
+    typed(qtbot, box, "2.5", key=Qt.Key.Key_Escape)
+    assert box.text() == shown and not left
+    qtbot.keyClick(box.lineEdit(), Qt.Key.Key_Escape)
+    assert left == [True]
 
 
 def test_leaving_the_box_commits_what_was_typed_as_a_spreadsheet_does(qtbot, panel):

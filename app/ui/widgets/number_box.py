@@ -215,6 +215,16 @@ class TypedEntry:
             return True
         return False
 
+    def holds_escape(self, event: QEvent) -> bool:
+        """Escape belongs to the box while it has something to take back: a window's Escape
+        shortcut (leaving the stage) waits until then."""
+        if event.type() != QEvent.Type.ShortcutOverride or not isinstance(event, QKeyEvent):
+            return False
+        if event.key() != Qt.Key.Key_Escape or event.modifiers() != Qt.KeyboardModifier.NoModifier:
+            return False
+        note = NumberNote.near(self.box)
+        return self.changed() or (note is not None and note.isVisible() and note.box is self.box)
+
     def language_changed(self) -> None:
         self.quiet(self.box)  # its words were the old language's
 
@@ -251,6 +261,12 @@ class NumberBox(QDoubleSpinBox):
     def focusOutEvent(self, event: QFocusEvent) -> None:
         self.entry.commit()
         super().focusOutEvent(event)
+
+    def event(self, event: QEvent) -> bool:
+        if self.entry.holds_escape(event):
+            event.accept()
+            return True
+        return super().event(event)
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
@@ -305,6 +321,12 @@ class WholeBox(QSpinBox):
     def focusOutEvent(self, event: QFocusEvent) -> None:
         self.entry.commit()
         super().focusOutEvent(event)
+
+    def event(self, event: QEvent) -> bool:
+        if self.entry.holds_escape(event):
+            event.accept()
+            return True
+        return super().event(event)
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
