@@ -264,3 +264,15 @@ def test_the_width_d_box_says_why_a_width_past_its_range_changed_nothing(qtbot, 
     settle(panel)
     assert panel.document.state == before and panel.document.undo_stack.count() == steps
     assert format_number(spin.maximum()) in shown_note(spin).text()
+
+
+def test_the_note_goes_with_a_removed_tokens_box(qtbot, panel):
+    document = panel.document
+    last = len(panel.tokens) - 1
+    box = panel.charts[("k", last)].boxes[0]
+    typed(qtbot, box, "abc")
+    note = shown_note(box)
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.remove_token(last)
+    settle(panel)
+    assert not note.isVisible()

@@ -11,7 +11,7 @@ never claims a value the document does not hold, and the note quotes what was ty
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QPoint, QRect, Qt, Signal
-from PySide6.QtGui import QFocusEvent, QKeyEvent, QPalette, QValidator
+from PySide6.QtGui import QFocusEvent, QHideEvent, QKeyEvent, QPalette, QValidator
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
     QAbstractSpinBox,
@@ -262,6 +262,10 @@ class NumberBox(QDoubleSpinBox):
         self.entry.commit()
         super().focusOutEvent(event)
 
+    def hideEvent(self, event: QHideEvent) -> None:
+        self.entry.quiet(self)  # a removed token's box, a row the stage leaves out
+        super().hideEvent(event)
+
     def event(self, event: QEvent) -> bool:
         if self.entry.holds_escape(event):
             event.accept()
@@ -321,6 +325,10 @@ class WholeBox(QSpinBox):
     def focusOutEvent(self, event: QFocusEvent) -> None:
         self.entry.commit()
         super().focusOutEvent(event)
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        self.entry.quiet(self)  # a removed token's box, a row the stage leaves out
+        super().hideEvent(event)
 
     def event(self, event: QEvent) -> bool:
         if self.entry.holds_escape(event):
