@@ -36,6 +36,7 @@ from app.model.state import EDIT_LIMIT
 from app.model.view import compute_view, initial_state
 from app.ui.language import apply_language
 from app.ui.notices import word
+from app.ui.widgets.number_box import NumberNote
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
@@ -65,8 +66,9 @@ def test_editor_box_refuses_bad_text_and_changes_nothing(qtbot, window, text):
     assert window.document.state == before, f"typing {text!r} changed the state"
     assert window.document.undo_stack.count() == steps
     assert box.value() == pytest.approx(float(before.teaching_q[3][1]), abs=0.005)
-    if editor.message.isVisible():
-        assert "Traceback" not in editor.message.text()
+    note = NumberNote.near(box)
+    assert note is not None and note.isVisible() and note.box is box
+    assert "Traceback" not in note.text()
 
 
 def test_editor_box_accepts_a_good_number_as_a_positive_control(qtbot, window):
@@ -85,8 +87,9 @@ def test_editor_box_out_of_range_is_refused_with_a_visible_note(qtbot, window):
     _type_into(qtbot, box, "250")
     window.document.flush()
     assert window.document.state == before
-    assert editor.message.isVisible()
-    assert "250" in editor.message.text() and f"{EDIT_LIMIT:g}" in editor.message.text()
+    note = NumberNote.near(box)
+    assert note.isVisible() and note.isVisibleTo(editor)
+    assert "250" in note.text() and f"{EDIT_LIMIT:g}" in note.text()
 
 
 BAD_VECTORS = [

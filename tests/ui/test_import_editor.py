@@ -10,9 +10,14 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 from safetensors.numpy import save_file
 
+from app.i18n import tr
+from app.model.capture import VALUE_LIMIT
 from app.ui.actions import files as files_module
+from app.ui.format import format_number
+from app.ui.widgets.number_box import NumberNote, quoted
 
 RNG = np.random.default_rng(11)
 
@@ -155,3 +160,34 @@ def test_the_editor_dock_names_the_world_it_edits(window, monkeypatch, tmp_path)
     window.document.undo_stack.undo()
     window.document.flush()
     assert dock.windowTitle() == "4-D vector editor"
+
+
+def test_a_captures_boxes_read_a_decimal_comma_and_refuse_a_pasted_row(
+        window, monkeypatch, tmp_path, qtbot) -> None:
+    """Up to 1024 dimensions: a row pasted into one entry cannot be meant to fill the pair's
+    vector, so it is refused under the box and nothing changes."""
+    _capture(tmp_path / "c.safetensors", 4, 10)
+    _import(window, monkeypatch, tmp_path / "c.safetensors")
+    document = window.document
+    page = _editor(window).imported
+    page.dim_spin.setValue(2)
+    box = page.boxes["q"]
+    box.setFocus()
+    box.selectAll()
+    QTest.keyClicks(box, "0,125")
+    QTest.keyClick(box, Qt.Key.Key_Return)
+    document.flush()
+    assert document.state.imported.queries[document.state.query][1] == 0.125
+    before, steps = document.state, document.undo_stack.count()
+    text = "1.5, 2.5, 3.5, 4.5"
+    QApplication.clipboard().setText(text)
+    box.selectAll()
+    QTest.keyClick(box.lineEdit(), Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+    QTest.keyClick(box, Qt.Key.Key_Return)
+    document.flush()
+    assert document.state == before and document.undo_stack.count() == steps
+    note = NumberNote.near(box)
+    assert note.isVisible() and note.box is box
+    accepts = tr("typed.accepts", low=format_number(-VALUE_LIMIT),
+                 high=format_number(VALUE_LIMIT))
+    assert note.text() == tr("typed.several", typed=quoted(text), count=4, accepts=accepts)

@@ -11,6 +11,7 @@ from app.i18n import tr
 from app.model.figures import EXAMPLE
 from app.model.measure import CHUNK_BYTES, DTYPE, MAX_D_A, MAX_T, MIN_T
 from app.ui.format import format_number
+from app.ui.widgets.number_box import NumberNote
 
 
 def type_into(qtbot, spin, text: str) -> None:
@@ -28,7 +29,7 @@ def test_the_lessons_sizes_are_taken_as_typed(qtbot, box):
     type_into(qtbot, box.t_box, str(T))
     type_into(qtbot, box.d_box, str(d_a))
     assert (box.t_box.value(), box.d_box.value()) == (T, d_a)
-    assert not box.range_note.isVisible()
+    assert NumberNote.near(box.t_box) is None  # nothing to say
 
 
 def test_a_number_past_the_range_is_refused_and_the_range_said(qtbot, box):
@@ -36,16 +37,18 @@ def test_a_number_past_the_range_is_refused_and_the_range_said(qtbot, box):
     typed = str(MAX_T * 10)
     type_into(qtbot, box.t_box, typed)
     assert box.t_box.value() == before  # unchanged, not a truncated 4096 → 409
-    assert box.range_note.isVisible()
-    assert box.range_note.text() == tr("guide.measure.out_of_range", symbol="T", typed=typed,
-                                       low=format_number(MIN_T), high=format_number(MAX_T))
-    assert format_number(MAX_T) in box.range_note.text()
+    note = NumberNote.near(box.t_box)
+    assert note.isVisible() and note.box is box.t_box
+    accepts = tr("typed.accepts_whole", low=format_number(MIN_T), high=format_number(MAX_T))
+    assert note.text() == tr("typed.range", typed=typed, accepts=accepts)
     type_into(qtbot, box.t_box, "512")
-    assert box.t_box.value() == 512 and not box.range_note.isVisible()
+    assert box.t_box.value() == 512 and not note.isVisible()
 
 
 def test_the_range_of_d_a_is_said_too(qtbot, box):
     type_into(qtbot, box.d_box, str(MAX_D_A + 1))
-    assert box.range_note.isVisible() and format_number(MAX_D_A) in box.range_note.text()
+    note = NumberNote.near(box.d_box)
+    assert note.isVisible() and note.box is box.d_box
+    assert format_number(MAX_D_A) in note.text()
     assert box.d_box.toolTip() == tr("guide.measure.range_tip", low=format_number(1),
                                      high=format_number(MAX_D_A))

@@ -6,20 +6,16 @@ them into document edits and redraws the bars from the document's next view.
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QLocale, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QPainter, QValidator, QWheelEvent
-from PySide6.QtWidgets import QAbstractSpinBox, QDoubleSpinBox, QWidget
+from PySide6.QtGui import QColor, QPainter, QWheelEvent
+from PySide6.QtWidgets import QAbstractSpinBox, QWidget
 
 from app.model.state import EDIT_LIMIT
+from app.ui.widgets.number_box import NumberBox
 
 BAR_WIDTH = 0.7
-NUMBERISH = re.compile(r"\s*[+\-−]?(\d+\.?\d*|\.\d+)?([eE][+\-]?\d*)?\s*")
-"""Text that is, or could still become, a number: held as "not yet valid" instead of refusing
-the keystroke, so "150" or "1e9" can be typed in full and then refused with a message."""
 
 
 class BarColumns(pg.GraphicsObject):
@@ -100,14 +96,9 @@ class BarColumns(pg.GraphicsObject):
             self.finished.emit(index)
 
 
-class EntryBox(QDoubleSpinBox):
-    """One vector entry typed exactly: ±EDIT_LIMIT, two decimals, committed on Enter.
-
-    Out-of-range or unfinished numbers are held while typing, then refused on Enter with
-    `rejected` (the box returns to its old value); letters are never accepted at all.
-    """
-
-    rejected = Signal(str)
+class EntryBox(NumberBox):
+    """One vector entry typed exactly: ±EDIT_LIMIT, two decimals, read as every number box
+    reads (`NumberBox`), committed on Enter or on leaving the box."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -115,22 +106,9 @@ class EntryBox(QDoubleSpinBox):
         self.setRange(-EDIT_LIMIT, EDIT_LIMIT)
         self.setDecimals(2)
         self.setSingleStep(0.1)
-        self.setKeyboardTracking(False)
         self.setButtonSymbols(QAbstractSpinBox.ButtonSymbols.NoButtons)
         self.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        self.setCorrectionMode(QAbstractSpinBox.CorrectionMode.CorrectToPreviousValue)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-
-    def validate(self, text: str, pos: int) -> object:
-        state, text, pos = super().validate(text, pos)
-        if state == QValidator.State.Invalid and NUMBERISH.fullmatch(text):
-            state = QValidator.State.Intermediate
-        return state, text, pos
-
-    def fixup(self, text: str) -> str:
-        """Qt calls this when Enter or leaving the box finds text that is not a valid value."""
-        self.rejected.emit(text)
-        return text
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         """Scrolling past a box must not change a value: the wheel only acts on a focused box."""

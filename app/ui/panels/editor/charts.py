@@ -114,6 +114,7 @@ class VectorChart:
         self.boxes = [EntryBox() for _ in range(dims)]
         for dim, box in enumerate(self.boxes):
             box.setObjectName(f"editor_{role}_{token}_{dim}")
+            box.takes_rows = True  # a pasted row of d numbers fills the vector
         self.widget = QWidget()
         layout = QVBoxLayout(self.widget)
         layout.setContentsMargins(0, 0, 0, 0)

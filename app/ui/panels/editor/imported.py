@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QSizePolicy,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -32,6 +31,7 @@ from app.ui.format import name_tip, plain_tip, shown_name
 from app.ui.look import OKABE_ITO, Look
 from app.ui.panels.editor.bars import BarColumns, EntryBox
 from app.ui.panels.editor.charts import ROLES, ChartView
+from app.ui.widgets.number_box import WholeBox
 
 DECIMALS = 4
 """Captured entries are often a few hundredths: two decimals would hide the value dragged."""
@@ -73,8 +73,8 @@ class ImportedEditor(QWidget):
         self._charts.setHorizontalSpacing(6)
         self._charts.setVerticalSpacing(2)
         self.dim_label = QLabel(objectName="editor_imported_dim_label")
-        self.dim_spin = QSpinBox(objectName="editor_imported_dim")
-        self.dim_spin.setKeyboardTracking(False)
+        self.dim_spin = WholeBox()
+        self.dim_spin.setObjectName("editor_imported_dim")
         self.dim_label.setBuddy(self.dim_spin)
         self.boxes = {role: EntryBox() for role in ROLES}
         self.box_labels = {role: QLabel(f"{role}:") for role in ROLES}
@@ -85,14 +85,10 @@ class ImportedEditor(QWidget):
             box.setSingleStep(0.01)
         self.fixed_note = QLabel(objectName="editor_imported_fixed")
         self.fixed_note.setWordWrap(True)
-        self.message = QLabel(objectName="editor_imported_message")
-        self.message.setWordWrap(True)
-        self.message.hide()
         self._lay_out()
         self.dim_spin.valueChanged.connect(lambda _value: self._show_entries())
         for role, box in self.boxes.items():
             box.valueChanged.connect(lambda value, r=role: self._on_typed(r, value))
-            box.rejected.connect(self._on_rejected)
 
     def _lay_out(self) -> None:
         entry = QGridLayout()  # the dimension, then its q and k: narrow enough for a dock
@@ -109,11 +105,9 @@ class ImportedEditor(QWidget):
         column.addWidget(self.order_line)
         column.addLayout(self._charts)
         column.addLayout(entry)
-        column.addWidget(self.message)
         column.addWidget(self.fixed_note)
         column.addStretch(1)
         emphasize(self.pair_line, READING, bold=True)
-        emphasize(self.message, READING, bold=True)
         for widget in (*self.role_labels.values(), *self.box_labels.values()):
             emphasize(widget, READING, bold=True)
         for box in self.boxes.values():
@@ -178,7 +172,6 @@ class ImportedEditor(QWidget):
         self.dim_label.setText(tr("editor.imported.dim"))
         self.fixed_note.setText(tr("editor.imported.fixed"))
         self.fixed_note.setToolTip(plain_tip(tr("editor.imported.fixed_tip")))
-        self.message.hide()
         self.refresh()
 
     # --- repaint from the document ---------------------------------------------------------
@@ -255,7 +248,6 @@ class ImportedEditor(QWidget):
         self.document.set_vector(role, index, values)
 
     def _on_drag_started(self, column: int) -> None:
-        self.message.hide()
         with QSignalBlocker(self.dim_spin):
             self.dim_spin.setValue(int(self.dims[column]) + 1)  # its exact value shows below
         self.document.begin_drag()
@@ -264,9 +256,4 @@ class ImportedEditor(QWidget):
         self._edit(role, int(self.dims[column]), round(value, DRAG_PLACES))
 
     def _on_typed(self, role: str, value: float) -> None:
-        self.message.hide()
         self._edit(role, self.dim_spin.value() - 1, value)
-
-    def _on_rejected(self, text: str) -> None:
-        self.message.setText(tr("editor.rejected", text=text.strip(), limit=f"{VALUE_LIMIT:g}"))
-        self.message.show()

@@ -18,13 +18,13 @@ from PySide6.QtWidgets import (
 
 from app.i18n import current, tr
 from app.model.reshape import tokens_of
-from app.model.state import EDIT_LIMIT
 from app.state.document import Document
 from app.ui.fonts import READING, emphasize
 from app.ui.format import token_glosses
 from app.ui.look import OKABE_ITO, SELECTION_COLOUR
 from app.ui.panels.base import Panel
 from app.ui.panels.editor import stage as rows
+from app.ui.panels.editor.bars import EntryBox
 from app.ui.panels.editor.charts import (
     MINIMUM_SIZE,
     ROLES,
@@ -34,6 +34,7 @@ from app.ui.panels.editor.charts import (
 )
 from app.ui.panels.editor.imported import ImportedEditor
 from app.ui.panels.editor.reshape import ReshapeBar
+from app.ui.widgets.number_box import quoted
 from app.ui.widgets.scroll import FittedScrollArea
 from app.ui.widgets.world_hint import WorldHint, pages_with_hint
 
@@ -299,7 +300,9 @@ class EditorPanel(Panel):
         for dim, box in enumerate(chart.boxes):
             box.valueChanged.connect(
                 lambda value, r=role, t=token, d=dim: self._on_typed(r, t, d, value))
-            box.rejected.connect(self._on_rejected)
+            box.row_typed.connect(
+                lambda parts, text, r=role, t=token, b=box: self._on_row_typed(r, t, b, parts,
+                                                                               text))
 
     # --- look and language ---------------------------------------------------------------
 
@@ -406,6 +409,16 @@ class EditorPanel(Panel):
         self.message.setText(text)
         self.message.show()
 
-    def _on_rejected(self, text: str) -> None:
-        self.message.setText(tr("editor.rejected", text=text.strip(), limit=f"{EDIT_LIMIT:g}"))
-        self.message.show()
+    def _on_row_typed(self, role: str, token: int, box: EntryBox, parts: tuple[str, ...],
+                      text: str) -> None:
+        """Several numbers typed or pasted into one box: d of them fill the vector (one undo
+        step); another count is refused under the box."""
+        values = box.read_row(parts)
+        if values is None or self.document.state.world != "teaching":
+            return
+        if len(values) != self._dims:
+            box.refuse(tr("typed.row_count", typed=quoted(text), count=len(values),
+                          d=self._dims))
+            return
+        self.message.hide()
+        self.document.set_vector(role, token, np.array(values))

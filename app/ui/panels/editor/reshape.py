@@ -11,7 +11,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -23,6 +22,7 @@ from app.state.document import Document
 from app.state.reshaping import count_notice, name_notice
 from app.ui.format import plain_tip
 from app.ui.notices import word
+from app.ui.widgets.number_box import WholeBox
 
 
 class ReshapeBar(QWidget):
@@ -44,9 +44,9 @@ class ReshapeBar(QWidget):
         self.remove_button = QPushButton(objectName="editor_reshape_remove")
         self.add_button = QPushButton(objectName="editor_reshape_add")
         self.dim_label = QLabel()
-        self.dim_spin = QSpinBox(objectName="editor_reshape_dim")
+        self.dim_spin = WholeBox()
+        self.dim_spin.setObjectName("editor_reshape_dim")
         self.dim_spin.setRange(reshape.MIN_DIM, reshape.MAX_DIM)
-        self.dim_spin.setKeyboardTracking(False)  # typed digits commit on Enter, not per key
         self.token_label.setBuddy(self.token_combo)
         self.dim_label.setBuddy(self.dim_spin)
         rows = QVBoxLayout(self)

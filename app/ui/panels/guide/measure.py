@@ -12,14 +12,12 @@ from collections.abc import Callable
 
 import numpy as np
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
     QProgressBar,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -40,37 +38,20 @@ from app.model.measure import (
 from app.state.background import BackgroundRunner
 from app.ui.fonts import STRONG, emphasize
 from app.ui.format import format_bytes, format_number, format_seconds, format_times
+from app.ui.widgets.number_box import WholeBox
 
 DEFAULT_T, DEFAULT_D_A = 1024, 128
 """A first run that takes about a second on a school laptop."""
 
 
-class SizeBox(QSpinBox):
-    """A whole number in a range that says so: a number past the range is held while it is
-    typed, and Enter reports it (`refused`) and keeps the previous value, where a plain spin
-    box would have dropped the keystroke that left the range (4096 became 409, unsaid)."""
-
-    refused = Signal(str)
-    """The text typed, which is outside the range."""
-
-    def __init__(self, name: str, low: int, high: int, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName(name)
-        self.setRange(low, high)
-        self.setCorrectionMode(QSpinBox.CorrectionMode.CorrectToPreviousValue)
-        self.setKeyboardTracking(False)  # "40960" would have passed through 4096 on the way
-
-    def validate(self, text: str, pos: int) -> object:
-        state, text, pos = super().validate(text, pos)
-        if state == QValidator.State.Invalid and text.strip().isdigit():
-            state = QValidator.State.Intermediate
-        return state, text, pos
-
-    def fixup(self, text: str) -> str:
-        """Qt asks for this when Enter or leaving the box finds a number it cannot take."""
-        if text.strip().isdigit():
-            self.refused.emit(text.strip())
-        return text
+def size_box(name: str, low: int, high: int) -> WholeBox:
+    """A whole number in a range that says so: a number past the range is refused under the
+    box, which keeps the previous value (a plain spin box dropped the keystroke that left
+    the range: 4096 became 409, unsaid)."""
+    box = WholeBox()
+    box.setObjectName(name)
+    box.setRange(low, high)
+    return box
 
 
 class MeasureBox(QWidget):
@@ -99,18 +80,12 @@ class MeasureBox(QWidget):
         self.intro.setWordWrap(True)
         self.intro.setTextFormat(Qt.TextFormat.RichText)
         self.t_label, self.d_label = QLabel(), QLabel()
-        self.t_box = SizeBox("guide_measure_t", MIN_T, MAX_T)
+        self.t_box = size_box("guide_measure_t", MIN_T, MAX_T)
         self.t_box.setValue(DEFAULT_T)
         self.t_box.setSingleStep(256)
-        self.d_box = SizeBox("guide_measure_d_a", 1, MAX_D_A)
+        self.d_box = size_box("guide_measure_d_a", 1, MAX_D_A)
         self.d_box.setValue(DEFAULT_D_A)
         self.d_box.setSingleStep(32)
-        self.range_note = QLabel(objectName="guide_measure_range")
-        self.range_note.setWordWrap(True)
-        self.range_note.hide()
-        for box, symbol in ((self.t_box, "T"), (self.d_box, "dₐ")):
-            box.refused.connect(lambda typed, b=box, n=symbol: self._refuse(b, n, typed))
-            box.valueChanged.connect(self.range_note.hide)
         self.run_button = QPushButton()
         self.run_button.setObjectName("guide_measure_run")
         self.run_button.clicked.connect(self.start)
@@ -142,23 +117,14 @@ class MeasureBox(QWidget):
         layout.addWidget(self.title)
         layout.addWidget(self.intro)
         layout.addLayout(inputs)
-        layout.addWidget(self.range_note)
         layout.addLayout(buttons)
         layout.addWidget(self.progress)  # its own line: the runs count must fit at 250 %
         layout.addWidget(self.status)
-
-    def _refuse(self, box: SizeBox, symbol: str, typed: str) -> None:
-        """Say the range where the typed number was refused, and that nothing changed."""
-        self.range_note.setText(tr("guide.measure.out_of_range", symbol=symbol,
-                                   typed=typed, low=format_number(box.minimum()),
-                                   high=format_number(box.maximum())))
-        self.range_note.show()
 
     def start(self) -> None:
         """Run one measurement with the chosen sizes (ignored while one is running)."""
         if self.running:
             return
-        self.range_note.hide()
         self.running = True
         self.result = None
         self.cancel_button.setEnabled(True)

@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QRadioButton,
     QSlider,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -22,6 +21,7 @@ from app.model.decoder_flow import SEQUENCE
 from app.model.state import MAX_SHAPES_D_A
 from app.ui.fonts import READING, STRONG, emphasize
 from app.ui.format import format_number
+from app.ui.widgets.number_box import WholeBox
 from app.ui.widgets.stage_text import NBSP
 from app.ui.widgets.wheel_guard import WheelOnlyWhenFocused
 
@@ -61,16 +61,16 @@ class ShapesControls(QObject):
         self.slider.setPageStep(STEPS_PER_OCTAVE)
         self.slider.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.slider.valueChanged.connect(lambda i: self.T_chosen.emit(self.stops[i]))
-        self.spin = QSpinBox(objectName="shapes_T_spin")
+        self.spin = WholeBox()
+        self.spin.setObjectName("shapes_T_spin")
         self.spin.setRange(stops[0], stops[-1])
         self.spin.setGroupSeparatorShown(True)
-        self.spin.setKeyboardTracking(False)
         self.spin.valueChanged.connect(self.T_chosen.emit)
         self.T_label = QLabel(SEQUENCE)
         self.d_a_label = QLabel("dₐ")
-        self.d_a_spin = QSpinBox(objectName="shapes_d_a_spin")
+        self.d_a_spin = WholeBox()
+        self.d_a_spin.setObjectName("shapes_d_a_spin")
         self.d_a_spin.setRange(1, MAX_SHAPES_D_A)
-        self.d_a_spin.setKeyboardTracking(False)
         self.d_a_spin.valueChanged.connect(self.d_a_chosen.emit)
         self._wheel_guard = WheelOnlyWhenFocused(parent)  # scrolling the panel keeps T, dₐ
         self._wheel_guard.guard(self.slider, self.spin, self.d_a_spin)

@@ -13,12 +13,10 @@ import math
 import numpy as np
 from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtWidgets import (
-    QDoubleSpinBox,
     QGridLayout,
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -27,6 +25,7 @@ from app.i18n import tr
 from app.model.state import POSITION_LIMIT, ROPE_STEP_RANGE
 from app.state.document import Document
 from app.ui.format import format_number, format_score, name_tip, plain_tip, shown_name
+from app.ui.widgets.number_box import NumberBox, WholeBox
 from app.ui.widgets.rich_label import rich_label
 
 POSITION_RANGE = (-POSITION_LIMIT, POSITION_LIMIT)
@@ -43,14 +42,13 @@ class RopePage(QWidget):
         self._shift_from: tuple[np.ndarray, np.ndarray] | None = None
         self.caption = rich_label("timeline_rope_caption")
         grid = QGridLayout()
-        self.position_boxes: list[QSpinBox] = []
+        self.position_boxes: list[WholeBox] = []
         self.names: list[QLabel] = []
         for index in range(len(document.state.positions)):
-            name, box = QLabel(), QSpinBox()
+            name, box = QLabel(), WholeBox()
             name.setTextFormat(Qt.TextFormat.PlainText)  # a token name, never markup
             box.setObjectName(f"timeline_position_{index}")
             box.setRange(*POSITION_RANGE)
-            box.setKeyboardTracking(False)
             box.valueChanged.connect(self._on_position_edited)
             self.names.append(name)
             self.position_boxes.append(box)
@@ -58,12 +56,11 @@ class RopePage(QWidget):
             grid.addWidget(name, row, 2 * column)
             grid.addWidget(box, row, 2 * column + 1)
         self.step_label, self.step_unit = QLabel(), QLabel()
-        self.step_box = QDoubleSpinBox()
+        self.step_box = NumberBox()
         self.step_box.setObjectName("timeline_rope_step")
         self.step_box.setRange(*ROPE_STEP_RANGE)
         self.step_box.setDecimals(STEP_DECIMALS)
         self.step_box.setSingleStep(0.05)
-        self.step_box.setKeyboardTracking(False)
         self.step_box.valueChanged.connect(self._on_step_edited)
         step_row = QHBoxLayout()
         for widget in (self.step_label, self.step_box, self.step_unit):
