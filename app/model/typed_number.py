@@ -29,7 +29,7 @@ NUMBERISH = re.compile(r"[+-]?[\d.,]+([eE][+-]?\d+)?")
 """One of several numbers in a pasted text, in any form this module reads."""
 SEPARATORS = re.compile(r"[\s;、]+|,\s+")
 """Between numbers in pasted text: spaces, tabs, semicolons, "、", or a comma and a space."""
-SIGNS = str.maketrans({"−": "-", "‒": "-", "–": "-", "。": ".", "﹒": "."})
+SIGNS = str.maketrans({"−": "-", "‒": "-", "–": "-", "。": ".", "\uFE52": "."})
 """What NFKC leaves alone but a student's keyboard types for a minus sign or a point."""
 
 

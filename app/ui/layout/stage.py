@@ -138,7 +138,7 @@ class Stage(QWidget):
             signal.connect(lambda _index: self.show_scene())
             signal.connect(lambda _index: self.show_join(False))  # on with the lesson
         lesson.offer_changed.connect(lambda _on: self.show_scene())
-        lesson.document.changed.connect(lambda _fields: self._refit_band())  # another row
+        lesson.document.changed.connect(self._on_document_changed)  # another row
         self._placed: list[QWidget] = []
         self.retranslate()
 
@@ -296,6 +296,9 @@ class Stage(QWidget):
         width, tall = int(body.width() * CARD_SHARE), int(body.height() * CARD_SHARE)
         self.card.setGeometry(QRect(body.x() + (body.width() - width) // 2,
                                     body.y() + (body.height() - tall) // 2, width, tall))
+
+    def _on_document_changed(self, _fields: object = None) -> None:
+        self._refit_band()
 
     def _refit_band(self) -> None:
         """Fit the band again once the panels have laid out the row they show now."""

@@ -171,7 +171,7 @@ class PollBars(QWidget):
     def _lay_rows(self) -> None:
         columns = COMPACT_COLUMNS if self.compact else 1
         # side by side, a count and the next choice's letter stand ¾ em apart, and each
-        # count sits against its own bar: "A ▬ 1   B ▬ 1", never "A ▬   1 B"
+        # count sits against its own bar, never nearer the next letter than its own bar
         self._list.setHorizontalSpacing(self.fontMetrics().height() * 3 // 4
                                         if self.compact else 0)
         for widget in (*self.rows, self.total):

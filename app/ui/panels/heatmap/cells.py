@@ -233,7 +233,7 @@ class CellLayer:
             self._tick_pt = tick
         if rows and (moved or view_box.height() != self._title_room):
             self.fit_axes()
-        if rows:
+        if rows and not self.look.stage:  # the stage gives every name its room instead
             self._thin_names(cell_w, cell_h)
 
     def _measured(self) -> tuple[float, float]:
