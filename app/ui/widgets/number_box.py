@@ -229,27 +229,15 @@ class TypedEntry:
         self.quiet(self.box)  # its words were the old language's
 
 
-class NumberBox(QDoubleSpinBox):
-    """A box for one decimal number; see the module's docstring for how it reads."""
+class _TypedBox:
+    """What both boxes hand to their `TypedEntry`: validating, keys, leaving the box, being
+    hidden, Escape before a window's shortcut, a new language. Mixed in before the spin
+    box class, so each override calls on into Qt's own."""
 
-    refused = Signal(str)
-    """The refusal just shown (the value did not change)."""
-    row_typed = Signal(tuple, str)
-    """Several numbers were typed or pasted (their texts, and the whole text); sent only
-    when `takes_rows` is set, by a box whose owner can fill a row with them."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.takes_rows = False
-        self.entry = TypedEntry(self, whole=False)
-        self.setKeyboardTracking(False)
+    entry: TypedEntry
 
     def validate(self, text: str, pos: int) -> object:
         return self.entry.state(text), text, pos
-
-    def valueFromText(self, text: str) -> float:
-        value = self.entry.read(text).value
-        return self.value() if value is None else value
 
     def fixup(self, text: str) -> str:
         return text  # the box reads what was typed itself, when it commits
@@ -277,6 +265,26 @@ class NumberBox(QDoubleSpinBox):
             self.entry.language_changed()
         super().changeEvent(event)
 
+
+class NumberBox(_TypedBox, QDoubleSpinBox):
+    """A box for one decimal number; see the module's docstring for how it reads."""
+
+    refused = Signal(str)
+    """The refusal just shown (the value did not change)."""
+    row_typed = Signal(tuple, str)
+    """Several numbers were typed or pasted (their texts, and the whole text); sent only
+    when `takes_rows` is set, by a box whose owner can fill a row with them."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.takes_rows = False
+        self.entry = TypedEntry(self, whole=False)
+        self.setKeyboardTracking(False)
+
+    def valueFromText(self, text: str) -> float:
+        value = self.entry.read(text).value
+        return self.value() if value is None else value
+
     def refuse(self, message: str) -> None:
         """Say, under the box, why what was typed changed nothing."""
         self.entry.refuse(message)
@@ -294,7 +302,7 @@ class NumberBox(QDoubleSpinBox):
         return values
 
 
-class WholeBox(QSpinBox):
+class WholeBox(_TypedBox, QSpinBox):
     """A box for one whole number (a size, a count, a position), read like `NumberBox`."""
 
     refused = Signal(str)
@@ -308,35 +316,6 @@ class WholeBox(QSpinBox):
     def decimals(self) -> int:
         return 0
 
-    def validate(self, text: str, pos: int) -> object:
-        return self.entry.state(text), text, pos
-
     def valueFromText(self, text: str) -> int:
         value = self.entry.read(text).value
         return self.value() if value is None else int(value)
-
-    def fixup(self, text: str) -> str:
-        return text
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        if not self.entry.key(event):
-            super().keyPressEvent(event)
-
-    def focusOutEvent(self, event: QFocusEvent) -> None:
-        self.entry.commit()
-        super().focusOutEvent(event)
-
-    def hideEvent(self, event: QHideEvent) -> None:
-        self.entry.quiet(self)  # a removed token's box, a row the stage leaves out
-        super().hideEvent(event)
-
-    def event(self, event: QEvent) -> bool:
-        if self.entry.holds_escape(event):
-            event.accept()
-            return True
-        return super().event(event)
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.entry.language_changed()
-        super().changeEvent(event)
