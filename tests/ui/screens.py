@@ -34,3 +34,14 @@ def run_on_screens(tmp_path: Path, screens: list[dict], child: str, *args: str,
     lines = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
     assert done.returncode == 0 and lines, done.stderr[-2000:]
     return json.loads(lines[-1].removeprefix("RESULT "))
+
+
+WINDOW_MANAGER = 62
+"""Pixels of a laptop screen's height a window manager's panel and title bar take."""
+
+
+def on_laptop(tmp_path: Path, size: tuple[int, int], child: str) -> object:
+    """Run `child` on one laptop screen of `size`, its window as large as a window manager
+    leaves it (argv: width, height, a home folder), and return what it printed."""
+    return run_on_screens(tmp_path, [screen("laptop", *size)], child, str(size[0]),
+                          str(size[1] - WINDOW_MANAGER), str(tmp_path / "home"), timeout=300)

@@ -7,13 +7,9 @@ each screen runs one child that walks every road in both languages."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from screens import run_on_screens, screen
+from screens import WINDOW_MANAGER, on_laptop
 
-WINDOW_MANAGER = 62
-"""Pixels of the screen's height a window manager's panel and title bar take."""
 CHILD = r"""
 import json, os, sys
 from PySide6.QtCore import QEvent
@@ -78,16 +74,11 @@ print("RESULT " + json.dumps(out, ensure_ascii=False), flush=True)
 """
 
 
-def _walk(tmp_path: Path, size: tuple[int, int]) -> list[dict]:
-    return run_on_screens(tmp_path, [screen("laptop", *size)], CHILD, str(size[0]),
-                          str(size[1] - WINDOW_MANAGER), str(tmp_path / "home"), timeout=300)
-
-
 @pytest.mark.parametrize("screen", [(1366, 768), (1280, 800), (1920, 1080)],
                          ids=lambda s: f"{s[0]}x{s[1]}")
 def test_every_road_leaves_every_visible_panel_readable(tmp_path, screen) -> None:
     window = (screen[0], screen[1] - WINDOW_MANAGER)
-    for seen in _walk(tmp_path, screen):
+    for seen in on_laptop(tmp_path, screen, CHILD):
         road = seen["road"]
         assert tuple(seen["size"]) == window, f"{road}: the window grew or shrank"
         assert not seen["short"], f"{road}: below their readable size: {seen['short']}"

@@ -10,11 +10,8 @@ again. One child per screen walks every world (test_desk_screens.py says why).""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from screens import run_on_screens, screen
-from test_desk_screens import WINDOW_MANAGER
+from screens import WINDOW_MANAGER, on_laptop
 
 CHILD = r"""
 import json, os, sys
@@ -154,15 +151,10 @@ print("RESULT " + json.dumps(out, ensure_ascii=False), flush=True)
 """
 
 
-def walk(tmp_path: Path, size: tuple[int, int]) -> list[dict]:
-    return run_on_screens(tmp_path, [screen("laptop", *size)], CHILD, str(size[0]),
-                          str(size[1] - WINDOW_MANAGER), str(tmp_path / "home"), timeout=300)
-
-
 @pytest.mark.parametrize("size", [(1366, 768), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_every_world_leaves_every_visible_panel_readable(tmp_path, size) -> None:
     window = (size[0], size[1] - WINDOW_MANAGER)
-    seen = walk(tmp_path, size)
+    seen = on_laptop(tmp_path, size, CHILD)
     assert len(seen) == 2 * 16, [s["road"] for s in seen]
     for found in seen:
         road = found["road"]
