@@ -52,6 +52,11 @@ class LessonRun(QObject):
         index = self.index if index is None else index
         return not self.lesson.scenes[index].hides_answer or index in self._revealed
 
+    def holds_back(self, panel: str) -> bool:
+        """Whether `panel` keeps its answering figures back now: the scene marks it withheld
+        and has not been revealed (the stage and the lesson's docks ask alike)."""
+        return not self.is_revealed() and panel in self.scene.withheld
+
     @property
     def offer(self) -> bool:
         return self._offer

@@ -311,10 +311,9 @@ class Arrangement(QObject):
         """The lesson's docks are what a single screen projects: until Reveal they keep back
         what the stage and the notes band keep back (the guide's answer, the withheld
         panels' numbers); the panels the scene does not show answer nothing."""
-        scene, revealed = self.lesson.scene, self.lesson.is_revealed()
         for name in {*self._withheld, *names}:
-            self.host.panels[name].withhold(not revealed and name in scene.withheld)
-        self._withheld = {name for name in names if name in scene.withheld}
+            self.host.panels[name].withhold(self.lesson.holds_back(name))
+        self._withheld = {name for name in names if name in self.lesson.scene.withheld}
         self.host.panels[GUIDE].withhold(True)
 
     def _give_back(self) -> None:

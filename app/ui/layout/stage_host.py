@@ -239,9 +239,8 @@ class StageHost(QObject):
                 gone.offer_room(None)
                 self.docks[name].setWidget(gone)
             panels = {name: self.host.panels[name] for name in names}
-            revealed = self.lesson.is_revealed()
             for name, panel in panels.items():
-                panel.withhold(not revealed and name in self.lesson.scene.withheld)
+                panel.withhold(self.lesson.holds_back(name))
                 if name not in self.held:
                     self.held[name] = panel
                     panel.setParent(self.stage.body)
