@@ -239,6 +239,7 @@ class PollBars(QWidget):
             while len(self.rows) > wanted:
                 row = self.rows.pop()
                 self._list.removeWidget(row)
+                row.hide()  # out of sight now, not when the event loop deletes it
                 row.deleteLater()
             while len(self.rows) < wanted:
                 self.rows.append(_Row())
