@@ -1,8 +1,9 @@
 """Owns the presenter console: the teacher's own window on the laptop while the stage fills
 the projector (the PowerPoint / Keynote / reveal.js convention). It shows where the lesson
-is, a small picture of what the projector shows, what the next click brings, the answer the
-class does not see yet, the time since the lesson started, the world and scorer lists, and
-the scene's notes (the guide); the clicker's keys work here too."""
+is, small pictures of what the projector shows and of the scene's next build, what the next
+click brings, the answer the class does not see yet, the time since the lesson started, the
+world and scorer lists, and the scene's notes (the guide); the clicker's keys work here
+too."""
 
 from __future__ import annotations
 
@@ -30,6 +31,8 @@ from app.ui.widgets.rich_label import rich_label
 TICK_MS = 1000
 PICTURE_SHARE = 0.3
 """The projector's picture takes this share of the console's width."""
+NEXT_SHARE = 0.2
+"""The next build's picture, under it, this share: smaller, as in a slide show's console."""
 
 
 class PresenterConsole(QWidget):
@@ -86,6 +89,10 @@ class PresenterConsole(QWidget):
         self.picture = QLabel(objectName="console_projector")
         """What the projector shows now, small (the stage's own pixels)."""
         self.picture.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignRight)
+        self.next_picture = QLabel(objectName="console_next_picture")
+        """The scene's next build as the projector will show it, when a click brings one."""
+        self.next_picture.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignRight)
+        self.next_picture.hide()
         column = QVBoxLayout(self)
         column.addLayout(top)
         if choices is not None:
@@ -97,7 +104,11 @@ class PresenterConsole(QWidget):
             words.addWidget(widget)
         words.addStretch(1)
         beside.addLayout(words, 1)
-        beside.addWidget(self.picture)
+        pictures = QVBoxLayout()
+        pictures.addWidget(self.picture)
+        pictures.addWidget(self.next_picture)
+        pictures.addStretch(1)
+        beside.addLayout(pictures)
         column.addLayout(beside)
         column.addWidget(self.notes, 1)
         self._started = QElapsedTimer()
@@ -161,6 +172,18 @@ class PresenterConsole(QWidget):
         self.picture.setPixmap(picture.scaledToWidth(
             round(PICTURE_SHARE * self.width()), Qt.TransformationMode.SmoothTransformation))
         self.show_scene()
+
+    def show_next(self, picture: QPixmap | None) -> None:
+        """The next build's picture, or none (the next click reveals or changes scene, or
+        the picture is being drawn again): then the words alone say what comes."""
+        if picture is None:
+            self.next_picture.clear()
+            self.next_picture.hide()
+            return
+        self.next_picture.setPixmap(picture.scaledToWidth(
+            round(NEXT_SHARE * self.width()), Qt.TransformationMode.SmoothTransformation))
+        self.next_picture.setToolTip(self.coming.text())
+        self.next_picture.show()
 
     def show_blank(self, on: bool) -> None:
         """Say that the projector is black (B brings the scene back)."""

@@ -4,6 +4,9 @@ scene, what is revealed) knows nothing of them; off the stage a scene is one bui
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from PySide6.QtCore import QObject, Signal
 
 from app.state.lesson import LessonRun
@@ -37,6 +40,16 @@ class Slides(QObject):
         if self.build >= self.builds:
             self.build = self.builds - 1
             self.built.emit(self.build)
+
+    @contextmanager
+    def ahead(self) -> Iterator[None]:
+        """The scene's next build counts as on, and nothing is told: the stage lays it out
+        once, for the console's picture of what the next click brings."""
+        self.build += 1
+        try:
+            yield
+        finally:
+            self.build -= 1
 
     def next(self) -> None:
         """Forward, as a clicker means it: the scene's next build, then the lesson's next step

@@ -23,6 +23,7 @@ from PySide6.QtGui import QGuiApplication, QScreen
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
     QGraphicsView,
+    QLabel,
     QMainWindow,
     QToolBar,
     QWidget,
@@ -45,6 +46,9 @@ FIT_STEP = 0.05
 FIT_TRIES = 8
 PICTURE_MS = 300
 """The console's picture of the projector follows a drag this long after it rests."""
+PREVIEW_MS = 1000
+"""The console's picture of the scene's next build is drawn once the teacher has rested
+this long after a step or an edit: laying a build out takes a good part of a second."""
 
 
 class StageHost(QObject):
@@ -82,6 +86,10 @@ class StageHost(QObject):
         self._picture = QTimer(self, singleShot=True, interval=PICTURE_MS,
                                timeout=self._show_picture)
         """The console's picture of the projector, taken once edits and steps settle."""
+        self._preview = QTimer(self, singleShot=True, interval=PREVIEW_MS,
+                               timeout=self._show_preview)
+        """The console's picture of the next build, drawn once the teacher rests."""
+        self._previewing = False
         docks.document.changed.connect(self._picture.start)
         # the class's bars join the header when a poll starts: the body has less room
         stage.poll.running_changed.connect(lambda _on: self._replan())
@@ -205,6 +213,32 @@ class StageHost(QObject):
     def _show_picture(self) -> None:
         if self.up and self.console.isVisible():
             self.console.show_projector(self.stage.grab())
+            self.console.show_next(None)  # until drawn again: the old one may be stale
+            if self.slides.build + 1 < self.slides.builds:
+                self._preview.start()
+
+    def _show_preview(self) -> None:
+        """The scene's next build, laid out on the stage behind a still of what the
+        projector shows: the class sees no change, the console sees what comes."""
+        if (not self.up or not self.console.isVisible() or self.stage.blanked
+                or self._planning or self.slides.build + 1 >= self.slides.builds):
+            return
+        still = QLabel(self.window)
+        still.setPixmap(self.window.grab())
+        still.setGeometry(self.window.rect())
+        still.show()
+        still.raise_()
+        self._previewing = True
+        try:
+            with self.slides.ahead():
+                self.arrange()
+                picture = self.stage.grab()
+            self.arrange()
+        finally:
+            self._previewing = False
+            still.hide()
+            still.deleteLater()
+        self.console.show_next(picture)
 
     def stage_order(self) -> list[str]:
         """The scene's panels in the order the stage builds them: once revealed, the panels
@@ -268,7 +302,8 @@ class StageHost(QObject):
             self._planned = self.stage.size()
         finally:
             self._planning = False
-        self._picture.start()
+        if not self._previewing:
+            self._picture.start()
         if self._again:
             self._again = False
             self._replan()
