@@ -11,7 +11,7 @@ import re
 import numpy as np
 import pytest
 from PySide6.QtGui import QFontInfo
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout, QWidget
 
 from app.i18n import set_language, strings
 from app.model.data import load_lesson_data
@@ -163,6 +163,32 @@ def test_the_bars_mark_the_right_answer_only_after_reveal(qtbot) -> None:
     assert _too_small(stage) == []
     bars.show_counts(None)
     assert bars.rows == []
+
+
+def test_compact_the_mark_stands_by_its_own_letter(qtbot) -> None:
+    bars = PollBars()
+    stage = _stage(qtbot, bars)
+    choices = ("red", "green", "blue")
+    bars.set_compact(True)
+    bars.show_counts(SceneCounts("s1", choices, 1, (2, 15, 0), frozen=True))
+    for _ in range(3):
+        QApplication.processEvents()
+    right, following = bars.rows[1], bars.rows[2]
+    assert right.mark.isVisible()
+
+    def left_of(widget) -> int:
+        return widget.mapTo(bars, widget.rect().topLeft()).x()
+
+    def right_of(widget) -> int:
+        return widget.mapTo(bars, widget.rect().topRight()).x()
+
+    mark = (left_of(right.mark), right_of(right.mark))
+    to_own = mark[0] - right_of(right.letter)
+    to_next = left_of(following.letter) - mark[1]
+    assert 0 <= to_own < to_next, (to_own, to_next)
+    assert _too_small(stage) == []
+    bars.set_compact(False)
+    assert left_of(right.mark) > right_of(right.number), "a line of its own: after the count"
 
 
 def test_the_bars_follow_a_poll(qtbot) -> None:

@@ -114,6 +114,13 @@ class _Row(QWidget):
         row.addWidget(self.number, 0)
         row.addWidget(self.mark, 0)
 
+    def mark_after_letter(self, on: bool) -> None:
+        """Compact, the choices stand side by side and a mark after a count would sit
+        nearer the next choice's letter than its own: it goes right after its letter."""
+        row = self.layout()
+        row.removeWidget(self.mark)
+        row.insertWidget(1 if on else row.count(), self.mark, 0)
+
     def show_choice(self, index: int, text: str, count: int, share: float, right: bool,
                     revealed: bool) -> None:
         self.letter.setText(LETTERS[index])
@@ -186,6 +193,7 @@ class PollBars(QWidget):
             row.bar.updateGeometry()
             row.layout().setAlignment(row.letter, Qt.AlignmentFlag.AlignVCenter if self.compact
                                       else Qt.AlignmentFlag.AlignTop)
+            row.mark_after_letter(self.compact)
             self._list.addWidget(row, i // columns, i % columns)
             row.show()  # a child added to a shown widget is not shown by itself
         # compact, how many answered closes the one line; else it is a line of its own
