@@ -44,8 +44,10 @@ class LandscapeLayer:
         self._tick_font = scaled_font()
         self._title_style: dict[str, str] = {}
         self._titled: tuple[str, tuple[str, ...]] | None = None
+        self._title = ""
+        self._ends: tuple[str, ...] = ()
         self._signed = True
-        self._painted: tuple[Landscape, str] | None = None  # identity: a drag often keeps it
+        self._painted: Landscape | None = None  # identity: a drag often keeps it
         for _ in range(ISO_LABELS):
             label = PlotText("", color="#222222", anchor=(0.5, 0.5),
                              fill=pg.mkBrush(255, 255, 255, 150))
@@ -63,16 +65,15 @@ class LandscapeLayer:
         self.colorbar.axis.setTextPen(pg.mkPen(look.theme.foreground))
         self.iso.setPen(pg.mkPen("#333333", width=look.px(1)))
 
-    def paint(self, land: Landscape, title: str = "") -> None:
+    def paint(self, land: Landscape) -> None:
         """Fixed levels: ±limit for a signed score, so zero is always the middle (white)
         colour; lowest to highest on a one-sided scale for −|q−k|. The image spans the whole
         rectangle the landscape was computed for (the plot's shape), half a sample beyond
-        each edge. The colour bar carries `title` (the formula) when the plane has no caption.
-        The very landscape painted last (a key dragged inside the same rectangle) is left as
-        it is: a new image and new contours would repaint the whole plane."""
-        if self._painted is not None and self._painted[0] is land and self._painted[1] == title:
+        each edge. The very landscape painted last (a key dragged inside the same rectangle)
+        is left as it is: a new image and new contours would repaint the whole plane."""
+        if self._painted is land:
             return
-        self._painted = (land, title)
+        self._painted = land
         iso = land.iso
         sx = 2 * land.half_width / (len(land.xs) - 1)
         sy = 2 * land.half_height / (len(land.ys) - 1)
@@ -84,14 +85,22 @@ class LandscapeLayer:
             self.colorbar.setColorMap(washed_map(land.signed))
         levels = land.levels
         self.colorbar.setLevels(levels)
-        ends = tuple(f"{value:.0f}" for value in levels)
-        if (title, ends) != self._titled:  # relaying the plot on every drag step is slow
-            self._titled = (title, ends)
-            axis = self.colorbar.axis
-            axis.setLabel(title, **self._title_style)
-            reserve_room(axis, self._tick_font, list(ends))
+        self._ends = tuple(f"{value:.0f}" for value in levels)
+        self._show_title()
         points = iso.segments.reshape(-1, 2)
         self.iso.setData(points[:, 0], points[:, 1], connect="pairs")
+
+    def set_title(self, title: str) -> None:
+        """The colour bar carries `title` (the formula) when the plane has no caption."""
+        self._title = title
+        self._show_title()
+
+    def _show_title(self) -> None:
+        if (self._title, self._ends) != self._titled:  # relaying the plot is slow: a drag
+            self._titled = (self._title, self._ends)  # rarely changes either
+            axis = self.colorbar.axis
+            axis.setLabel(self._title, **self._title_style)
+            reserve_room(axis, self._tick_font, list(self._ends))
 
     def level_labels(self, land: Landscape) -> list[tuple[pg.TextItem, tuple[float, float]]]:
         """Each contour's value label with the point of its line it belongs on (the panel

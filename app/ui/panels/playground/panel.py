@@ -186,7 +186,7 @@ class PlaygroundPanel(Panel):
         if cramped != self._cramped:
             self._cramped = cramped
             self._set_axis_labels()
-            self.refresh()
+            self._show_formula()
 
     def _on_readouts_relaid(self) -> None:
         """The table laid out its new texts: fit the room again only if a cell now asks for
@@ -293,14 +293,8 @@ class PlaygroundPanel(Panel):
             self._active = ("k", state.key)
         land = view.landscape_at(self.plane_aspect())  # the plot's shape: no white bands
         self._fit_range(land)
-        formula = SCORERS[view.scorer].formula
-        # a cramped plane names its score on the colour bar; on the stage, whose formulas
-        # are too long for the bar's height, the caption keeps it
-        on_bar = self._cramped and not self.look.stage
-        self.landscape.paint(land, formula if on_bar else "")
-        self.caption.setText(tr("playground.landscape_title",  # a formula breaks nowhere
-                                formula=kept_whole(formula, (formula,))))
-        self.caption.setVisible(not on_bar)
+        self.landscape.paint(land)
+        self._show_formula()
         self._fit_labels()
         key_colour = self.arrows[("k", state.key)].colour
         marks = self.marks.paint(view, state.key, key_colour, self._extent)
@@ -311,6 +305,16 @@ class PlaygroundPanel(Panel):
             self.plot.vb.viewRange(), self.look.scale, self.look.px(3 * 1.6))
         self.readouts.hold(self.document.dragging)
         self.readouts.paint(view, state.key, self.look.spotlight)
+
+    def _show_formula(self) -> None:
+        """A cramped plane names its score on the colour bar; on the stage, whose formulas
+        are too long for the bar's height, the caption keeps it."""
+        formula = SCORERS[self.document.view.scorer].formula
+        on_bar = self._cramped and not self.look.stage
+        self.landscape.set_title(formula if on_bar else "")
+        self.caption.setText(tr("playground.landscape_title",  # a formula breaks nowhere
+                                formula=kept_whole(formula, (formula,))))
+        self.caption.setVisible(not on_bar)
 
     def _fit_labels(self) -> None:
         names, marks, levels = self._label_points()
