@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from PySide6.QtCore import QEvent, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
@@ -196,10 +196,31 @@ class PollBars(QWidget):
             row.mark_after_letter(self.compact)
             self._list.addWidget(row, i // columns, i % columns)
             row.show()  # a child added to a shown widget is not shown by itself
-        # compact, how many answered closes the one line; else it is a line of its own
-        count = len(self.rows)
-        self._list.addWidget(self.total, *((0, count) if self.compact and count <= columns
-                                           else ((count + columns - 1) // columns, 0, 1, -1)))
+        self._place_total()
+
+    def _place_total(self) -> None:
+        """Compact, how many answered closes the one line while the line has the width for
+        it (a narrow stage puts it on a line of its own); else it is a line of its own."""
+        count, columns = len(self.rows), COMPACT_COLUMNS if self.compact else 1
+        closing = self.compact and count <= columns and self._line_width() <= self.width()
+        where = (0, count) if closing else ((count + columns - 1) // columns, 0, 1, -1)
+        index = self._list.indexOf(self.total)
+        if index >= 0 and self._list.getItemPosition(index)[:2] == where[:2]:
+            return
+        self._list.removeWidget(self.total)
+        self._list.addWidget(self.total, *where)
+
+    def _line_width(self) -> int:
+        """The width of the compact line with the total closing it."""
+        spacing = self._list.horizontalSpacing()
+        margins = self.layout().contentsMargins()
+        return (sum(row.sizeHint().width() + spacing for row in self.rows)
+                + self.total.sizeHint().width() + margins.left() + margins.right())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self.compact:
+            self._place_total()
 
     def bind(self, poll: ClassPoll, revealed: Callable[[], bool] | None = None) -> None:
         """Show the counts of `poll`'s current question as they arrive; with `revealed`, the
@@ -271,6 +292,8 @@ class PollBars(QWidget):
             self.total.setText(tr(key, count=total))
         else:
             self.total.setText(tr("poll.bars.compact_none" if self.compact else "poll.bars.none"))
+        if self.compact:
+            self._place_total()  # a longer total may no longer close the line
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
