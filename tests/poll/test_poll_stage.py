@@ -191,6 +191,21 @@ def test_compact_the_mark_stands_by_its_own_letter(qtbot) -> None:
     assert left_of(right.mark) > right_of(right.number), "a line of its own: after the count"
 
 
+@pytest.mark.parametrize(("width", "line"), [(1024, 0), (560, 1)])
+def test_compact_the_total_closes_the_line_only_when_it_fits(qtbot, width, line) -> None:
+    bars = PollBars()
+    stage = _stage(qtbot, bars)
+    stage.resize(width, 768)
+    bars.set_compact(True)
+    bars.show_counts(SceneCounts("s1", tuple("abcde"), 1, (1, 1, 1, 0, 0), frozen=True))
+    for _ in range(3):
+        QApplication.processEvents()
+    at = bars._list.getItemPosition(bars._list.indexOf(bars.total))[0]
+    assert at == line
+    assert bars.total.geometry().right() <= bars.width()
+    assert _too_small(stage) == []
+
+
 def test_the_bars_follow_a_poll(qtbot) -> None:
     from poll_helpers import QUESTION
 
