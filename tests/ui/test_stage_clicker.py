@@ -32,6 +32,8 @@ def test_page_down_steps_from_every_focusable_widget_on_the_stage(qtbot, open_wi
                          and w.focusPolicy() & Qt.FocusPolicy.TabFocus
                          and (type(w).__name__, w.objectName()) not in tried]
             for widget in focusable:
+                if (type(widget).__name__, widget.objectName()) in tried:
+                    continue  # one of its kind was tried already, in this scene
                 run.go(index)
                 window.document.flush()
                 _settle()
