@@ -65,7 +65,7 @@ def test_evaluate_fills_each_target_from_its_size_only() -> None:
 
 
 def test_every_dock_drag_and_start_up_have_their_own_targets() -> None:
-    """Issue 16: one 60 Hz frame with every dock shown, and a window within a second."""
+    """One 60 Hz frame with every dock shown, and a window within a second."""
     every = Result("ui", "drag step → every visible panel repainted (every dock shown)",
                    "T=5, d=4", [10.0] * 19 + [20.0])
     default = Result("ui", "drag step → every visible panel repainted (default layout)",
@@ -161,7 +161,7 @@ def test_quick_bench_reports_every_field(tmp_path: Path) -> None:
         assert target["text"] in child.stdout
 
 
-# ---- issue 12 §5: output checked first, no child left behind ----
+# ---- output checked first, no child left behind ----
 
 
 @pytest.mark.parametrize("kind", ["folder", "under-a-file"])
@@ -225,8 +225,8 @@ def test_sigterm_to_the_bench_ends_its_start_up_child(tmp_path: Path) -> None:
             os.kill(child, signal.SIGKILL)
 
 
-def test_the_speed_issue_judges_each_drag_row_against_its_floor() -> None:
-    """Issue 25: 4 ms in the default layout and stage scene 1, 8 ms in the busiest, within 4x
+def test_the_targets_judge_each_drag_row_against_its_floor() -> None:
+    """4 ms in the default layout and stage scene 1, 8 ms in the busiest, within 4x
     of the floor."""
     def drag(name: str, ms: float, ratio: float) -> Result:
         return Result("ui", name, "T=5, d=4", [ms] * 20,

@@ -1,7 +1,7 @@
 """Owns the benchmark's import rows: a captured q, k of T = 4096, d = 128 from File → Import to
-its first picture on the heatmap (issue 17 asks for under a second on the 2-core machine), and
+its first picture on the heatmap (the target: under a second on a 2-core machine), and
 imports of 256 and 4,096 tokens with every dock on screen, the match table's rows included
-(issue 23: any accepted size opens in under two seconds)."""
+(the target: any accepted size opens in under two seconds)."""
 
 from __future__ import annotations
 

@@ -138,7 +138,7 @@ def test_screenshot_subprocess_renders_chinese_headless(tmp_path) -> None:
     assert not (tmp_path / "autosave.attnlab.json").exists(), "a screenshot is not a session"
 
 
-# ---- issue 12 §4, §5, §7: user folder, checks before any window, platform noise, xcb ----
+# ---- user folder, checks before any window, platform noise, xcb ----
 
 
 @pytest.fixture
