@@ -1,4 +1,4 @@
-"""Owns `python main.py --bench`: run every measurement, print the table, write the JSON.
+"""Owns running the benchmark (`python -m bench`): every measurement, the table, the JSON.
 
 Headless by force (QT_QPA_PLATFORM=offscreen) and with a private, temporary user-data
 folder, so a benchmark never touches a teacher's autosave or layout.
@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from app.bench import Result, Target
+from bench import Result, Target
 
 MIB = 1024 * 1024
 
@@ -243,7 +243,7 @@ def format_table(info: dict[str, object], setup: dict[str, str], results: list[R
 
 
 def _sections(plan: Plan) -> list[tuple[str, Callable[[], list[Result]]]]:
-    from app.bench import import_time, model_speed, poll_load, startup_time, ui_latency
+    from bench import import_time, model_speed, poll_load, startup_time, ui_latency
 
     def ui() -> list[Result]:
         window = ui_latency.open_window()
@@ -341,7 +341,7 @@ def _run_bench(json_path: Path | None, quick: bool, repeat: int | None) -> int:
                 traceback.print_exc()
             print(f"bench: {title} took {time.perf_counter() - started:.1f} s",
                   file=sys.stderr, flush=True)
-    from app.bench.ui_latency import SETUP
+    from bench.ui_latency import SETUP
 
     targets = evaluate(results)
     print(format_table(info, SETUP, results, targets, errors, plan), flush=True)

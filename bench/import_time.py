@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtWidgets import QApplication
 
-from app.bench import Result
 from app.model.capture import load_capture
 from app.ui.main_window import MainWindow
+from bench import Result
 
 
 def write_capture(folder: Path, T: int, d: int, seed: int = 0) -> Path:
