@@ -64,8 +64,8 @@ def main(argv: list[str]) -> int:
         env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
         return subprocess.run([str(python), "-m", "pytest", *_parallel(rest), *rest], cwd=ROOT,
                               env=env).returncode
-    extra = ["--bench"] if command == "bench" else []
-    return subprocess.run([str(python), str(ROOT / "main.py"), *extra, *rest], cwd=ROOT).returncode
+    target = ["-m", "bench"] if command == "bench" else [str(ROOT / "main.py")]
+    return subprocess.run([str(python), *target, *rest], cwd=ROOT).returncode
 
 
 if __name__ == "__main__":

@@ -20,8 +20,6 @@ USAGE_ERROR = 2
 CANNOT_START = 1
 DISTRIBUTION = "attention-lab"
 """The package's name in its metadata (pyproject.toml), which --version reads."""
-MAX_REPEAT = 1000
-"""--repeat above this would run for days; nobody means it."""
 DEFAULT_SIZE = (1280, 720)
 
 XCB_LIBRARIES: dict[str, str] = {
@@ -93,7 +91,7 @@ def _size(text: str) -> tuple[int, int]:
     return width, height
 
 
-def _whole(text: str, too_long: str, not_whole: str, too_small: str) -> int:
+def whole_number(text: str, too_long: str, not_whole: str, too_small: str) -> int:
     """A whole number of at least 1 as typed; each refusal is one line for the terminal (a
     huge digit string never reaches Python's int-digits advice)."""
     if len(text.strip()) > 12:
@@ -107,19 +105,9 @@ def _whole(text: str, too_long: str, not_whole: str, too_small: str) -> int:
     return value
 
 
-def _positive(text: str) -> int:
-    value = _whole(text, f"expected a number from 1 to {MAX_REPEAT}",
-                   "expected a whole number, not {text!r}",
-                   "expected a number of at least 1, not {value}")
-    if value > MAX_REPEAT:
-        raise argparse.ArgumentTypeError(
-            f"at most {MAX_REPEAT} repeats (each one runs every measurement), not {value}")
-    return value
-
-
 def _scene(text: str) -> int:
     """A scene number as typed (1-based); the upper end is checked once the scenes are read."""
-    return _whole(text, "expected a scene number such as 1",
+    return whole_number(text, "expected a scene number such as 1",
                   "expected a scene number, not {text!r}",
                   "scenes are numbered from 1, not {value}")
 
@@ -175,14 +163,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--scorer", metavar="NAME",
                         help="with --export-csv: the scoring function (dot, scaled_dot, "
                              "cosine, neg_euclidean, additive, qk_norm)")
-    parser.add_argument("--bench", action="store_true",
-                        help="run the benchmark headless and print a table of timings")
-    parser.add_argument("--bench-quick", action="store_true",
-                        help="with --bench: small sizes and few repeats (seconds, for tests)")
-    parser.add_argument("--repeat", type=_positive, metavar="N",
-                        help="with --bench: repeat every timing N times")
-    parser.add_argument("--json", type=Path, metavar="FILE",
-                        help="with --bench: also write the figures to this JSON file")
     parser.add_argument("--poll", type=_poll_address, metavar="HOST:PORT",
                         help="start the class poll on this address (port 0: any free port) "
                              "and print the address it took as one line")
@@ -191,17 +171,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _check_combinations(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """Arguments that parse alone but make no sense together: one clear line, exit 2."""
-    bench = args.bench or args.bench_quick
     if args.screenshot is None and args.panel is not None:
         parser.error("--panel only works with --screenshot")
     if args.head is not None and args.import_file is None:
         parser.error("--head only works with --import")
     if args.scorer is not None and args.export_csv is None:
         parser.error("--scorer only works with --export-csv")
-    if args.export_csv is not None and (args.screenshot is not None or bench):
-        parser.error("--export-csv runs without a window; leave out --screenshot and --bench")
-    if args.poll is not None and (args.export_csv is not None or bench):
-        parser.error("--poll needs the window; leave out --export-csv and --bench")
+    if args.export_csv is not None and args.screenshot is not None:
+        parser.error("--export-csv runs without a window; leave out --screenshot")
+    if args.poll is not None and args.export_csv is not None:
+        parser.error("--poll needs the window; leave out --export-csv")
     if args.export_csv is not None:  # options that change only what a window shows
         window_only = {"--scene": args.scene is not None, "--present": args.present,
                        "--lang": args.lang is not None, "--size": args.size is not None}
@@ -209,10 +188,6 @@ def _check_combinations(parser: argparse.ArgumentParser, args: argparse.Namespac
             if given:
                 parser.error(f"{flag} does not apply to --export-csv, which writes the scores "
                              "without a window; leave it out")
-    if not bench:
-        for flag, value in (("--repeat", args.repeat), ("--json", args.json)):
-            if value is not None:
-                parser.error(f"{flag} only works with --bench")
     if args.screenshot is not None and args.screenshot.suffix.lower() not in (".png", ".svg"):
         parser.error(f"--screenshot needs a .png or .svg file name, "
                      f"not {args.screenshot.name!r}")
@@ -221,8 +196,7 @@ def _check_combinations(parser: argparse.ArgumentParser, args: argparse.Namespac
 def _output_problem(args: argparse.Namespace) -> str | None:
     """An output file that cannot be written, found before anything slow starts (so a run
     never ends in a traceback, and a FIFO never blocks it)."""
-    for flag, path in (("--screenshot", args.screenshot), ("--json", args.json),
-                       ("--export-csv", args.export_csv)):
+    for flag, path in (("--screenshot", args.screenshot), ("--export-csv", args.export_csv)):
         problem = None if path is None else output_problem(path)
         if problem is not None:
             return f"{flag}: {problem}"
@@ -294,11 +268,6 @@ def main(argv: Sequence[str] | None = None,
         from app.headless import export_csv
 
         return export_csv(args)
-    if args.bench or args.bench_quick:
-        os.environ["QT_QPA_PLATFORM"] = "offscreen"
-        from app.bench.run import run_bench
-
-        return run_bench(args.json, quick=args.bench_quick, repeat=args.repeat)
     if args.screenshot is not None:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
         folder = user_folder_problem()

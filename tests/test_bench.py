@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from app.bench import Result, Target, p95
-from app.bench.run import FULL, QUICK, evaluate, format_table, row_note
-from app.bench.startup_time import MARK
-from app.bench.ui_latency import SETUP
-from app.main import build_parser
 from app.model.scenes import load_scenes
+from bench import Result, Target, p95
+from bench.__main__ import build_parser
+from bench.run import FULL, QUICK, evaluate, format_table, row_note
+from bench.startup_time import MARK
+from bench.ui_latency import SETUP
 
 ROOT = Path(__file__).resolve().parents[1]
 MACHINE_FIELDS = {"cpu_count", "cpu", "python", "numpy", "blas", "pyside6", "qt", "pyqtgraph",
@@ -65,7 +65,7 @@ def test_evaluate_fills_each_target_from_its_size_only() -> None:
 
 
 def test_every_dock_drag_and_start_up_have_their_own_targets() -> None:
-    """Issue 16: one 60 Hz frame with every dock shown, and a window within a second."""
+    """One 60 Hz frame with every dock shown, and a window within a second."""
     every = Result("ui", "drag step → every visible panel repainted (every dock shown)",
                    "T=5, d=4", [10.0] * 19 + [20.0])
     default = Result("ui", "drag step → every visible panel repainted (default layout)",
@@ -92,18 +92,33 @@ def test_full_plan_measures_the_issue_sizes() -> None:
 
 def test_repeat_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
-        build_parser().parse_args(["--bench", "--repeat", "0"])
+        build_parser().parse_args(["--repeat", "0"])
     assert exit_info.value.code == 2
     assert "at least 1" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--repeat", str(10**9)], "at most 1000"),
+        (["--repeat", "9" * 5000], "from 1 to 1000"),
+    ],
+)
+def test_an_absurd_repeat_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str],
+                                                 argv: list[str], words: str) -> None:
+    with pytest.raises(SystemExit) as leaving:
+        build_parser().parse_args(argv)
+    assert leaving.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert words in err and "digits" not in err
+
+
 @pytest.mark.slow
 def test_quick_bench_reports_every_field(tmp_path: Path) -> None:
-    """`main.py --bench --bench-quick` in a subprocess, as a user runs it; JSON and table."""
+    """`python -m bench --quick` in a subprocess, as `dev.py bench` runs it; JSON and table."""
     report_path = tmp_path / "bench.json"
     child = subprocess.run(
-        [sys.executable, str(ROOT / "main.py"), "--bench", "--bench-quick", "--json",
-         str(report_path)],
+        [sys.executable, "-m", "bench", "--quick", "--json", str(report_path)],
         cwd=ROOT, capture_output=True, text=True, timeout=120,
     )
     assert child.returncode == 0, child.stderr
@@ -161,15 +176,15 @@ def test_quick_bench_reports_every_field(tmp_path: Path) -> None:
         assert target["text"] in child.stdout
 
 
-# ---- issue 12 §5: output checked first, no child left behind ----
+# ---- output checked first, no child left behind ----
 
 
 @pytest.mark.parametrize("kind", ["folder", "under-a-file"])
 def test_bench_json_that_cannot_be_written_stops_before_the_run(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
         kind: str) -> None:
-    import app.bench.run as bench_run
-    from app.main import main
+    import bench.run as bench_run
+    from bench.__main__ import main
 
     monkeypatch.setattr(bench_run, "run_bench", lambda *_a, **_k: pytest.fail("it ran"))
     if kind == "folder":
@@ -177,13 +192,13 @@ def test_bench_json_that_cannot_be_written_stops_before_the_run(
     else:
         (tmp_path / "file").write_text("")
         target = tmp_path / "file" / "bench.json"
-    assert main(["--bench", "--bench-quick", "--json", str(target)]) == 2
+    assert main(["--quick", "--json", str(target)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith("attention-lab: error: --json: cannot write")
+    assert err.count("\n") == 1 and err.startswith("bench: error: --json: cannot write")
 
 
 def test_a_report_that_cannot_be_written_is_one_line_not_a_traceback(tmp_path: Path) -> None:
-    from app.bench.run import write_report
+    from bench.run import write_report
 
     problem = write_report(tmp_path, {"plan": "quick"})
     assert problem is not None and str(tmp_path) in problem
@@ -195,8 +210,8 @@ def test_a_report_that_cannot_be_written_is_one_line_not_a_traceback(tmp_path: P
 SIGTERM_PARENT = """
 import os, signal, sys
 from pathlib import Path
-from app.bench import startup_time
-from app.bench.run import ending_children_on_sigterm
+from bench import startup_time
+from bench.run import ending_children_on_sigterm
 
 pid_file = Path(sys.argv[1])
 child = ("import os, signal, sys, time; from pathlib import Path; "
@@ -225,8 +240,8 @@ def test_sigterm_to_the_bench_ends_its_start_up_child(tmp_path: Path) -> None:
             os.kill(child, signal.SIGKILL)
 
 
-def test_the_speed_issue_judges_each_drag_row_against_its_floor() -> None:
-    """Issue 25: 4 ms in the default layout and stage scene 1, 8 ms in the busiest, within 4x
+def test_the_targets_judge_each_drag_row_against_its_floor() -> None:
+    """4 ms in the default layout and stage scene 1, 8 ms in the busiest, within 4x
     of the floor."""
     def drag(name: str, ms: float, ratio: float) -> Result:
         return Result("ui", name, "T=5, d=4", [ms] * 20,
@@ -254,7 +269,7 @@ BARE_PROBE = """
 import json, runpy, sys
 sys.argv = ["bare_window"]
 try:
-    runpy.run_module("app.bench.bare_window", run_name="__main__")
+    runpy.run_module("bench.bare_window", run_name="__main__")
 except SystemExit as stop:
     print(json.dumps({"code": stop.code, "libraries": [m in sys.modules for m in
                       ("numpy", "PySide6.QtWidgets", "pyqtgraph")],
@@ -265,8 +280,8 @@ except SystemExit as stop:
 @pytest.mark.slow
 def test_the_bare_window_imports_the_libraries_and_nothing_of_the_app() -> None:
     """The start-up floor's child paints a window (its mark printed, exit 0) having imported
-    NumPy, Qt and pyqtgraph, but nothing of the app beyond the benchmark's timing hook and
-    `app.ui`'s way of importing pyqtgraph: its time is the libraries' alone."""
+    NumPy, Qt and pyqtgraph, but nothing of the app beyond `app.ui`'s way of importing
+    pyqtgraph: its time is the libraries' alone."""
     child = subprocess.run([sys.executable, "-c", BARE_PROBE], cwd=ROOT, capture_output=True,
                            text=True, timeout=60,
                            env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
@@ -275,5 +290,4 @@ def test_the_bare_window_imports_the_libraries_and_nothing_of_the_app() -> None:
     assert mark.startswith(MARK)
     seen = json.loads(report)
     assert seen["code"] == 0 and seen["libraries"] == [True, True, True]
-    assert seen["app"] == ["app", "app.bench", "app.bench.startup_time", "app.ui",
-                           "app.ui.pyqtgraph_import"]
+    assert seen["app"] == ["app", "app.ui", "app.ui.pyqtgraph_import"]

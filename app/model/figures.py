@@ -124,7 +124,7 @@ PUBLISHED: dict[str, tuple[str | tuple[str, ...], str, str, Comparison]] = {
                              _E),
     "anchor_full_layers": ("16", "layers", "layers that keep a KV cache", _E),
 }
-"""key -> (published as printed, unit, meaning, comparison), in FIGURES.md order."""
+"""key -> (published as printed, unit, meaning, comparison), in the lesson's order."""
 
 
 
@@ -359,12 +359,12 @@ def _memory(data: LessonData) -> dict[str, Value]:
 
 
 def lesson_figures(data_dir: Path | None = None) -> dict[str, Figure]:
-    """Every figure of FIGURES.md, computed now from the files in `data_dir` (default data/)."""
+    """Every figure the lesson prints, computed now from the files in `data_dir` (default data/)."""
     return figures_of(load_lesson_data(data_dir))
 
 
 def figures_of(data: LessonData) -> dict[str, Figure]:
-    """Every figure of FIGURES.md, computed from data already loaded (no disk access)."""
+    """Every figure the lesson prints, computed from data already loaded (no disk access)."""
     values = {**_dialogue(data), **_teaching(data), **_shapes(data), **_memory(data)}
     missing = set(PUBLISHED) ^ set(values)
     if missing:  # a programming error, not a data error: the two tables must list the same keys

@@ -136,7 +136,7 @@ def _ranges(f: JsonFile, obj: dict[str, Any], where: str) -> Poll:
     if figure not in PUBLISHED or PUBLISHED[figure][3] != "equal" or isinstance(
             PUBLISHED[figure][0], tuple):
         raise f.fail(join(base, "figure"), f"must name one computed number of the lesson "
-                                           f"(a key of FIGURES.md), found {describe(figure)}")
+                                           f"(a key of lesson_figures()), found {describe(figure)}")
     own = PUBLISHED[figure][1]
     unit = f.text(node, base, "unit")
     sizes = own in BYTE_UNITS and unit in BYTE_UNITS

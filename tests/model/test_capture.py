@@ -1,5 +1,5 @@
-"""Captured q and k: every accepted shape, the learned weights, and each bad input the issue
-lists as one CaptureError naming the file (built with NumPy and safetensors.numpy)."""
+"""Captured q and k: every accepted shape, the learned weights, and each bad input a loader
+must refuse, as one CaptureError naming the file (built with NumPy and safetensors.numpy)."""
 
 from __future__ import annotations
 

@@ -258,7 +258,7 @@ def test_any_json_value_in_a_known_field_loads_or_raises_data_error(
         assert err.path.name == name
 
 
-# ---- one set of limits: what the loader accepts, every widget can show (issue 12 §3) -------
+# ---- one set of limits: what the loader accepts, every widget can show -------------------
 
 LIMIT_EDITS = [
     (DIALOGUE_FILE, _set(["query", "vector"], [0, 0]), "query.vector", "has length 0"),

@@ -46,7 +46,7 @@ def test_shapes_and_parameters_come_from_the_config(anchor):
 
 
 def test_lesson_figures_of_the_anchor_shape(anchor):
-    """Published: head_dim 256, 24 query heads, 64 of 256 dims rotated (FIGURES.md)."""
+    """Published: head_dim 256, 24 query heads, 64 of 256 dims rotated (published)."""
     stages = {s.key: s for s in decoder_stages(anchor)}
     assert dict(stages["qkv"].outputs)["Q"] == (SEQUENCE, 24, 256)
     assert anchor.rotary_dims == 64

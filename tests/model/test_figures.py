@@ -3,6 +3,7 @@ printed precision; editing a data file changes exactly the figures that depend o
 
 from __future__ import annotations
 
+import csv
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -24,38 +25,26 @@ from app.model.figures import (
 )
 from app.model.scoring import score_matrix
 
-FIGURES_MD = Path(__file__).resolve().parents[2].parent / "shared" / "lesson" / "FIGURES.md"
-
-KEYS = (
-    "dialogue_scores", "dialogue_car_cos_max", "dialogue_car_share_proportional",
-    "embed_cos_self", "embed_rank_last3", "qk_rank_top3", "given_row_scaled", "names_k_cos",
-    "unmasked_weight_on_answer", "masked_weight_apple", "masked_weight_xiaoming",
-    "head_a_weight_xiaoming", "head_b_weight_apple", "apple_row_scaled", "apple_row_weights",
-    "sentence_pairs", "anchor_pairs_per_head", "anchor_head_dim", "anchor_rope_dims",
-    "anchor_q_heads", "anchor_kv_groups", "rnn_serial_steps", "rnn_hops_first_to_last",
-    "additive_intermediate_gib", "dot_scores_mib", "unscaled_dot_std", "exp_20",
-    "causal_prefix_forwards", "causal_prefix_positions", "nocache_kv_computations",
-    "nocache_kv_repeated", "cache_kv_computations", "anchor_mha_kib_per_token",
-    "anchor_mha_gib_native", "anchor_mqa_kib_per_token", "anchor_mqa_gib_native",
-    "anchor_gqa_kib_per_token", "anchor_gqa_gib_native", "dsllm67b_bytes_per_token",
-    "dsllm67b_mha_bytes_per_token", "dsllm67b_gib_1m", "mla_numbers_per_layer",
-    "dsv2_bytes_per_token", "dsv3_bytes_per_token", "dsv2_vs_67b_reduction_pct",
-    "glm53_bytes_per_token", "glm53_gib_native", "anchor_linear_state_mib",
-    "anchor_linear_layers", "anchor_full_layers",
-)
-"""FIGURES.md's keys, kept here too so the test runs where shared/ is absent."""
+PUBLISHED_TABLE = Path(__file__).resolve().parents[1] / "data" / "published_figures.csv"
+"""Every figure the lesson prints, as printed: key, published text, unit (copied from the
+lesson's figure list, so a plain clone checks the model against the lesson)."""
 
 
-def _figures_md_rows() -> dict[str, str]:
-    """key -> published cell of every table row in FIGURES.md (empty when the file is absent)."""
-    if not FIGURES_MD.is_file():
-        return {}
-    rows = re.findall(r"^\|\s*`([a-z0-9_]+)`\s*\|\s*([^|]+?)\s*\|", FIGURES_MD.read_text("utf-8"),
-                      flags=re.MULTILINE)
-    return dict(rows)
+def _published_table() -> dict[str, str]:
+    """key -> published text; a missing or empty table stops collection rather than letting
+    every comparison below quietly run on nothing."""
+    if not PUBLISHED_TABLE.is_file():
+        raise FileNotFoundError(f"{PUBLISHED_TABLE} is missing: the lesson's figures are "
+                                "checked against it")
+    with PUBLISHED_TABLE.open(encoding="utf-8", newline="") as file:
+        rows = {row["key"]: row["published"] for row in csv.DictReader(file)}
+    if not rows:
+        raise ValueError(f"{PUBLISHED_TABLE} holds no figures")
+    return rows
 
 
-ALL_KEYS = tuple(dict.fromkeys(KEYS + tuple(_figures_md_rows())))
+TABLE = _published_table()
+ALL_KEYS = tuple(TABLE)
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +52,7 @@ def figures() -> dict[str, Figure]:
     return lesson_figures()
 
 
-def test_one_figure_per_key_of_figures_md(figures: dict[str, Figure]) -> None:
+def test_one_figure_per_published_key(figures: dict[str, Figure]) -> None:
     assert set(figures) == set(ALL_KEYS) == set(PUBLISHED)
 
 
@@ -75,9 +64,9 @@ def test_figure_equals_published_at_printed_precision(figures: dict[str, Figure]
     assert figure.matches(), f"{key}: computed {figure.value!r}, published {figure.published!r}"
 
 
-@pytest.mark.parametrize(("key", "cell"), sorted(_figures_md_rows().items()))
-def test_published_values_are_the_ones_in_figures_md(key: str, cell: str) -> None:
-    """Our copy of each published value must say what FIGURES.md says (skipped without it)."""
+@pytest.mark.parametrize(("key", "cell"), sorted(TABLE.items()))
+def test_the_models_published_values_are_the_lessons(key: str, cell: str) -> None:
+    """The model's copy of each published value says what the lesson prints."""
     published = PUBLISHED[key][0]
     texts = published if isinstance(published, tuple) else (published,)
     printed = re.findall(r"[\u4e00-\u9fff]+|−?-?[\d.]+(?:e\d+)?", cell)
@@ -93,7 +82,7 @@ def _interval_2(doc: dict[str, Any]) -> None:
     del doc["layer_types"]
 
 
-DIALOGUE_KEYS = {k for k in KEYS if k.startswith("dialogue_")}
+DIALOGUE_KEYS = {k for k in ALL_KEYS if k.startswith("dialogue_")}
 TEACHING_KEYS = {"embed_cos_self", "embed_rank_last3", "qk_rank_top3", "given_row_scaled",
                  "names_k_cos", "unmasked_weight_on_answer", "masked_weight_apple",
                  "masked_weight_xiaoming", "head_a_weight_xiaoming", "head_b_weight_apple",
@@ -219,8 +208,8 @@ def test_a_cited_model_missing_from_the_file_is_a_data_error(data_dir: Path, edi
 
 def test_data_that_would_make_a_figure_nan_is_refused_by_name(data_dir: Path,
                                                                edit_data) -> None:
-    """Issue 12 §3: a NaN figure crashed the card's formatter at start-up, so data that
-    would give one (a zero-length vector, scores summing to 0) is refused when loaded."""
+    """A NaN figure would reach the cards' formatter at start-up, so data that would give one
+    (a zero-length vector, scores summing to 0) is refused when loaded."""
     edit_data("dialogue-2d.json", lambda d: d["keys"][2].__setitem__("vector", [-2, -3]))
     with pytest.raises(DataError) as info:
         lesson_figures(data_dir)

@@ -266,7 +266,7 @@ def test_save_names_get_the_scenario_suffix(typed: str, saved: str) -> None:
     assert scenario.with_scenario_suffix(Path("/x") / typed) == Path("/x") / saved
 
 
-# ---- one option rule for the reader and the document (issue 12 §3) -------------------------
+# ---- one option rule for the reader and the document -------------------------------------
 
 @pytest.mark.parametrize(
     ("options", "field", "words"),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.bench.poll_load import measure_poll_load
+from bench.poll_load import measure_poll_load
 
 PHONES = 300
 SECONDS = 10.0

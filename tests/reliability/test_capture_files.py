@@ -1,4 +1,4 @@
-"""Capture files that lie (issue 23, items 1, 6 and 7): a file name in another encoding, an
+"""Capture files that lie: a file name in another encoding, an
 .npz that unpacks to more than the limit or whose .npy header claims petabytes, safetensors
 headers nested 100,000 deep or holding an integer of 5,000 digits. Each is the loader's own
 one-line CaptureError naming the file, decided from headers before any data is read."""

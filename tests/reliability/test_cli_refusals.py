@@ -1,5 +1,5 @@
-"""The command line refuses in one line, exit code 2, and writes nothing (issue 23, items 3, 5,
-7, 8 and 9): an export onto a file the run reads, a hand-edited number in a --scenario, a
+"""The command line refuses in one line, exit code 2, and writes nothing: an
+export onto a file the run reads, a hand-edited number in a --scenario, a
 scorer the world cannot run, options an export does not use."""
 
 from __future__ import annotations

@@ -217,7 +217,7 @@ def test_start_up_installs_the_hook(qtbot, tmp_path, monkeypatch):
         widget.close()
 
 
-# ---- issue 12 §4: the dialog and the autosave never depend on the log or the terminal ----
+# ---- the dialog and the autosave never depend on the log or the terminal ----
 
 
 class _ClosedStream(io.StringIO):

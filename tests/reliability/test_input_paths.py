@@ -317,7 +317,7 @@ def test_special_data_files(data_dir, name, monkeypatch):
 
 
 def test_data_at_every_limit_builds_the_main_window(every_dock_window, data_dir):
-    """Issue 12 §3: what the loaders accept, every widget and formatter can show — the
+    """What the loaders accept, every widget and formatter can show — the
     shortest vector, the largest context a spin box holds, the most heads, the farthest
     position, the largest claim — and the window builds and paints on it."""
     from app import i18n

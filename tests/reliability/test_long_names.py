@@ -1,8 +1,8 @@
-"""Token names at the loader's limit, and large imports, shown well (issue 23, items 10 and
-11): a 200-character name never makes the window demand thousands of pixels (labels show it
-elided, the whole name in the tooltip), a newline in a name never adds a line, and a 256- or
-1,024-key import lays its match table out without measuring every row (timings: the
-benchmark's "import a capture → every dock shown and painted" rows)."""
+"""Token names at the loader's limit, and large imports, shown well: a 200-character name never
+makes the window demand thousands of pixels (labels show it elided, the whole name in the
+tooltip), a newline in a name never adds a line, and a 256- or 1,024-key import lays its match
+table out without measuring every row (timings: the benchmark's "import a capture → every dock
+shown and painted" rows)."""
 
 from __future__ import annotations
 

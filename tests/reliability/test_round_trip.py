@@ -1,7 +1,6 @@
-"""Whatever the app writes it reads back, and a hand edit never stops it (issue 23, items 2
-and 5): one set of limits for the scenario writer and reader, proven over every field the
-writer can produce, and an autosave that cannot be read, for any reason, is set aside while
-the app opens."""
+"""Whatever the app writes it reads back, and a hand edit never stops it: one set of limits for the
+scenario writer and reader, proven over every field the writer can produce, and an autosave that
+cannot be read, for any reason, is set aside while the app opens."""
 
 from __future__ import annotations
 

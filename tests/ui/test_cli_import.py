@@ -1,4 +1,4 @@
-"""The command line of issue 17: --import [--head], --export-csv [--scorer] checked against
+"""The capture command line: --import [--head], --export-csv [--scorer] checked against
 NumPy in real processes, with Qt made unimportable for the export; bad input is one line and
 exit code 2."""
 

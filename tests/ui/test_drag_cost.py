@@ -1,4 +1,4 @@
-"""A drag step costs what it changes (issue 16): the match table announces only the cells
+"""A drag step costs what it changes: the match table announces only the cells
 whose values moved, rebuilds its reasons only when they change, and a panel whose inputs a
 vector edit does not touch (the shapes panel) neither refreshes nor repaints."""
 

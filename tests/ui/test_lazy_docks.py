@@ -1,4 +1,4 @@
-"""Docks build their panels when first needed (issue 16): a start builds only what the first
+"""Docks build their panels when first needed: a start builds only what the first
 screen shows; a dock shown later, or a panel looked up by name, is built then, in the
 window's current look and language."""
 

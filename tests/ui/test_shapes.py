@@ -56,7 +56,7 @@ def test_t_slider_by_keyboard_shows_the_models_bytes(qtbot, panel):
     assert shown(panel, "scores") == format_bytes(score_matrix_bytes(4096, anchor.dtype_bytes))
     assert shown(panel, "additive") == format_bytes(
         additive_intermediate_bytes(4096, anchor.head_dim, anchor.dtype_bytes))
-    # The lesson's published figures (FIGURES.md: dot_scores_mib, additive_intermediate_gib).
+    # The lesson's published figures: dot_scores_mib, additive_intermediate_gib.
     assert shown(panel, "scores") == "32 MiB"
     assert shown(panel, "additive") == "8.0 GiB"
     assert shown(panel, "pairs") == format_number(4096 * 4096)

@@ -24,7 +24,7 @@ def _probe(code: str) -> object:
 
 FIRST_PAINT = """
 import json, sys
-from app.bench.startup_time import exit_after_first_paint
+from bench.startup_time import exit_after_first_paint
 from app.main import main
 main(["--lang", "en"], on_window=exit_after_first_paint)
 print(json.dumps(sorted(sys.modules)))

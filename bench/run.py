@@ -1,4 +1,4 @@
-"""Owns `python main.py --bench`: run every measurement, print the table, write the JSON.
+"""Owns running the benchmark (`python -m bench`): every measurement, the table, the JSON.
 
 Headless by force (QT_QPA_PLATFORM=offscreen) and with a private, temporary user-data
 folder, so a benchmark never touches a teacher's autosave or layout.
@@ -21,14 +21,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from app.bench import Result, Target
+from bench import Result, Target
 
 MIB = 1024 * 1024
 
 
 @dataclass(frozen=True)
 class Plan:
-    """How much to measure: the full sizes of issue 7, or a quick pass for tests."""
+    """How much to measure: the full sizes, or a quick pass for tests."""
 
     name: str
     teaching_steps: int
@@ -42,7 +42,7 @@ class Plan:
     fixed_repeat: bool = False
     poll_phones: int = 300
     poll_seconds: float = 60.0
-    """Issue 24: simulated phones answering and changing their answers, for this long."""
+    """Simulated phones answering and changing their answers, for this long."""
 
     def repeated(self, count: int) -> Plan:
         """The same sizes with every repeat count set to `count`."""
@@ -103,7 +103,7 @@ def _find(results: list[Result], name_part: str, size: str) -> Result | None:
 
 
 def evaluate(results: list[Result]) -> list[Target]:
-    """Issue 7's targets, each filled from the run's results when its size was measured."""
+    """The targets, each filled from the run's results when its size was measured."""
     teaching = next((r for r in results if r.group == "ui" and r.name.startswith("drag step")
                      and r.name.endswith("(default layout)")), None)
     every_dock = next((r for r in results if r.group == "ui" and r.name.startswith("drag step")
@@ -243,7 +243,7 @@ def format_table(info: dict[str, object], setup: dict[str, str], results: list[R
 
 
 def _sections(plan: Plan) -> list[tuple[str, Callable[[], list[Result]]]]:
-    from app.bench import import_time, model_speed, poll_load, startup_time, ui_latency
+    from bench import import_time, model_speed, poll_load, startup_time, ui_latency
 
     def ui() -> list[Result]:
         window = ui_latency.open_window()
@@ -253,11 +253,11 @@ def _sections(plan: Plan) -> list[tuple[str, Callable[[], list[Result]]]]:
                 for T in plan.scale_ts:
                     results += ui_latency.scale_latency(window, T, plan.scale_steps,
                                                         plan.scale_d)
-            quick = plan.name == "quick"  # issue 17: T = 4096, d = 128 in under a second
+            quick = plan.name == "quick"  # T = 4096, d = 128 in under a second
             results.append(import_time.import_to_picture(window, 256 if quick else 4096, 128,
                                                          1 if quick else 5))
             ui_latency.show_every_dock(window)
-            for T in (256,) if quick else (256, 4096):  # issue 23: any size in under 2 s
+            for T in (256,) if quick else (256, 4096):  # any size in under 2 s
                 results.append(import_time.import_to_picture(
                     window, T, 128, 1 if quick else 3, import_time.EVERY_DOCK, 2000.0))
             results.append(ui_latency.teaching_latency(window, plan.teaching_steps,
@@ -341,7 +341,7 @@ def _run_bench(json_path: Path | None, quick: bool, repeat: int | None) -> int:
                 traceback.print_exc()
             print(f"bench: {title} took {time.perf_counter() - started:.1f} s",
                   file=sys.stderr, flush=True)
-    from app.bench.ui_latency import SETUP
+    from bench.ui_latency import SETUP
 
     targets = evaluate(results)
     print(format_table(info, SETUP, results, targets, errors, plan), flush=True)

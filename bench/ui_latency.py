@@ -33,9 +33,9 @@ import numpy as np
 from PySide6.QtCore import QAbstractEventDispatcher, QEvent, QEventLoop, QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QWidget
 
-from app.bench import Result, time_interleaved
 from app.startup import build_window, make_application
 from app.ui.main_window import MainWindow
+from bench import Result, time_interleaved
 
 WINDOW_SIZE = (1920, 1080)
 LANGUAGE = "zh"

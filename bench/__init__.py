@@ -1,6 +1,6 @@
 """Owns the benchmark's records: timed samples, their median and p95, and the targets.
 
-`python main.py --bench` (see `app.bench.run`) fills these from five measurements:
+`python3 dev.py bench` (`python -m bench`, see `bench.run`) fills these from five measurements:
 UI latency through the real main window, model speed against bare NumPy, start-up in a
 subprocess, additive against dot-product scoring in time and peak memory, and the class's
 poll with simulated phones on loopback.

@@ -1,7 +1,7 @@
 """Owns the poll's load benchmark: N simulated phones on loopback, each following the question
 by its event stream and answering and changing its answer, while the UI thread shows the bars.
 
-The phones run in a child process (`python -m app.bench.poll_load`), so the figures are the
+The phones run in a child process (`python -m bench.poll_load`), so the figures are the
 app's own process under load: the round trip of every answer (p95), the longest gap of a
 1 ms timer on the UI thread, memory, and whether the counts the app ends with are exactly
 the last answer each phone was told was counted (no answer lost, none counted twice).
@@ -23,7 +23,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from app.bench import Result
+from bench import Result
 
 __all__ = ["measure_poll_load", "run_phones"]
 
@@ -144,9 +144,9 @@ def measure_poll_load(phones: int = 300, seconds: float = 60.0) -> Result:
     with tempfile.TemporaryDirectory(prefix="attention-lab-poll-load-") as folder:
         report_path = Path(folder) / "phones.json"
         child = subprocess.Popen(
-            [sys.executable, "-m", "app.bench.poll_load", poll.address, poll.room,
+            [sys.executable, "-m", "bench.poll_load", poll.address, poll.room,
              str(phones), str(seconds), str(report_path)],
-            cwd=Path(__file__).resolve().parents[2])
+            cwd=Path(__file__).resolve().parents[1])
         loop = QEventLoop()
         watch = QTimer()
         watch.timeout.connect(lambda: child.poll() is not None and loop.quit())
@@ -190,7 +190,7 @@ def measure_poll_load(phones: int = 300, seconds: float = 60.0) -> Result:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m app.bench.poll_load")
+    parser = argparse.ArgumentParser(prog="python -m bench.poll_load")
     parser.add_argument("address")
     parser.add_argument("room")
     parser.add_argument("phones", type=int)

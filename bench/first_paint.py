@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import sys
 
-from app.bench.startup_time import exit_after_first_paint
 from app.main import main
+from bench.startup_time import exit_after_first_paint
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:], on_window=exit_after_first_paint))

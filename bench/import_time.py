@@ -1,7 +1,7 @@
 """Owns the benchmark's import rows: a captured q, k of T = 4096, d = 128 from File → Import to
-its first picture on the heatmap (issue 17 asks for under a second on the 2-core machine), and
+its first picture on the heatmap (the target: under a second on a 2-core machine), and
 imports of 256 and 4,096 tokens with every dock on screen, the match table's rows included
-(issue 23: any accepted size opens in under two seconds)."""
+(the target: any accepted size opens in under two seconds)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtWidgets import QApplication
 
-from app.bench import Result
 from app.model.capture import load_capture
 from app.ui.main_window import MainWindow
+from bench import Result
 
 
 def write_capture(folder: Path, T: int, d: int, seed: int = 0) -> Path:

@@ -15,7 +15,7 @@ import numpy  # noqa: F401  (imported for its cost: the app's model needs it fir
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
 
 import app.ui  # noqa: F401  (pyqtgraph, imported the way the app imports it)
-from app.bench.startup_time import exit_after_first_paint
+from bench.startup_time import exit_after_first_paint
 
 BARE_SIZE = (1024, 768)
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 import tracemalloc
 from collections.abc import Callable
 
-from app.bench import Result, time_interleaved
 from app.model.additive import DEFAULT_MAX_CHUNK_BYTES, additive_matrix, naive_intermediate_bytes
 from app.model.data import load_lesson_data
 from app.model.scale import ScaleRequest, compute_scale, random_params, random_qk
 from app.model.scoring import score_matrix
 from app.model.view import compute_view, initial_state
+from bench import Result, time_interleaved
 
 MIB = 1024 * 1024
 ADDITIVE_SLACK_BYTES = MIB

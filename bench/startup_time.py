@@ -1,6 +1,6 @@
 """Owns the start-up timing: process start to the first painted main window, in a subprocess.
 
-The child is `python -m app.bench.first_paint`: the real command line and start-up
+The child is `python -m bench.first_paint`: the real command line and start-up
 (`app.main.main`), handed `exit_after_first_paint`, which prints a CLOCK_MONOTONIC timestamp
 (shared by all processes on the machine) once the window's first paint pass has finished and
 quits. The app itself knows nothing of the benchmark. The parent reads the clock just
@@ -8,7 +8,7 @@ before it spawns the child, so the figure includes interpreter start, imports, d
 building the panels and painting. PYTHONDONTWRITEBYTECODE is dropped for the child, so after
 the unrecorded first launch the app's modules load from cached bytecode, as for a user.
 
-Each launch of the app is followed by one of `app.bench.bare_window`, a window of the same
+Each launch of the app is followed by one of `bench.bare_window`, a window of the same
 libraries with nothing of the app: its median is the start-up's floor on this machine.
 """
 
@@ -26,18 +26,17 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication, QWidget
 
-import app
-from app.bench import Result
+from bench import Result
 
 MARK = "attention-lab-first-paint"
 CHILD_TIMEOUT_S = 60.0
-APP_CHILD = (sys.executable, "-m", "app.bench.first_paint")
+APP_CHILD = (sys.executable, "-m", "bench.first_paint")
 """The app, started as its command line starts it, that reports its first paint."""
-BARE_CHILD = (sys.executable, "-m", "app.bench.bare_window")
+BARE_CHILD = (sys.executable, "-m", "bench.bare_window")
 """The start-up's floor: a window of the app's libraries, reporting its first paint."""
-PACKAGE_HOME = Path(app.__file__).resolve().parents[1]
-"""The folder `app` was imported from (a checkout or site-packages): the child starts there,
-so `-m app.main` finds the same package however this one was found."""
+CHECKOUT = Path(__file__).resolve().parents[1]
+"""The checkout that holds `bench` and `app`: the child starts there, so `-m bench.…` and the
+app it imports are this checkout's."""
 
 
 class _FirstPaint(QObject):
@@ -83,7 +82,7 @@ def launch_once(command: Sequence[str] | None = None) -> float:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         argv = list(APP_CHILD if command is None else command)
         start = time.monotonic()
-        child = subprocess.Popen(argv, env=env, cwd=PACKAGE_HOME, stdout=subprocess.PIPE,
+        child = subprocess.Popen(argv, env=env, cwd=CHECKOUT, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True)
         try:
             stdout, stderr = child.communicate(timeout=CHILD_TIMEOUT_S)
