@@ -15,7 +15,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 STAMP = VENV / ".installed"
-USAGE = "usage: python3 dev.py run [app args...] | test [pytest args...] | bench [args...]"
+USAGE = ("usage: python3 dev.py run [app args...] | test [--all] [pytest args...]"
+         " | bench [args...]")
 
 
 def _venv_python() -> Path:
@@ -54,6 +55,15 @@ def _parallel(pytest_args: list[str]) -> list[str]:
     return ["-n", "auto", "--dist", "worksteal"]
 
 
+def _selection(pytest_args: list[str]) -> list[str]:
+    """The suite one runs often: the slow matrix (every scene × size × language × zoom on the
+    stage, the soak, three hundred phones) only with `--all`, as CI runs it, or when the
+    command picks its own markers."""
+    if "--all" in pytest_args or any(arg.startswith("-m") for arg in pytest_args):
+        return []
+    return ["-m", "not slow"]
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in {"run", "test", "bench"}:
         print(USAGE, file=sys.stderr)
@@ -62,8 +72,10 @@ def main(argv: list[str]) -> int:
     python = _ensure_venv()
     if command == "test":
         env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-        return subprocess.run([str(python), "-m", "pytest", *_parallel(rest), *rest], cwd=ROOT,
-                              env=env).returncode
+        chosen = _selection(rest)
+        rest = [arg for arg in rest if arg != "--all"]
+        return subprocess.run([str(python), "-m", "pytest", *_parallel(rest), *chosen, *rest],
+                              cwd=ROOT, env=env).returncode
     target = ["-m", "bench"] if command == "bench" else [str(ROOT / "main.py")]
     return subprocess.run([str(python), *target, *rest], cwd=ROOT).returncode
 

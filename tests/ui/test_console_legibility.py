@@ -18,6 +18,8 @@ from PySide6.QtWidgets import QApplication
 from app.startup import make_application, build_window
 from legibility import broken_inside, lesson_tokens, overlapping, report, seen_texts
 
+pytestmark = pytest.mark.slow
+
 def settle():
     for _ in range(5):
         QApplication.processEvents()

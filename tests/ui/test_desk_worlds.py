@@ -25,6 +25,8 @@ from app.ui.fonts import SMALL, points, ui_font
 from app.ui.panels.heatmap.cells import DESK_CELL_PT
 from legibility import clipped, font_px, overlapping, seen_texts, too_small
 
+pytestmark = pytest.mark.slow
+
 width, height, home = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 IMPORTS = (10, 64, 256)
 RESHAPED = ((8, 32), (2, 2), (4, 12), (6, 16))

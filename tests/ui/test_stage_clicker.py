@@ -4,11 +4,14 @@ Each kind of widget is tried once, in the first scene that shows it."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QWidget
 
 from app.ui.presentation import restore_base_style
 from tests.ui.staging import project
+
+pytestmark = pytest.mark.slow
 
 
 def _settle() -> None:

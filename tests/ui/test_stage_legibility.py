@@ -25,6 +25,8 @@ from app.ui.lesson_values import scene_values
 from app.ui.presentation import restore_base_style
 from tests.ui.staging import project
 
+pytestmark = pytest.mark.slow
+
 SIZES = ((1024, 768), (1280, 720))
 ZOOMS = (1.0, 1.5, 2.0)
 TAGS = re.compile(r"<[^>]+>")

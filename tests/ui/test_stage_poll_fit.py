@@ -22,6 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "poll"))
 
 from poll_helpers import Phone, device, wait_counts
 
+pytestmark = pytest.mark.slow
+
 PROJECTOR = (1024, 768)
 
 
