@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 from screens import run_on_screens, screen
 
+pytestmark = pytest.mark.slow
+
 SCREENS = [screen("laptop", 1366, 768), screen("projector", 1024, 768, x=1366)]
 CHILD = r"""
 import json, sys, time
 from PySide6.QtWidgets import QApplication
 from app.startup import make_application, build_window
 from legibility import broken_inside, lesson_tokens, overlapping, report, seen_texts
-
-pytestmark = pytest.mark.slow
 
 def settle():
     for _ in range(5):

@@ -13,6 +13,8 @@ from __future__ import annotations
 import pytest
 from screens import WINDOW_MANAGER, on_laptop
 
+pytestmark = pytest.mark.slow
+
 CHILD = r"""
 import json, os, sys
 import numpy as np
@@ -24,8 +26,6 @@ from app.startup import build_window, make_application
 from app.ui.fonts import SMALL, points, ui_font
 from app.ui.panels.heatmap.cells import DESK_CELL_PT
 from legibility import clipped, font_px, overlapping, seen_texts, too_small
-
-pytestmark = pytest.mark.slow
 
 width, height, home = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 IMPORTS = (10, 64, 256)
