@@ -15,23 +15,11 @@ pytestmark = pytest.mark.slow
 
 SCREENS = [screen("laptop", 1366, 768), screen("projector", 1024, 768, x=1366)]
 CHILD = r"""
-import json, sys, time
-from PySide6.QtWidgets import QApplication
-from app.startup import make_application, build_window
+import json, sys
 from legibility import broken_inside, lesson_tokens, overlapping, report, seen_texts
+from presenting import present, settle, wait
 
-def settle():
-    for _ in range(5):
-        QApplication.processEvents()
-
-make_application()
-window = build_window(sys.argv[1])
-window.resize(1200, 700)
-window.show()
-settle()
-window.arrangement.open_scene(0, set_up=True)
-window.presentation.set_presenting(True)
-settle()
+window = present(sys.argv[1])
 console, run = window.arrangement.staging.console, window.lesson
 tokens = lesson_tokens(window.document.data)
 failures, pictures = [], 0
@@ -39,10 +27,7 @@ failures, pictures = [], 0
 def check(where):
     global pictures
     console.picture.clear()
-    deadline = time.monotonic() + 10  # a bound on the picture's rest, not a timing
-    while console.picture.pixmap().isNull() and time.monotonic() < deadline:
-        QApplication.processEvents()
-        time.sleep(0.02)
+    wait(lambda: not console.picture.pixmap().isNull(), 10)  # a bound, not a timing
     pictures += not console.picture.pixmap().isNull()
     seen = [s for s in seen_texts(console) if s.visible]
     if not console.coming.text():

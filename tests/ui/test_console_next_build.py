@@ -8,23 +8,11 @@ from screens import run_on_screens, screen
 
 SCREENS = [screen("laptop", 1366, 768), screen("projector", 1024, 768, x=1366)]
 CHILD = r"""
-import json, time
+import json
 import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QApplication
-from app.startup import make_application, build_window
-
-def settle():
-    for _ in range(5):
-        QApplication.processEvents()
-
-def wait(ready, seconds=20):
-    deadline = time.monotonic() + seconds
-    while not ready() and time.monotonic() < deadline:
-        QApplication.processEvents()
-        time.sleep(0.02)
-    return ready()
+from presenting import present, settle, wait
 
 def pixels(pixmap, width=240):
     image = pixmap.scaledToWidth(width, Qt.TransformationMode.SmoothTransformation).toImage()
@@ -37,14 +25,7 @@ def apart(a, b):
     height = min(len(a), len(b))
     return float(np.abs(a[:height] - b[:height]).mean())
 
-make_application()
-window = build_window("en")
-window.resize(1200, 700)
-window.show()
-settle()
-window.arrangement.open_scene(0, set_up=True)
-window.presentation.set_presenting(True)
-settle()
+window = present("en")
 host = window.arrangement.staging
 console = host.console
 lesson = window.lesson

@@ -14,37 +14,21 @@ from app.ui.language import apply_language
 
 SCREENS = [screen("laptop", 1366, 768), screen("projector", 1024, 768, x=1366)]
 CHILD = r"""
-import json, sys, time
-from PySide6.QtWidgets import QApplication, QLabel, QAbstractButton
-from app.startup import make_application, build_window
+import json
+from PySide6.QtWidgets import QLabel, QAbstractButton
+from presenting import present, settle, wait
 
 def texts(widget):
     found = [w.text() for w in widget.findChildren(QLabel) if w.isVisible()]
     found += [w.text() for w in widget.findChildren(QAbstractButton) if w.isVisible()]
     return found
 
-def settle():
-    for _ in range(5):
-        QApplication.processEvents()
-
-make_application()
-window = build_window("en")
-window.resize(1200, 700)
-window.move(40, 30)
-window.show()
-settle()
-index = [s.id for s in window.lesson.lesson.scenes].index("fails")
-window.arrangement.open_scene(index, set_up=True)
-window.presentation.set_presenting(True)
-settle()
+window = present("en", "fails")
 console = window.arrangement.staging.console
 
 def picture():
     # the console's picture of the projector, once the stage has rested (a bound, no timing)
-    deadline = time.monotonic() + 10
-    while console.picture.pixmap().isNull() and time.monotonic() < deadline:
-        QApplication.processEvents()
-        time.sleep(0.02)
+    wait(lambda: not console.picture.pixmap().isNull(), 10)
     image = console.picture.pixmap().toImage()
     return [image.width(), image.height()]
 
