@@ -6,8 +6,8 @@ centred in its cell), never a screenshot."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from html import escape
 from typing import Protocol
-from xml.sax.saxutils import escape, quoteattr
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QLineF, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
@@ -164,7 +164,7 @@ def figure_svg(figure: Figure, title: str) -> bytes:
     families = ", ".join(f"'{f}'" if " " in f else f for f in SVG_FAMILIES)
     lines = ['<?xml version="1.0" encoding="UTF-8"?>',
              f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{w}" height="{h}" '
-             f'viewBox="0 0 {w} {h}" font-family={quoteattr(families)}>',
+             f'viewBox="0 0 {w} {h}" font-family="{escape(families)}">',
              f"<title>{escape(title)}</title>",
              f'<rect x="0" y="0" width="{w}" height="{h}" fill="#FFFFFF"/>',
              *(_element(shape) for shape in figure.shapes()), "</svg>", ""]

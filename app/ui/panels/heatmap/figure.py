@@ -29,8 +29,9 @@ every SVG reader; bands are)."""
 NO_VALUE = "#D9D9D9"
 """A cell without a number (undefined cosine, masked score), as on screen in the light look."""
 INK, FRAME = "#000000", "#606060"
-BAR_DECIMALS = 2
-"""Decimals of the colour bar's numbers, as the cells print theirs."""
+BAR_DECIMALS = {"": 2, "%": 0}
+"""Decimals of the colour bar's numbers by unit: scores as the cells print them, weights in
+whole percent."""
 
 
 def _hex(rgb: Sequence[float]) -> str:
@@ -38,7 +39,7 @@ def _hex(rgb: Sequence[float]) -> str:
 
 
 def _bar_label(value: float, unit: str) -> str:
-    return f"{value:.{BAR_DECIMALS}f}{unit}".replace("-", "−")
+    return f"{value:.{BAR_DECIMALS.get(unit, 2)}f}{unit}".replace("-", "−")
 
 
 @dataclass(frozen=True)
