@@ -19,12 +19,14 @@ from app.model.atomic import write_bytes_atomic
 from app.model.scores_csv import CSV_ENCODING
 from app.ui.figure import Figure, figure_image, figure_png, figure_svg
 from app.ui.panels.base import Panel
+from app.ui.svg_strokes import portable_svg
 
 IMAGE_SUFFIXES = (".png", ".svg")
 
 
 def svg_bytes(widget: QWidget) -> bytes:
-    """Vector output for slides and handouts: the widget paints itself into an SVG."""
+    """Vector output for slides and handouts: the widget paints itself into an SVG, made
+    portable so librsvg and ImageMagick draw it as browsers do."""
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -40,7 +42,7 @@ def svg_bytes(widget: QWidget) -> bytes:
     finally:
         painter.end()
     buffer.close()
-    return bytes(data.data())
+    return portable_svg(bytes(data.data()))
 
 
 def png_bytes(widget: QWidget) -> bytes:

@@ -123,3 +123,24 @@ def test_a_small_window_exports_numbers_that_read_and_no_controls(window, heatma
              for word in re.findall(r"[A-Za-z]{4,}", control.text())}
     assert words, "the controls have English words to look for"
     assert not {word for word in words if re.search(rf"\b{word}\b", read)}, read
+
+
+@pytest.mark.skipif(shutil.which("rsvg-convert") is None,
+                    reason="rsvg-convert (Debian's librsvg2-bin) is not installed")
+def test_librsvg_draws_the_whole_window_without_black_blocks(window, tmp_path) -> None:
+    """The window's SVG comes from Qt's generator: pyqtgraph's thin lines in its scaled
+    groups must stay thin in librsvg, as in the window's PNG."""
+    window.docks["heatmap"].raise_()
+    QApplication.processEvents()
+    png, svg, drawn = tmp_path / "w.png", tmp_path / "w.svg", tmp_path / "rsvg.png"
+    assert window.exports.export_image(window, png)
+    assert window.exports.export_image(window, svg)
+    assert "non-scaling-stroke" not in svg.read_text(encoding="utf-8")
+    subprocess.run(["rsvg-convert", "-o", str(drawn), str(svg)], check=True, timeout=60)
+    theirs = QImage(str(drawn))
+    size = (theirs.width(), theirs.height())
+    a, b = _pixels(QImage(str(png)), size), _pixels(theirs, size)
+    assert abs(_near_black(a) - _near_black(b)) < 0.02, (_near_black(a), _near_black(b))
+    quarter = (size[0] // 4, size[1] // 4)
+    difference = np.abs(_pixels(QImage(str(png)), quarter) - _pixels(theirs, quarter)).mean()
+    assert difference < 10.0, f"{difference:.1f} of 255 (a thick stroke over a plot: ~70)"
