@@ -99,7 +99,7 @@ def test_librsvg_draws_the_svg_as_the_png_shows_it(window, heatmap, tmp_path) ->
     # at a quarter of the size the letters (another font in librsvg) blur into their cells
     quarter = (size[0] // 4, size[1] // 4)
     difference = np.abs(_pixels(ours, quarter) - _pixels(theirs, quarter)).mean()
-    assert difference < 6.0, f"the colours match, cell by cell: {difference:.1f} of 255"
+    assert difference < 10.0, f"the colours match, cell by cell: {difference:.1f} of 255"
 
 
 @pytest.mark.skipif(shutil.which("tesseract") is None,
