@@ -8,21 +8,18 @@ machine with no display and no window libraries.
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import os
 import sys
 from dataclasses import replace
 from pathlib import Path
 
-import numpy as np
-
-from app.model.atomic import write_text_atomic
+from app.model.atomic import write_bytes_atomic
 from app.model.capture import Capture, load_capture
 from app.model.data import DEFAULT_DATA_DIR, LessonData, load_lesson_data
 from app.model.errors import AttentionLabError
 from app.model.reshape import scorer_problem
 from app.model.scenario import read_scenario
+from app.model.scores_csv import scores_csv_bytes
 from app.model.scoring import SCORERS
 from app.model.state import LabState
 from app.model.view import compute_view, initial_state
@@ -39,23 +36,6 @@ def start_state(data: LessonData, scenario: Path | None, capture: Capture | None
         state = replace(state, imported=capture).with_world(
             "imported", (len(capture.queries) - 1, 0))
     return state
-
-
-def matrix_csv(names: tuple[tuple[str, ...], tuple[str, ...]], matrix: np.ma.MaskedArray) -> str:
-    """Rows = queries, columns = keys, names as the first row and column; each number in
-    Python's shortest round-trip form, an undefined score (cosine of a zero vector) empty."""
-    query_names, key_names = names
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["", *key_names])
-    data = np.ma.getdata(matrix).astype(np.float64)
-    mask = np.ma.getmaskarray(matrix)
-    for i, name in enumerate(query_names):
-        row = [repr(x) for x in data[i].tolist()]
-        if mask[i].any():
-            row = ["" if masked else text for text, masked in zip(row, mask[i], strict=True)]
-        writer.writerow([name, *row])
-    return out.getvalue()
 
 
 def _same_file(a: Path, b: Path) -> bool:
@@ -104,8 +84,7 @@ def export_csv(args: argparse.Namespace) -> int:
         sys.stderr.write(f"attention-lab: error: {error}\n")
         return USAGE_ERROR
     try:
-        write_text_atomic(args.export_csv, matrix_csv((view.query_names, view.key_names),
-                                                      view.active))
+        write_bytes_atomic(args.export_csv, scores_csv_bytes(view))  # as File → Export
     except OSError as error:
         sys.stderr.write(f"attention-lab: error: cannot write {args.export_csv}: "
                          f"{error.strerror or error}\n")

@@ -1,4 +1,5 @@
-"""Exporting what is on screen: widgets to PNG/SVG files or the clipboard, scores to CSV.
+"""Exporting what is on screen: a panel's figure (or a widget as it looks) to PNG/SVG files or
+the clipboard, scores to CSV.
 
 Everything is rendered into memory first and written by Python through a temporary file and a
 rename (`write_bytes_atomic`), so a bad destination or a full disk is one clean OSError for the
@@ -7,27 +8,25 @@ caller to report and the file that was there before is left as it was, never hal
 
 from __future__ import annotations
 
-import csv
-import io
 from pathlib import Path
 
-import numpy as np
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint, QRect, QSize
 from PySide6.QtGui import QGuiApplication, QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QWidget
 
 from app.model.atomic import write_bytes_atomic
-from app.model.csv_cells import text_cell
-from app.model.view import View
+from app.model.scores_csv import CSV_ENCODING
+from app.ui.figure import Figure, figure_image, figure_png, figure_svg
+from app.ui.panels.base import Panel
+from app.ui.svg_strokes import portable_svg
 
 IMAGE_SUFFIXES = (".png", ".svg")
-CSV_ENCODING = "utf-8-sig"
-"""With a byte-order mark, so spreadsheet programs on Chinese Windows read token names right."""
 
 
 def svg_bytes(widget: QWidget) -> bytes:
-    """Vector output for slides and handouts: the widget paints itself into an SVG."""
+    """Vector output for slides and handouts: the widget paints itself into an SVG, made
+    portable so librsvg and ImageMagick draw it as browsers do."""
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -43,7 +42,7 @@ def svg_bytes(widget: QWidget) -> bytes:
     finally:
         painter.end()
     buffer.close()
-    return bytes(data.data())
+    return portable_svg(bytes(data.data()))
 
 
 def png_bytes(widget: QWidget) -> bytes:
@@ -57,14 +56,22 @@ def png_bytes(widget: QWidget) -> bytes:
     return bytes(data.data())
 
 
+def _figure(widget: QWidget) -> Figure | None:
+    """A panel's figure: a report wants the plot, not the buttons and hints around it."""
+    return widget.figure() if isinstance(widget, Panel) else None
+
+
 def save_svg(widget: QWidget, path: Path) -> None:
     """The SVG, written atomically: a failed write leaves the old file untouched."""
-    write_bytes_atomic(path, svg_bytes(widget))
+    figure = _figure(widget)
+    write_bytes_atomic(path, svg_bytes(widget) if figure is None
+                       else figure_svg(figure, "Attention Lab"))
 
 
 def save_png(widget: QWidget, path: Path) -> None:
     """The PNG, written atomically: a failed write leaves the old file untouched."""
-    write_bytes_atomic(path, png_bytes(widget))
+    figure = _figure(widget)
+    write_bytes_atomic(path, png_bytes(widget) if figure is None else figure_png(figure))
 
 
 def save_image(widget: QWidget, path: Path) -> None:
@@ -78,25 +85,6 @@ def save_image(widget: QWidget, path: Path) -> None:
         raise ValueError(f"{Path(path).name}: choose a .png or .svg file name")
 
 
-def scores_csv(view: View) -> str:
-    """The active scorer's score matrix with token names as headers; undefined cells are empty.
-
-    Numbers are written in full (shortest exact form), so a spreadsheet recomputes the same;
-    text cells are quoted and neutralised by `text_cell`.
-    """
-    out = io.StringIO()
-    # Every text cell is quoted, numbers are not: a spreadsheet keeps -1.5 a number.
-    writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_NONNUMERIC)
-    writer.writerow([text_cell(f"{view.scorer}: query \\ key"),
-                     *(text_cell(name) for name in view.key_names)])
-    matrix = np.ma.getdata(view.active)
-    masked = np.ma.getmaskarray(view.active)
-    for i, name in enumerate(view.query_names):
-        cells = ["" if masked[i, j] else float(matrix[i, j]) for j in range(matrix.shape[1])]
-        writer.writerow([text_cell(name), *cells])
-    return out.getvalue()
-
-
 def save_csv(path: Path, text: str) -> None:
     """A CSV export, written atomically (a failed write never leaves a 0-byte or half file)
     in the encoding spreadsheets on Chinese Windows read right."""
@@ -105,6 +93,7 @@ def save_csv(path: Path, text: str) -> None:
 
 def copy_image(widget: QWidget) -> QImage:
     """Put the widget's picture on the clipboard (paste straight into slides or a chat)."""
-    image = widget.grab().toImage()
+    figure = _figure(widget)
+    image = widget.grab().toImage() if figure is None else figure_image(figure)
     QGuiApplication.clipboard().setImage(image)
     return image

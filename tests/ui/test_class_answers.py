@@ -21,12 +21,12 @@ from poll_helpers import Phone, device, wait_counts
 
 from app.i18n import tr
 from app.model.class_history import HISTORY_CSV_HEADER, read_history
+from app.model.scores_csv import CSV_ENCODING
 from app.model.tally import SceneCounts
 from app.paths import user_data_dir
 from app.startup import build_window
 from app.state.autosave import autosave_paths
 from app.state.class_history import HISTORY_NAME
-from app.ui.export import CSV_ENCODING
 from app.ui.main_window import MainWindow
 
 

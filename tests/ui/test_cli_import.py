@@ -18,6 +18,7 @@ from safetensors.numpy import save_file
 
 from app.main import main
 from app.model.data import load_lesson_data
+from app.model.scores_csv import CSV_ENCODING
 
 ROOT = Path(__file__).resolve().parents[2]
 RNG = np.random.default_rng(11)
@@ -49,7 +50,7 @@ def _run(args: list[str], home: Path) -> subprocess.CompletedProcess:
 
 
 def _read(path: Path) -> tuple[list[str], list[str], np.ndarray]:
-    with path.open(encoding="utf-8", newline="") as stream:
+    with path.open(encoding=CSV_ENCODING, newline="") as stream:
         rows = list(csv.reader(stream))
     header, body = rows[0], rows[1:]
     values = np.array([[float(x) for x in row[1:]] for row in body])
@@ -87,7 +88,7 @@ def test_export_csv_of_an_import_matches_numpy_without_qt(capture, tmp_path,
     assert done.returncode == 0, done.stderr
     assert done.stderr == "" and done.stdout == ""
     header, names, values = _read(out)
-    assert header == ["", "我", "爱", "a,b", "\"q\"", "你"]  # quoted where CSV needs it
+    assert header == [f"{scorer}: query \\ key", "我", "爱", "a,b", "\"q\"", "你"]
     assert names == ["a,b", "\"q\"", "你"]  # the queries are the last tokens
     np.testing.assert_allclose(values, _reference(scorer, arrays, 1), rtol=1e-5, atol=1e-5)
     assert not (tmp_path / "autosave.attnlab.json").exists()

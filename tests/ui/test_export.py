@@ -21,9 +21,10 @@ from app.i18n import tr
 from app.model import atomic
 from app.model.capture import capture_from_arrays
 from app.model.data import load_lesson_data
+from app.model.scores_csv import CSV_ENCODING, scores_csv
 from app.state.document import Document
 from app.ui.actions import exports as exports_module
-from app.ui.export import CSV_ENCODING, save_image, scores_csv
+from app.ui.export import save_image
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 

@@ -10,10 +10,11 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow, QMessageBox, QWidget
 
 from app.i18n import tr
+from app.model.scores_csv import scores_csv
 from app.state.document import Document
 from app.ui.actions.common import warn
 from app.ui.actions.spec import ActionSpec
-from app.ui.export import copy_image, save_csv, save_image, scores_csv
+from app.ui.export import copy_image, save_csv, save_image
 from app.ui.panels.base import Panel
 
 

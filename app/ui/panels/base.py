@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QWidget
 from app.model.state import STATE_FIELDS
 from app.state.document import Document
 from app.state.lesson import LessonRun
+from app.ui.figure import Figure
 from app.ui.look import Look
 
 
@@ -196,6 +197,11 @@ class Panel(QWidget):
     def focus_rect(self) -> QRect | None:
         """Where this panel shows the pair the class is looking at (the selected row), in its
         own coordinates: the notes band over the stage leaves it in view. None: nowhere."""
+        return None
+
+    def figure(self) -> Figure | None:
+        """What an export of this panel draws: its plot, names and title without the controls
+        around them; None: the panel exports as it looks on screen."""
         return None
 
     def withhold(self, on: bool) -> None:

@@ -27,6 +27,7 @@ from app.ui.panels.base import Panel
 from app.ui.panels.heatmap.canvas import HeatmapCanvas
 from app.ui.panels.heatmap.cells import CELL_TEXT_LIMIT, DESK_CELL_PT, CellLayer
 from app.ui.panels.heatmap.choices import HeatmapChoices, lesson_info
+from app.ui.panels.heatmap.figure import HeatmapFigure
 from app.ui.panels.heatmap.fit import LINE_FONTS, ROOMY_PLOT_HEIGHT, fit_lines
 from app.ui.panels.heatmap.large import Picture, needs_image, scores_shown, show_image
 from app.ui.panels.heatmap.readout import (
@@ -208,6 +209,20 @@ class HeatmapPanel(Panel):
         self.t_combo.setToolTip(tr("heatmap.scale_t_tip"))
         self.choices.retranslate()
         self.canvas.set_axis_titles(tr("heatmap.query_axis"), tr("heatmap.key_axis"))
+
+    def figure(self) -> HeatmapFigure | None:
+        """The matrix as drawn, for export without the buttons and hints; None in scale
+        mode, whose picture is computed at the plot's size."""
+        matrix = self._matrix
+        if matrix is None:
+            return None
+        mode = self.document.state.options.heatmap_mode
+        heading = tr("heatmap.mode_weights") if mode == "weights" else tr("heatmap.title")
+        return HeatmapFigure(
+            matrix.values, matrix.texts, matrix.levels, matrix.cmap, matrix.unit,
+            list(matrix.names["left"]), list(matrix.names["top"]),
+            (tr("heatmap.query_axis"), tr("heatmap.key_axis")),
+            f"{heading} — {tr(f'scorer.{self.document.state.scorer}')}")
 
     def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
         super().resizeEvent(event)
