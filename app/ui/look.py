@@ -81,8 +81,12 @@ def sequential_map() -> pg.ColorMap:
 
 def use_light_plots() -> None:
     """pyqtgraph's defaults for every plot: smooth lines, black on white (a theme recolours
-    the chrome around them, not the data)."""
-    pg.setConfigOptions(antialias=True, background="w", foreground="k")
+    the chrome around them, not the data), and every mouse move delivered. pyqtgraph's own
+    rate limit drops a move that comes sooner than 10 ms after the last, and when that was
+    the last move of a burst the dragged vector stayed a step behind the pointer until
+    release; the document already folds a burst of edits into one recompute and one
+    painted frame, keeping the last."""
+    pg.setConfigOptions(antialias=True, background="w", foreground="k", mouseRateLimit=0)
 
 
 @dataclass(frozen=True)
