@@ -24,7 +24,7 @@ class BarColumns(pg.GraphicsObject):
     started = Signal(int)
     moved = Signal(int, float, bool)  # dimension, value under the pointer, free (Shift held)
     finished = Signal(int)
-    clicked = Signal()
+    clicked = Signal(int)  # the column clicked
 
     def __init__(self, count: int, colour: str) -> None:
         super().__init__()
@@ -76,7 +76,7 @@ class BarColumns(pg.GraphicsObject):
     def mouseClickEvent(self, ev: object) -> None:
         if ev.button() == Qt.MouseButton.LeftButton:
             ev.accept()
-            self.clicked.emit()
+            self.clicked.emit(self._column(ev.pos().x()))
 
     def mouseDragEvent(self, ev: object) -> None:
         if ev.button() != Qt.MouseButton.LeftButton:

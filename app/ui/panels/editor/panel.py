@@ -97,7 +97,6 @@ class EditorPanel(Panel):
         column = QVBoxLayout(page)
         column.setContentsMargins(0, 0, 0, 0)
         column.addLayout(grid)
-        column.addWidget(self.reshape_bar)  # after the last token, where a new one goes
         column.addWidget(self.help_line)  # scrolls with the charts: they need the height more
         column.addStretch(1)
         self._scroll = FittedScrollArea(page)
@@ -108,6 +107,7 @@ class EditorPanel(Panel):
         self._content = QWidget()
         layout = QVBoxLayout(self._content)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.reshape_bar)  # above the page: reachable without scrolling
         layout.addWidget(self._scroll, 1)
         layout.addWidget(self.message)
         emphasize(self.help_line)
@@ -296,8 +296,9 @@ class EditorPanel(Panel):
         chart.bars.started.connect(self._on_drag_started)
         chart.bars.moved.connect(
             lambda dim, value, free, r=role, t=token: self._on_dragged(r, t, dim, value, free))
-        chart.bars.finished.connect(self._on_drag_finished)
-        chart.bars.clicked.connect(lambda r=role, t=token: self._pick(r, t))
+        chart.bars.finished.connect(
+            lambda dim, r=role, t=token: self._on_drag_finished(r, t, dim))
+        chart.bars.clicked.connect(lambda dim, r=role, t=token: self._on_bar_clicked(r, t, dim))
         for dim, box in enumerate(chart.boxes):
             box.valueChanged.connect(
                 lambda value, r=role, t=token, d=dim: self._on_typed(r, t, d, value))
@@ -400,8 +401,21 @@ class EditorPanel(Panel):
     def _on_dragged(self, role: str, token: int, dim: int, value: float, free: bool) -> None:
         self._edit(role, token, dim, snapped(value, free))
 
-    def _on_drag_finished(self, _dim: int) -> None:
+    def _on_drag_finished(self, role: str, token: int, dim: int) -> None:
         self.document.end_drag()  # every panel refits its held scales
+        self._hold_value(role, token, dim)
+
+    def _on_bar_clicked(self, role: str, token: int, dim: int) -> None:
+        self._pick(role, token)
+        self._hold_value(role, token, dim)
+
+    def _hold_value(self, role: str, token: int, dim: int) -> None:
+        """The bar last clicked or dragged is the selected value: its box takes the focus,
+        so ↑ / ↓ nudge it a step at a time (a touchpad drag moves it ~0.3 a pixel)."""
+        box = self.charts[(role, token)].boxes[dim]
+        if box.isVisible():
+            box.setFocus()
+            box.selectAll()
 
     def _on_typed(self, role: str, token: int, dim: int, value: float) -> None:
         self.message.hide()
