@@ -37,6 +37,28 @@ def tokens_of(state: LabState, data: LessonData) -> tuple[str, ...]:
     return tuple(data.teaching.tokens)
 
 
+def colour_slots(state: LabState, data: LessonData) -> tuple[int, ...]:
+    """Each teaching token's colour slot, in row order. A token keeps its slot through a
+    rename and while others come and go, so its colour in every panel follows the token,
+    not the row it happens to sit in."""
+    if state.teaching_colours is not None:
+        return state.teaching_colours
+    return tuple(range(len(tokens_of(state, data))))
+
+
+def world_colour_slots(state: LabState, data: LessonData) -> tuple[int, ...]:
+    """The active world's key colour slots: the teaching world's own, any other world's by
+    row (its tokens are never added or removed)."""
+    if state.world == "teaching":
+        return colour_slots(state, data)
+    return tuple(range(len(state.vectors[1])))
+
+
+def free_slot(slots: tuple[int, ...]) -> int:
+    """The lowest slot no token holds: an added token takes the colour a removed one left."""
+    return next(slot for slot in range(len(slots) + 1) if slot not in slots)
+
+
 def new_name(tokens: tuple[str, ...], stem: str) -> str:
     """The first free "stem N" name (N counting from the next position), for an added token."""
     number = len(tokens) + 1
@@ -82,9 +104,10 @@ def add_token(state: LabState, data: LessonData, name: str) -> LabState:
     """Append a token named `name` whose q and k start at zero (to be dragged into place).
     The caller has checked the name and the count."""
     tokens = (*tokens_of(state, data), name)
+    slots = colour_slots(state, data)
     d = state.teaching_q.shape[1]
     zeros = np.zeros((1, d))
-    return replace(state, teaching_tokens=tokens,
+    return replace(state, teaching_tokens=tokens, teaching_colours=(*slots, free_slot(slots)),
                    teaching_q=frozen_array(np.vstack([state.teaching_q, zeros])),
                    teaching_k=frozen_array(np.vstack([state.teaching_k, zeros])))
 
@@ -92,7 +115,8 @@ def add_token(state: LabState, data: LessonData, name: str) -> LabState:
 def rename_token(state: LabState, data: LessonData, index: int, name: str) -> LabState:
     tokens = list(tokens_of(state, data))
     tokens[index] = name
-    return replace(state, teaching_tokens=tuple(tokens))
+    return replace(state, teaching_tokens=tuple(tokens),
+                   teaching_colours=colour_slots(state, data))
 
 
 def remove_token(state: LabState, data: LessonData, index: int) -> LabState:
@@ -100,7 +124,8 @@ def remove_token(state: LabState, data: LessonData, index: int) -> LabState:
     selected token that is gone falls back to the lesson's pair (by roles)."""
     tokens = tokens_of(state, data)
     kept = tokens[:index] + tokens[index + 1:]
-    moved = replace(state, teaching_tokens=kept,
+    slots = colour_slots(state, data)
+    moved = replace(state, teaching_tokens=kept, teaching_colours=slots[:index] + slots[index + 1:],
                     teaching_q=frozen_array(np.delete(state.teaching_q, index, axis=0)),
                     teaching_k=frozen_array(np.delete(state.teaching_k, index, axis=0)))
     if state.world != "teaching":
@@ -169,6 +194,7 @@ def with_dimension(state: LabState, data: LessonData, d: int) -> LabState:
         return frozen_array(np.hstack([matrix, np.zeros((len(matrix), d - old))]))
 
     moved = replace(state, teaching_tokens=tokens_of(state, data),
+                    teaching_colours=colour_slots(state, data),
                     teaching_q=fitted(state.teaching_q), teaching_k=fitted(state.teaching_k))
     moved = usable_scorer(moved, data)
     if moved.options.heads > 1 and d % moved.options.heads:
@@ -207,6 +233,28 @@ def read_tokens(value: Any, fail: Fail) -> tuple[str, ...] | None:
             raise fail(f"{where}[{i}]", NAME_RULES[problem])
         names += (name,)
     return names
+
+
+def read_colours(value: Any, tokens: tuple[str, ...] | None, fail: Fail) -> tuple[int, ...] | None:
+    """A scenario's `teaching_colours` (absent or null: each token's row): one distinct slot
+    per named token, so every token keeps the colour it was saved with."""
+    if value is None:
+        return None
+    where = "teaching_colours"
+    if tokens is None:
+        raise fail(where, "needs teaching_tokens: colours belong to named tokens")
+    if not isinstance(value, list) or len(value) != len(tokens):
+        raise fail(where, f"must be a list of {len(tokens)} whole numbers (one per token), "
+                   f"found {describe(value)}")
+    slots: tuple[int, ...] = ()
+    for i, slot in enumerate(value):
+        if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < MAX_TOKENS:
+            raise fail(f"{where}[{i}]", f"must be a whole number from 0 to {MAX_TOKENS - 1}, "
+                       f"found {describe(slot)}")
+        if slot in slots:
+            raise fail(f"{where}[{i}]", "appears twice; each token has its own colour")
+        slots += (slot,)
+    return slots
 
 
 def teaching_shape(rows: Any, tokens: tuple[str, ...] | None, lesson: tuple[int, ...],

@@ -38,7 +38,13 @@ from app.model.jsonfile import (
     parse_json,
     read_small_file,
 )
-from app.model.reshape import heads_problem, read_tokens, scorer_problem, teaching_shape
+from app.model.reshape import (
+    heads_problem,
+    read_colours,
+    read_tokens,
+    scorer_problem,
+    teaching_shape,
+)
 from app.model.scoring import SCORERS
 from app.model.state import (
     EDIT_LIMIT,
@@ -76,7 +82,7 @@ It is the lesson's part (MAX_FILE_BYTES) plus the most a kept import and a poll 
 add, in whole MB: whatever the writer keeps, the reader reads back."""
 TOP_FIELDS = ("format", "schema_version", "world", "scorer", "selection", "vectors",
               "positions", "options")
-OPTIONAL_FIELDS = ("teaching_tokens", "imported", "poll")
+OPTIONAL_FIELDS = ("teaching_tokens", "teaching_colours", "imported", "poll")
 """Written only when there is one (a reshaped 4-D world, an import, a polled scene), so older
 files still load."""
 
@@ -109,7 +115,9 @@ def state_to_dict(state: LabState, poll: Sequence[SceneCounts] = ()) -> dict[str
         "positions": [int(p) for p in state.positions],
         "options": {f.name: _plain(getattr(state.options, f.name)) for f in fields(Options)},
     } | ({} if state.teaching_tokens is None
-         else {"teaching_tokens": list(state.teaching_tokens)}) | _imported_fields(state) | (
+         else {"teaching_tokens": list(state.teaching_tokens)}) | (
+        {} if state.teaching_colours is None or state.teaching_tokens is None
+        else {"teaching_colours": list(state.teaching_colours)}) | _imported_fields(state) | (
         {} if not poll else {"poll": record_of(poll)})
 
 
@@ -307,6 +315,8 @@ class _Reader:
             options=self.options(root["options"]),
         )
         state = replace(state, imported=self.imported(root.get("imported"), world),
+                        teaching_colours=read_colours(root.get("teaching_colours"), tokens,
+                                                      self.fail),
                         world=world)  # "imported" holds only once the import is there
         problem = scorer_problem(state, t.teaching_q.shape[1], scorer)  # weights that fit
         if problem is not None:

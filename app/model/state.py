@@ -185,6 +185,7 @@ class LabState:
     options: Options = field(default_factory=Options)
     imported: Capture | None = None  # the imported world's q, k, names and weights
     teaching_tokens: tuple[str, ...] | None = None  # the 4-D world's names; None: the data's
+    teaching_colours: tuple[int, ...] | None = None  # each 4-D token's colour slot; None: its row
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, LabState):
@@ -197,6 +198,7 @@ class LabState:
             and self.options == other.options
             and self.imported == other.imported
             and self.teaching_tokens == other.teaching_tokens
+            and self.teaching_colours == other.teaching_colours
             and all(
                 np.array_equal(getattr(self, name), getattr(other, name))
                 for name in ARRAY_FIELDS

@@ -14,7 +14,7 @@ import numpy as np
 import pyqtgraph as pg
 
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442")
-"""Token colours, in token order: the colour-blind-safe categorical palette."""
+"""Token colours, by colour slot (`token_colour`): the colour-blind-safe categorical palette."""
 
 QUERY_COLOUR = "#000000"
 SELECTION_COLOUR = "#D55E00"
@@ -22,6 +22,13 @@ SELECTION_COLOUR = "#D55E00"
 MIN_SCALE, MAX_SCALE = 1.0, 2.5
 SPOTLIGHT_VEIL = 0.72
 """How much of the background covers what the spotlight dims: still there, no longer read."""
+
+
+def token_colour(slot: int) -> str:
+    """The colour of the token holding colour slot `slot` (app/model/reshape.py
+    `colour_slots`): every panel asks here, so a token has one colour everywhere and keeps
+    it when others are added, removed or renamed."""
+    return OKABE_ITO[slot % len(OKABE_ITO)]
 
 
 def blend(colour: str, toward: str, amount: float) -> str:
@@ -74,8 +81,12 @@ def sequential_map() -> pg.ColorMap:
 
 def use_light_plots() -> None:
     """pyqtgraph's defaults for every plot: smooth lines, black on white (a theme recolours
-    the chrome around them, not the data)."""
-    pg.setConfigOptions(antialias=True, background="w", foreground="k")
+    the chrome around them, not the data), and every mouse move delivered. pyqtgraph's own
+    rate limit drops a move that comes sooner than 10 ms after the last, and when that was
+    the last move of a burst the dragged vector stayed a step behind the pointer until
+    release; the document already folds a burst of edits into one recompute and one
+    painted frame, keeping the last."""
+    pg.setConfigOptions(antialias=True, background="w", foreground="k", mouseRateLimit=0)
 
 
 @dataclass(frozen=True)

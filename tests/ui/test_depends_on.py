@@ -47,6 +47,8 @@ MUTATIONS: dict[str, Callable[[LabState], LabState]] = {
     "imported": lambda s: replace(s, imported=_capture(7)),
     "teaching_tokens": lambda s: replace(s, teaching_tokens=tuple(
         f"w{i}" for i in range(len(s.teaching_q)))),
+    "teaching_colours": lambda s: replace(s, teaching_colours=tuple(
+        reversed(range(len(s.teaching_q))))),
 }
 """One valid change of each field; `world` is not among them: every panel reads it."""
 UNDECLARED = [(spec.name, name) for spec in panel_specs()

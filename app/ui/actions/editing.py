@@ -13,9 +13,7 @@ from app.model.state import WORLDS
 from app.state.document import Document
 from app.ui.actions.spec import ActionSpec
 from app.ui.widgets.scorer_choice import unusable_tip
-
-WORLD_TITLES = {"dialogue": "world.dialogue", "teaching": "world.teaching",
-                "imported": "world.imported"}
+from app.ui.widgets.world_scorer import world_title
 
 
 def redo_keys() -> tuple[QKeySequence | QKeySequence.StandardKey | str, ...]:
@@ -43,7 +41,8 @@ def editing_specs(document: Document, reset: Callable[[], None],
                    lambda _=False: _step_scorer(document, -1), ("Shift+F8",), menu="world",
                    section=1),
     ]
-    specs += [ActionSpec(f"world_{world}", WORLD_TITLES[world],
+    specs += [ActionSpec(f"world_{world}",
+                         lambda w=world: world_title(w, document.state),
                          lambda _=False, w=world: document.set_world(w), (f"Ctrl+{number}",),
                          menu="world", checkable=True, group="world",
                          checked=lambda w=world: document.state.world == w,

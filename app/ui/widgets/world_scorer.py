@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QWidg
 
 from app.i18n import tr
 from app.model.scoring import SCORERS
-from app.model.state import WORLDS
+from app.model.state import WORLDS, LabState
 from app.state.document import Document
 from app.ui.widgets.availability import mark_worlds
 from app.ui.widgets.scorer_choice import mark_usable
@@ -41,7 +41,8 @@ class WorldScorerChoice(QWidget):
     def retranslate(self) -> None:
         self.world_label.setText(tr("toolbar.world"))
         self.scorer_label.setText(tr("toolbar.scorer"))
-        for combo, items in ((self.world_combo, [tr(f"world.{w}") for w in WORLDS]),
+        state = self.document.state
+        for combo, items in ((self.world_combo, [world_title(w, state) for w in WORLDS]),
                              (self.scorer_combo, [tr(f"scorer.{n}") for n in SCORERS])):
             index = combo.currentIndex()
             with QSignalBlocker(combo):
@@ -58,6 +59,10 @@ class WorldScorerChoice(QWidget):
             if combo.currentIndex() != index:
                 with QSignalBlocker(combo):
                     combo.setCurrentIndex(index)
+        for index, world in enumerate(WORLDS):  # a reshape renames the 4-D world
+            title = world_title(world, state)
+            if self.world_combo.itemText(index) != title:
+                self.world_combo.setItemText(index, title)
         mark_usable(self.scorer_combo, self.document)  # a reshaped d: no learned weights
         mark_worlds(self.world_combo, state)
 
@@ -65,6 +70,12 @@ class WorldScorerChoice(QWidget):
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)
+
+
+def world_title(world: str, state: LabState) -> str:
+    """A world's name as lists and menus show it; the teaching world is named by its width
+    now, so after the editor reshapes it to 6-D it is no longer called 4-D."""
+    return tr(f"world.{world}", d=state.teaching_q.shape[1])
 
 
 def _combo(name: str, choose: Callable[[int], object]) -> QComboBox:

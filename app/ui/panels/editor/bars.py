@@ -24,13 +24,13 @@ class BarColumns(pg.GraphicsObject):
     started = Signal(int)
     moved = Signal(int, float, bool)  # dimension, value under the pointer, free (Shift held)
     finished = Signal(int)
-    clicked = Signal()
+    clicked = Signal(int)  # the column clicked
 
     def __init__(self, count: int, colour: str) -> None:
         super().__init__()
         self._values = np.zeros(count)
         self._reach = 1.0
-        self._colour = QColor(colour)
+        self.colour = QColor(colour)
         self._edge_width = 2.0
         self._dragged: int | None = None
         self.setCursor(Qt.CursorShape.SizeVerCursor)
@@ -59,8 +59,8 @@ class BarColumns(pg.GraphicsObject):
         return QRectF(-0.5, -self._reach, len(self._values), 2 * self._reach)
 
     def paint(self, painter: QPainter, *_args: object) -> None:
-        fill = QColor(self._colour)
-        edge = pg.mkPen(self._colour.darker(150), width=self._edge_width)
+        fill = QColor(self.colour)
+        edge = pg.mkPen(self.colour.darker(150), width=self._edge_width)
         for index, value in enumerate(self._values):
             fill.setAlphaF(1.0 if index == self._dragged else 0.8)
             painter.setPen(Qt.PenStyle.NoPen)
@@ -76,7 +76,7 @@ class BarColumns(pg.GraphicsObject):
     def mouseClickEvent(self, ev: object) -> None:
         if ev.button() == Qt.MouseButton.LeftButton:
             ev.accept()
-            self.clicked.emit()
+            self.clicked.emit(self._column(ev.pos().x()))
 
     def mouseDragEvent(self, ev: object) -> None:
         if ev.button() != Qt.MouseButton.LeftButton:

@@ -27,9 +27,13 @@ MIN_REACH = 1.0
 MINIMUM_SIZE = (240, 220)
 
 
+FINE_DECIMALS = 2
+"""With Shift a dragged bar keeps this many decimals: the fine steps the tooltip names."""
+
+
 def snapped(value: float, free: bool) -> float:
     """Dragged bar heights land on the 0.1 grid; with Shift they keep two decimals."""
-    return round(value, 2) if free else round(round(value / SNAP) * SNAP, 1)
+    return round(value, FINE_DECIMALS) if free else round(round(value / SNAP) * SNAP, 1)
 
 
 def bar_reach(values: np.ndarray) -> float:

@@ -233,7 +233,7 @@ class ImportedEditor(QWidget):
             with QSignalBlocker(box):
                 box.setValue(float(rows[role][dim]))
             box.setToolTip(plain_tip(tr("editor.entry_tip", role=role, name=names[role],
-                                        dim=dim + 1)))
+                                        dim=dim + 1, step=f"{box.singleStep():g}")))
 
     # --- edits -----------------------------------------------------------------------------
 

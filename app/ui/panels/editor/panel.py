@@ -17,11 +17,11 @@ from PySide6.QtWidgets import (
 )
 
 from app.i18n import current, tr
-from app.model.reshape import tokens_of
+from app.model.reshape import colour_slots, tokens_of
 from app.state.document import Document
 from app.ui.fonts import READING, emphasize
 from app.ui.format import token_glosses
-from app.ui.look import OKABE_ITO, SELECTION_COLOUR
+from app.ui.look import SELECTION_COLOUR, token_colour
 from app.ui.panels.base import Panel
 from app.ui.panels.editor import stage as rows
 from app.ui.panels.editor.bars import EntryBox
@@ -46,7 +46,7 @@ class EditorPanel(Panel):
 
     name = "editor"
     depends_on = ("world", "scorer", "teaching_q", "teaching_k", "teaching_tokens",
-                  "imported", "query", "key", "options")
+                  "teaching_colours", "imported", "query", "key", "options")
     """The 4-D and imported worlds only: the 2-D playground's drags leave it alone."""
     holds_while_dragging = True
     """Bar scales only grow during a drag; they refit when it ends."""
@@ -54,6 +54,7 @@ class EditorPanel(Panel):
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(document, parent)
         self.tokens = tokens_of(document.state, document.data)
+        self.colours = [token_colour(s) for s in colour_slots(document.state, document.data)]
         self._dims = document.state.teaching_q.shape[1]
         self.charts: dict[tuple[str, int], VectorChart] = {}
         self.name_labels: list[QLabel] = []
@@ -96,7 +97,6 @@ class EditorPanel(Panel):
         column = QVBoxLayout(page)
         column.setContentsMargins(0, 0, 0, 0)
         column.addLayout(grid)
-        column.addWidget(self.reshape_bar)  # after the last token, where a new one goes
         column.addWidget(self.help_line)  # scrolls with the charts: they need the height more
         column.addStretch(1)
         self._scroll = FittedScrollArea(page)
@@ -107,6 +107,7 @@ class EditorPanel(Panel):
         self._content = QWidget()
         layout = QVBoxLayout(self._content)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.reshape_bar)  # above the page: reachable without scrolling
         layout.addWidget(self._scroll, 1)
         layout.addWidget(self.message)
         emphasize(self.help_line)
@@ -123,13 +124,13 @@ class EditorPanel(Panel):
         self._cells = []
         for token, name in enumerate(self.tokens):
             cell, label, gloss, buttons = rows.token_cell(
-                token, name, OKABE_ITO[token % len(OKABE_ITO)], self.pick_groups)
+                token, name, self.colours[token], self.pick_groups)
             self._cells.append(cell)
             self.name_labels.append(label)
             self.gloss_labels.append(gloss)
             self.pick_buttons.update({(role, token): b for role, b in buttons.items()})
         for (role, token), _mark in self.role_marks.items():
-            chart = VectorChart(role, token, OKABE_ITO[token % len(OKABE_ITO)], self._dims)
+            chart = VectorChart(role, token, self.colours[token], self._dims)
             self._connect(chart)
             self.charts[(role, token)] = chart
         self._emphasize()
@@ -142,11 +143,11 @@ class EditorPanel(Panel):
         self.charts, self.pick_buttons = {}, {}
         self.name_labels, self.gloss_labels = [], []
 
-    def _reshape(self, tokens: tuple[str, ...], dims: int) -> None:
+    def _reshape(self, tokens: tuple[str, ...], colours: list[str], dims: int) -> None:
         """Rebuild the token rows for a reshaped world, styled and worded like the rest."""
         narrow = self._narrow
         self._clear_tokens()
-        self.tokens, self._dims = tokens, dims
+        self.tokens, self.colours, self._dims = tokens, colours, dims
         self._build_tokens()
         self._narrow = None
         self._arrange(narrow=bool(narrow))
@@ -295,8 +296,9 @@ class EditorPanel(Panel):
         chart.bars.started.connect(self._on_drag_started)
         chart.bars.moved.connect(
             lambda dim, value, free, r=role, t=token: self._on_dragged(r, t, dim, value, free))
-        chart.bars.finished.connect(self._on_drag_finished)
-        chart.bars.clicked.connect(lambda r=role, t=token: self._pick(r, t))
+        chart.bars.finished.connect(
+            lambda dim, r=role, t=token: self._on_drag_finished(r, t, dim))
+        chart.bars.clicked.connect(lambda dim, r=role, t=token: self._on_bar_clicked(r, t, dim))
         for dim, box in enumerate(chart.boxes):
             box.valueChanged.connect(
                 lambda value, r=role, t=token, d=dim: self._on_typed(r, t, d, value))
@@ -348,8 +350,9 @@ class EditorPanel(Panel):
             return
         self.stack.setCurrentWidget(self._content)
         tokens, dims = tokens_of(state, self.document.data), state.teaching_q.shape[1]
-        if (tokens, dims) != (self.tokens, self._dims):
-            self._reshape(tokens, dims)
+        colours = [token_colour(s) for s in colour_slots(state, self.document.data)]
+        if (tokens, colours, dims) != (self.tokens, self.colours, self._dims):
+            self._reshape(tokens, colours, dims)
         self.reshape_bar.show_world(tokens, dims)
         matrices = {"q": state.teaching_q, "k": state.teaching_k}
         if not self.document.dragging:
@@ -371,7 +374,7 @@ class EditorPanel(Panel):
         for token, label in enumerate(self.name_labels):
             picked = token in (state.query, state.key)
             label.setText(f"▶ {self.tokens[token]}" if picked else self.tokens[token])
-            colour = OKABE_ITO[token % len(OKABE_ITO)]
+            colour = self.colours[token]
             faded = self.look.spotlight and not picked
             style = f"color: {self.look.faded(colour) if faded else colour};"
             if label.styleSheet() != style:  # the spotlight fades the tokens not in the pair
@@ -398,8 +401,21 @@ class EditorPanel(Panel):
     def _on_dragged(self, role: str, token: int, dim: int, value: float, free: bool) -> None:
         self._edit(role, token, dim, snapped(value, free))
 
-    def _on_drag_finished(self, _dim: int) -> None:
+    def _on_drag_finished(self, role: str, token: int, dim: int) -> None:
         self.document.end_drag()  # every panel refits its held scales
+        self._hold_value(role, token, dim)
+
+    def _on_bar_clicked(self, role: str, token: int, dim: int) -> None:
+        self._pick(role, token)
+        self._hold_value(role, token, dim)
+
+    def _hold_value(self, role: str, token: int, dim: int) -> None:
+        """The bar last clicked or dragged is the selected value: its box takes the focus,
+        so ↑ / ↓ nudge it a step at a time (a touchpad drag moves it ~0.3 a pixel)."""
+        box = self.charts[(role, token)].boxes[dim]
+        if box.isVisible():
+            box.setFocus()
+            box.selectAll()
 
     def _on_typed(self, role: str, token: int, dim: int, value: float) -> None:
         self.message.hide()

@@ -21,7 +21,9 @@ from app.ui.fonts import DISPLAY, READING, SMALL, emphasize
 from app.ui.format import plain_tip
 from app.ui.look import SELECTION_COLOUR, Look
 from app.ui.panels.editor.charts import (
+    FINE_DECIMALS,
     ROLES,
+    SNAP,
     VectorChart,
     stacked_width,
 )
@@ -65,11 +67,14 @@ def word_tokens(tokens: tuple[str, ...], glosses: dict[str, str], gloss_labels: 
     tips = {"q": "editor.pick_query_tip", "k": "editor.pick_key_tip"}
     for (role, token), button in pick_buttons.items():
         button.setToolTip(plain_tip(tr(tips[role], name=tokens[token])))
+    steps = {"snap": f"{SNAP:g}", "fine": f"{10 ** -FINE_DECIMALS:g}"}
     for (role, token), chart in charts.items():
-        chart.plot.setToolTip(plain_tip(tr("editor.chart_tip", role=role, name=tokens[token])))
+        nudge = f"{chart.boxes[0].singleStep():g}"
+        chart.plot.setToolTip(plain_tip(tr("editor.chart_tip", role=role, name=tokens[token],
+                                           step=nudge, **steps)))
         for dim, box in enumerate(chart.boxes):
-            box.setToolTip(plain_tip(
-                tr("editor.entry_tip", role=role, name=tokens[token], dim=dim + 1)))
+            box.setToolTip(plain_tip(tr("editor.entry_tip", role=role, name=tokens[token],
+                                        dim=dim + 1, step=nudge)))
 
 
 def clear_rows(grid: QGridLayout, groups: dict[str, QButtonGroup],

@@ -15,7 +15,7 @@ from app.model.landscape import Landscape
 from app.model.view import View
 from app.ui.fonts import BODY_PT, READING, STRONG, emphasize, scaled_font
 from app.ui.format import format_score, shown_name
-from app.ui.look import OKABE_ITO, QUERY_COLOUR, Look, landscape_map
+from app.ui.look import QUERY_COLOUR, Look, landscape_map, token_colour
 from app.ui.panels.playground.labels import put, text_size
 from app.ui.panels.playground.placement import Label, around, inside, place
 from app.ui.widgets.axes import keep_still
@@ -244,7 +244,7 @@ class LandscapePlot:
         """Key j's dot in the look: its playground colour, edged in the foreground's."""
         look = self._look
         dot.set_look(look.px(DOT_PX), look.theme.foreground, look.px(1.5),
-                     OKABE_ITO[j % len(OKABE_ITO)])
+                     token_colour(j))
 
     def _place_labels(self, view: View) -> None:
         """Key names beside their dots, then the contour values where they cover no name,

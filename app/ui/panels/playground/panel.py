@@ -37,7 +37,7 @@ from app.ui.fonts import (
     ui_font,
 )
 from app.ui.format import shown_name, token_glosses
-from app.ui.look import OKABE_ITO, QUERY_COLOUR
+from app.ui.look import QUERY_COLOUR, token_colour
 from app.ui.panels.base import Panel
 from app.ui.panels.playground.arrows import VectorArrow, VectorId
 from app.ui.panels.playground.keys import key_action
@@ -96,7 +96,7 @@ class PlaygroundPanel(Panel):
         self._extent = 0.0
         self._shown: tuple[float, float] = (0.0, 0.0)  # the half-sides of the plotted range
         self._key_count = len(document.state.dialogue_keys)
-        self._key_colours = [OKABE_ITO[j % len(OKABE_ITO)] for j in range(self._key_count)]
+        self._key_colours = [token_colour(j) for j in range(self._key_count)]
         self._active: VectorId = ("k", document.state.key)
         """The vector the arrow keys move: the last one picked, dragged or selected."""
         self._seen_key = document.state.key
