@@ -81,7 +81,7 @@ class Document(QObject, ReshapeIntents):
         so reading the view never makes every panel repaint.
         """
         if self._pending and self._view_state is not self._state:
-            self._view = compute_view(self._state, self.data)
+            self._view = compute_view(self._state, self.data, (self._view_state, self._view))
             self._view_state = self._state
         return self._view
 
@@ -103,7 +103,7 @@ class Document(QObject, ReshapeIntents):
     def _recompute(self) -> None:
         self._pending = False
         if self._view_state is not self._state:
-            self._view = compute_view(self._state, self.data)
+            self._view = compute_view(self._state, self.data, (self._view_state, self._view))
             self._view_state = self._state
         self.recompute_count += 1
         fields, self._announced = changed_fields(self._announced, self._state), self._state
