@@ -75,7 +75,7 @@ def test_the_untouched_cells_keep_their_exact_values() -> None:
 
 
 def test_anything_but_one_vector_edited_is_computed_in_full() -> None:
-    data, before = _state(6)
+    _data, before = _state(6)
     two = _edited(_edited(before, "q", 1), "k", 2)
     assert edited_vector(before, two) is None
     assert edited_vector(before, replace(before, query=2)) is None
