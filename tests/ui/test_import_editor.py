@@ -18,6 +18,7 @@ from app.model.capture import VALUE_LIMIT
 from app.ui.actions import files as files_module
 from app.ui.format import format_number
 from app.ui.widgets.number_box import NumberNote, quoted
+from tests.ui.dropping import drop_file
 
 RNG = np.random.default_rng(11)
 
@@ -191,3 +192,40 @@ def test_a_captures_boxes_read_a_decimal_comma_and_refuse_a_pasted_row(
     accepts = tr("typed.accepts", low=format_number(-VALUE_LIMIT),
                  high=format_number(VALUE_LIMIT))
     assert note.text() == tr("typed.several", typed=quoted(text), count=4, accepts=accepts)
+
+
+def test_a_bar_dragged_down_stays_in_the_chart_until_the_next_pair(
+        window, tmp_path, qtbot, every_move_counts) -> None:
+    """Dragged to zero, the largest term is the smallest: it stays under the hand and after
+    the release; choosing a pair ranks the dimensions again."""
+    arrays = _capture(tmp_path / "c.safetensors", 4, 40)
+    assert drop_file(qtbot, window, tmp_path / "c.safetensors")
+    document = window.document
+    document.select(query=1, key=2)
+    panel = _editor(window)
+    qtbot.waitUntil(lambda: panel.imported.plots["q"].isVisible())
+    page = panel.imported
+    chosen = list(page.dims)
+    plot = page.plots["q"]
+    viewport = plot.viewport()
+    x = int(0.5 * viewport.width() / len(page.dims))  # the first bar: the largest term
+    zero = plot.canvas.transform().map(QPointF(0.0, 0.0)).y()
+    bar = plot.canvas.transform().map(QPointF(0.0, float(page.bars["q"].values[0]))).y()
+    QTest.mousePress(viewport, Qt.MouseButton.LeftButton, pos=QPoint(x, int(bar)))
+    for step in range(1, 6):
+        QTest.mouseMove(viewport, QPoint(x, int(bar + (zero - bar) * step / 5)))
+        document.flush()
+        assert list(page.dims) == chosen
+    QTest.mouseRelease(viewport, Qt.MouseButton.LeftButton, pos=QPoint(x, int(zero)))
+    document.flush()
+    qtbot.wait(10)
+    edited = document.state.imported.queries[1].astype(np.float64)
+    assert abs(edited[chosen[0]]) < abs(arrays["q"][1][chosen[0]])  # it did shrink
+    assert list(page.dims) == chosen
+    assert [label.text() for label in page.ticks["q"]] == [str(i + 1) for i in chosen]
+    document.select(query=2, key=2)
+    document.flush()
+    document.select(query=1, key=2)
+    document.flush()
+    products = np.abs(edited * arrays["k"][2].astype(np.float64))
+    assert list(page.dims) == list(np.argsort(-products, kind="stable")[:8])
