@@ -296,8 +296,11 @@ class Document(QObject, ReshapeIntents):
     def import_capture(self, capture: Capture) -> None:
         """Open a captured q, k as the imported world, as one undoable step (a second import
         replaces the first); the last query against the first key is selected, scored as the
-        model scored it (q·k/√d), so its weights are the ones the model computed."""
-        state = replace(self._state, imported=capture, scorer="scaled_dot")  # needs no weights
+        model scored it (q·k/√d), so its weights are the ones the model computed. Scale
+        mode is turned off: its random Q, K would hide the model's own."""
+        options = replace(self._state.options, scale_mode=False)
+        state = replace(self._state, imported=capture, scorer="scaled_dot",  # needs no weights
+                        options=options)
         self.push(state.with_world("imported", (len(capture.queries) - 1, 0)), "import")
 
     def load_state(self, state: LabState, text: str = "open") -> None:

@@ -277,11 +277,14 @@ class FileActions(QObject):
         except CaptureError as error:
             self.message = warn(self.window, tr("import.failed"), str(error))
             return False
+        scale_off = [tr("import.scale_off")] if self.document.state.options.scale_mode else []
         self.document.import_capture(capture)
         if capture.savable:
-            self._status(tr("import.done", file=path.name, queries=len(capture.queries),
-                            keys=len(capture.keys), d=capture.d), 8000)
+            self._status(" ".join([tr("import.done", file=path.name, queries=len(capture.queries),
+                                      keys=len(capture.keys), d=capture.d), *scale_off]), 8000)
         else:  # said once, where it stays readable: the class may rely on the autosave
+            if scale_off:
+                self._status(scale_off[0], 8000)
             self.message = warn(self.window, tr("import.not_kept_title"), tr(
                 "import.not_kept", file=path.name, numbers=f"{capture.numbers:,}",
                 limit=f"{MAX_SAVED_NUMBERS:,}"))
