@@ -28,6 +28,7 @@ from app.state.notice import Notice
 from app.state.session import Session
 from app.ui import settings as keys
 from app.ui.actions.common import warn
+from app.ui.actions.refusals import capture_refusal
 from app.ui.actions.spec import ActionSpec
 from app.ui.errors import installed as installed_error_hook
 from app.ui.notices import word
@@ -275,7 +276,7 @@ class FileActions(QObject):
                 if chosen:
                     capture = load_capture(path, chosen)
         except CaptureError as error:
-            self.message = warn(self.window, tr("import.failed"), str(error))
+            self.message = warn(self.window, tr("import.failed"), capture_refusal(error))
             return False
         scale_off = [tr("import.scale_off")] if self.document.state.options.scale_mode else []
         self.document.import_capture(capture)
