@@ -14,7 +14,9 @@ from PySide6.QtWidgets import QApplication
 from safetensors.numpy import save_file
 
 from app.i18n import tr
+from app.model import view as view_module
 from app.model.capture import VALUE_LIMIT
+from app.model.view import compute_view
 from app.ui.actions import files as files_module
 from app.ui.format import format_number
 from app.ui.widgets.number_box import NumberNote, quoted
@@ -229,3 +231,40 @@ def test_a_bar_dragged_down_stays_in_the_chart_until_the_next_pair(
     document.flush()
     products = np.abs(edited * arrays["k"][2].astype(np.float64))
     assert list(page.dims) == list(np.argsort(-products, kind="stable")[:8])
+
+
+def test_a_drag_on_a_long_capture_gives_what_a_full_recompute_gives(
+        window, tmp_path, qtbot, monkeypatch, every_move_counts) -> None:
+    """Each step scores only the dragged key's column again; the numbers on screen are the
+    ones a recompute from scratch gives."""
+    t = 140  # past FULL_CELLS: the large import's own path
+    _capture(tmp_path / "long.safetensors", t, 24)
+    assert drop_file(qtbot, window, tmp_path / "long.safetensors")
+    document = window.document
+    document.set_options(heatmap_mode="weights", causal=True)
+    document.select(query=t - 3, key=5)
+    panel = _editor(window)
+    qtbot.waitUntil(lambda: panel.imported.plots["k"].isVisible())
+    page = panel.imported
+    viewport = page.plots["k"].viewport()
+    x = int(1.5 * viewport.width() / len(page.dims))
+    height = viewport.height()
+    before = document.state.imported.keys.copy()
+    whole = []  # full matrices scored during the drag: none
+    scored = view_module.imported_scores
+    monkeypatch.setattr(view_module, "imported_scores",
+                        lambda *args: whole.append(1) or scored(*args))
+    QTest.mousePress(viewport, Qt.MouseButton.LeftButton, pos=QPoint(x, height // 2))
+    for y in (height // 3, height // 5, height // 4):
+        QTest.mouseMove(viewport, QPoint(x, y))
+        document.flush()
+    QTest.mouseRelease(viewport, Qt.MouseButton.LeftButton, pos=QPoint(x, height // 4))
+    document.flush()
+    assert not np.array_equal(document.state.imported.keys[5], before[5]) and whole == []
+    shown, fresh = document.view, compute_view(document.state, document.data)
+    for name, matrix in fresh.scores.items():
+        np.testing.assert_allclose(shown.scores[name], matrix, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(shown.weights, fresh.weights, rtol=1e-5, atol=1e-7)
+    heatmap = window.show_panel("heatmap")
+    heatmap.refresh()
+    np.testing.assert_allclose(heatmap.values, 100 * fresh.weights, rtol=1e-5, atol=1e-5)
