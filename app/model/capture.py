@@ -29,7 +29,7 @@ from app.model.capture_limits import (
     heads_tokens_width,
 )
 from app.model.capture_read import read_npz, read_safetensors
-from app.model.errors import DataError
+from app.model.errors import DataError, Problem
 from app.model.jsonfile import describe
 from app.model.qknorm import QKNormWeights
 from app.model.scoring import SCORERS, ScorerParams
@@ -159,34 +159,42 @@ def load_capture(path: Path | str, head: int = 0) -> Capture:
         raise fail("head", f"must be a whole number ≥ 0, found {head!r}")
     try:
         if path.is_dir():
-            raise fail("(file)", "is a folder, not a capture file (.npz or .safetensors)")
+            raise fail("(file)", Problem("import.problem.folder",
+                                         "is a folder, not a capture file (.npz or "
+                                         ".safetensors)"))
         if not path.exists():
-            raise fail("(file)", "does not exist")
+            raise fail("(file)", Problem("import.problem.missing", "does not exist"))
         size = path.stat().st_size
     except OSError as error:
-        raise fail("(file)", f"cannot be read ({error.strerror or error})") from None
+        raise fail("(file)", Problem("import.problem.unreadable", "cannot be read ({reason})",
+                                     reason=error.strerror or error)) from None
     if size == 0:
-        raise fail("(file)", "is empty")
+        raise fail("(file)", Problem("import.problem.empty", "is empty"))
     if size > MAX_CAPTURE_BYTES:
-        raise fail("(file)", f"is larger than {MAX_CAPTURE_BYTES // 2**20} MB; save only the "
-                   "q and k of one attention layer")
+        raise fail("(file)", Problem("import.problem.too_large",
+                                     "is larger than {mb} MB; save only the q and "
+                                     "k of one attention layer", mb=MAX_CAPTURE_BYTES // 2**20))
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
-        raise fail("(file)", "must be a .npz or .safetensors file")
+        raise fail("(file)", Problem("import.problem.suffix",
+                                     "must be a .npz or .safetensors file"))
     try:
         if suffix == ".npz":
             arrays, tokens = read_npz(path, fail)
         else:
             arrays, tokens = read_safetensors(path, size, fail)
     except OSError as error:
-        raise fail("(file)", f"cannot be read ({error.strerror or error})") from None
+        raise fail("(file)", Problem("import.problem.unreadable", "cannot be read ({reason})",
+                                     reason=error.strerror or error)) from None
     return capture_from_arrays(arrays, tokens, head, path)
 
 
 def _one_head(array: np.ndarray, name: str, fail: Any) -> np.ndarray:
     """(T, d), (heads, T, d) or (1, heads, T, d) → (heads, T, d), within the limits."""
     if array.dtype.kind not in "fiu":
-        raise fail(name, f"must hold real numbers, found dtype {array.dtype}")
+        raise fail(name, Problem("import.problem.not_numbers",
+                                 "must hold real numbers, found dtype {dtype}",
+                                 dtype=array.dtype))
     return array.reshape(heads_tokens_width(array.shape, name, fail))
 
 
@@ -202,20 +210,33 @@ def capture_from_arrays(arrays: Mapping[str, np.ndarray], tokens: Any, head: int
 
     for name in ("q", "k"):
         if name not in arrays:
-            other = ", ".join(sorted(arrays)) or "no arrays we use"
-            raise fail(name, f"is missing: a capture needs arrays 'q' and 'k' (found {other})")
+            found = ", ".join(sorted(arrays))
+            raise fail(name, Problem("import.problem.no_array",
+                                     "is missing: a capture needs arrays 'q' and 'k' "
+                                     "(found {found})", found=found) if found else
+                       Problem("import.problem.no_arrays",
+                               "is missing: a capture needs arrays 'q' and 'k' "
+                               "(found no arrays it uses)"))
     q = _one_head(np.asarray(arrays["q"]), "q", fail)
     k = _one_head(np.asarray(arrays["k"]), "k", fail)
     (hq, tq, dq), (hk, tk, dk) = q.shape, k.shape
     if dq != dk:
-        raise fail("k", f"has width d = {dk} but q has d = {dq}; they must match")
+        raise fail("k", Problem("import.problem.widths",
+                                "has width d = {dk} but q has d = {dq}; they must "
+                                "match", dk=dk, dq=dq))
     if hq % hk:
-        raise fail("k", f"has {hk} heads, which does not divide q's {hq} (grouped heads)")
+        raise fail("k", Problem("import.problem.heads_divide",
+                                "has {hk} heads, which does not divide q's {hq} "
+                                "(grouped heads)", hk=hk, hq=hq))
     if tq > tk:
-        raise fail("q", f"has {tq} queries but k only {tk} keys; keys must cover every query")
+        raise fail("q", Problem("import.problem.fewer_keys",
+                                "has {tq} queries but k only {tk} keys; keys must "
+                                "cover every query", tq=tq, tk=tk))
     if head >= hq:
-        raise fail("head", f"{head} is out of range: the file has {hq} head"
-                   f"{'s' if hq > 1 else ''} (0–{hq - 1})")
+        raise fail("head", Problem("import.problem.head_range",
+                                   "{head} is out of range: the file has {heads} "
+                                   "head{s} (0–{last})", head=head, heads=hq,
+                                   s="s" if hq > 1 else "", last=hq - 1))
     wide = np.float64 in (q.dtype, k.dtype) or q.dtype.kind != "f" or k.dtype.kind != "f"
     dtype = np.float64 if wide else np.float32
     queries = q[head].astype(dtype)
@@ -232,27 +253,38 @@ def _check_values(values: np.ndarray, name: str, fail: Any) -> None:
     bad = ~np.isfinite(values)
     if bad.any():
         row, col = np.argwhere(bad)[0]
-        raise fail(name, f"has non-finite values (NaN or ±inf), first at token {row}, "
-                   f"dimension {col}")
+        raise fail(name, Problem("import.problem.not_finite",
+                                 "has non-finite values (NaN or ±inf), first at "
+                                 "token {row}, dimension {col}", row=int(row), col=int(col)))
     if values.size and float(np.max(np.abs(values))) > VALUE_LIMIT:
-        raise fail(name, f"has values beyond ±{VALUE_LIMIT:g}; not the q or k of a layer")
+        raise fail(name, Problem("import.problem.too_big",
+                                 "has values beyond ±{limit}; not the q or k of a "
+                                 "layer", limit=f"{VALUE_LIMIT:g}"))
 
 
 def _token_names(tokens: Any, count: int, fail: Any) -> tuple[str, ...]:
     if tokens is None:
         return tuple(f"#{i}" for i in range(count))
     if len(tokens) != count:
-        raise fail("tokens", f"has {len(tokens)} names but there are {count} keys; name every "
-                   "key (queries take the last names)")
+        raise fail("tokens", Problem("import.problem.token_count",
+                                     "has {names} names but there are {keys} "
+                                     "keys; name every key (queries take the last names)",
+                                     names=len(tokens), keys=count))
     for i, token in enumerate(tokens):
         if not isinstance(token, str):
-            raise fail(f"tokens[{i}]", f"must be a string, found {describe(token)}")
+            raise fail(f"tokens[{i}]", Problem("import.problem.token_text",
+                                               "must be a string, found {found}",
+                                               found=describe(token)))
         if len(token) > MAX_TOKEN_CHARS:
-            raise fail(f"tokens[{i}]", f"is longer than {MAX_TOKEN_CHARS} characters")
+            raise fail(f"tokens[{i}]", Problem("import.problem.token_long",
+                                               "is longer than {chars} characters",
+                                               chars=MAX_TOKEN_CHARS))
         try:
             token.encode("utf-8")
         except UnicodeEncodeError:
-            raise fail(f"tokens[{i}]", "holds a lone surrogate, not text") from None
+            raise fail(f"tokens[{i}]", Problem("import.problem.token_surrogate",
+                                               "holds a lone surrogate, "
+                                               "not text")) from None
     return tuple(tokens)
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from app.model.errors import Problem
+
 __all__ = [
     "ARRAY_NAMES",
     "MAX_CAPTURE_BYTES",
@@ -83,10 +85,14 @@ def heads_tokens_width(shape: tuple[int, ...], name: str, fail: Fail) -> tuple[i
     elif len(shape) == 4 and shape[0] == 1:
         heads, tokens, width = shape[1:]
     else:
-        raise fail(name, f"has shape {tuple(shape)}; expected (T, d), (heads, T, d) or "
-                   "(1, heads, T, d)")
-    for what, count, limit in (("heads", heads, MAX_HEADS), ("d", width, MAX_D),
-                               (f"T of {name}", tokens, MAX_T)):
+        raise fail(name, Problem("import.problem.shape",
+                                 "has shape {shape}; expected (T, d), (heads, T, d) "
+                                 "or (1, heads, T, d)", shape=tuple(shape)))
+    for what, key, count, limit in (
+            ("heads", "import.problem.range_heads", heads, MAX_HEADS),
+            ("d", "import.problem.range_d", width, MAX_D),
+            (f"T of {name}", "import.problem.range_T", tokens, MAX_T)):
         if not 1 <= count <= limit:
-            raise fail(name, f"{what} is {count}; it must be from 1 to {limit}")
+            raise fail(name, Problem(key, "{what} is {count}; it must be from 1 to {limit}",
+                                     what=what, count=count, limit=limit))
     return heads, tokens, width

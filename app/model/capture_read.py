@@ -32,6 +32,7 @@ from app.model.capture_limits import (
     Fail,
     heads_tokens_width,
 )
+from app.model.errors import Problem
 from app.model.jsonfile import ROOT, TooLong, describe, parse_json
 
 FLOAT_DTYPES = {"F16": np.float16, "F32": np.float32, "F64": np.float64}
@@ -83,17 +84,23 @@ def read_npz(path: Path, fail: Fail) -> Arrays:
                        for name, info in members.items()}
             unpacked = sum(info.file_size for info in members.values())
             if unpacked > MAX_CAPTURE_BYTES:
-                raise fail(ROOT, f"unpacks to {unpacked:,} bytes, more than "
-                           f"{MAX_CAPTURE_BYTES // 2**20} MB; save only the q and k of one "
-                           "attention layer")
+                raise fail(ROOT, Problem("import.problem.unpacks_large",
+                                         "unpacks to {size} bytes, more than "
+                                         "{mb} MB; save only the q and k of one attention "
+                                         "layer", size=f"{unpacked:,}",
+                                         mb=MAX_CAPTURE_BYTES // 2**20))
             arrays = {name: _npy_data(archive, members[name], *header)
                       for name, header in headers.items()}
     except zipfile.BadZipFile:
-        raise fail(ROOT, "is not a valid .npz archive (damaged or another format)") from None
+        raise fail(ROOT, Problem("import.problem.not_npz",
+                                 "is not a valid .npz archive (damaged or another "
+                                 "format)")) from None
     except (OSError, EOFError, ValueError, RuntimeError, NotImplementedError, OverflowError,
             RecursionError, MemoryError, struct.error, zlib.error, lzma.LZMAError,
             zipfile.LargeZipFile) as error:  # encrypted, unknown compression, damaged data
-        raise fail(ROOT, f"is a damaged .npz archive ({one_line(error)})") from None
+        raise fail(ROOT, Problem("import.problem.damaged_npz",
+                                 "is a damaged .npz archive ({detail})",
+                                 detail=one_line(error))) from None
     tokens = arrays.pop("tokens", None)
     if tokens is not None:
         try:
@@ -149,19 +156,26 @@ def read_safetensors(path: Path, size: int, fail: Fail) -> Arrays:
     with path.open("rb") as stream:
         head = stream.read(8)
         if len(head) < 8:
-            raise fail("(header)", f"is truncated: {size} bytes, too short for a safetensors "
-                       "header")
+            raise fail(ROOT, Problem("import.problem.short_safetensors",
+                                     "is truncated: {size} bytes, too "
+                                     "short for a safetensors header", size=size))
         (length,) = struct.unpack("<Q", head)
         if length == 0 or length > MAX_HEADER_BYTES or 8 + length > size:
-            raise fail("(header)", f"says its header is {length} bytes but the file has "
-                       f"{size - 8} after the length: truncated or not safetensors")
+            raise fail(ROOT, Problem("import.problem.header_length",
+                                     "says its header is {length} bytes but "
+                                     "the file has {left} after the length: truncated or not "
+                                     "safetensors", length=length, left=size - 8))
         text = stream.read(length)
     try:
         header = _json(text.decode("utf-8"), "(header)", "a safetensors header", fail)
     except UnicodeDecodeError:
-        raise fail("(header)", "is not UTF-8 text: damaged or not a safetensors file") from None
+        raise fail(ROOT, Problem("import.problem.header_text",
+                                 "has a header that is not UTF-8 text: damaged "
+                                 "or not a safetensors file")) from None
     if not isinstance(header, dict):
-        raise fail("(header)", "must be a JSON object of tensors")
+        raise fail(ROOT, Problem("import.problem.header_object",
+                                 "has a header that is not a JSON object of "
+                                 "tensors"))
     data_bytes = size - 8 - length
     for name, entry in header.items():
         if name != "__metadata__":
@@ -176,7 +190,9 @@ def read_safetensors(path: Path, size: int, fail: Fail) -> Arrays:
                 if name in ARRAY_NAMES:
                     arrays[name] = reader.get_tensor(name)
     except Exception as error:  # SafetensorError and friends: any refusal is "damaged"
-        raise fail(ROOT, f"cannot be read as safetensors ({one_line(error)})") from None
+        raise fail(ROOT, Problem("import.problem.not_safetensors",
+                                 "cannot be read as safetensors ({detail})",
+                                 detail=one_line(error))) from None
     return arrays, tokens
 
 

@@ -17,7 +17,7 @@ from app.model.attention import softmax
 from app.model.capture import Capture
 from app.model.data import MAX_TOKENS
 from app.model.reasons import RowReasons, explain_row, key_norms
-from app.model.scoring import SCORERS, score_matrix
+from app.model.scoring import SCORERS, ScorerParams, score_matrix
 from app.model.state import LabState
 
 FULL_CELLS = 128 * 128
@@ -38,6 +38,40 @@ def imported_scores(capture: Capture, active: str, q: np.ndarray,
     if len(q) * len(k) > FULL_CELLS:
         names = tuple(name for name in names if name in (active, "dot"))
     return {name: score_matrix(name, q, k, capture.params) for name in names}
+
+
+def edited_vector(before: LabState, after: LabState) -> tuple[str, int] | None:
+    """("q", i) or ("k", j) when `after` is `before` with one captured vector edited and
+    nothing else changed (a drag step): then only that row or column of every matrix moves."""
+    old, new = before.imported, after.imported
+    if (before.world != "imported" or after.world != "imported" or old is None or new is None
+            or old.queries.shape != new.queries.shape or old.keys.shape != new.keys.shape
+            or replace(after, imported=old) != before):
+        return None
+    if ((old.query_names, old.key_names, old.source, old.head, old.heads)
+            != (new.query_names, new.key_names, new.source, new.head, new.heads)
+            or old.weights.keys() != new.weights.keys()
+            or not all(np.array_equal(w, new.weights[n]) for n, w in old.weights.items())):
+        return None
+    rows = {"q": np.flatnonzero(np.any(old.queries != new.queries, axis=1)),
+            "k": np.flatnonzero(np.any(old.keys != new.keys, axis=1))}
+    if len(rows["q"]) + len(rows["k"]) != 1:
+        return None
+    role = "q" if len(rows["q"]) else "k"
+    return role, int(rows[role][0])
+
+
+def patched_matrix(name: str, before: np.ma.MaskedArray, q: np.ndarray, k: np.ndarray,
+                   params: ScorerParams, edit: tuple[str, int]) -> np.ma.MaskedArray:
+    """`before` with the edited query's row or key's column scored again: a T = 4096 drag
+    step costs T·d work instead of the T²·d of the whole matrix."""
+    role, index = edit
+    out = before.copy()
+    if role == "q":
+        out[index] = score_matrix(name, q[index:index + 1], k, params)[0]
+    else:
+        out[:, index] = score_matrix(name, q, k[index:index + 1], params)[:, 0]
+    return out
 
 
 def selected_row(scores: Mapping[str, np.ma.MaskedArray], name: str, q: np.ndarray,
@@ -79,12 +113,13 @@ def row_weights_only(state: LabState, shape: tuple[int, int]) -> bool:
             and shape[0] * shape[1] > FULL_CELLS)
 
 
-def selected_row_weights(logits: np.ndarray, row: int, sink: float | None) -> np.ndarray:
-    """softmax of the selected row alone; every other row is NaN (not computed, never a
-    number that could pass for a weight)."""
-    data = np.ma.getdata(logits)
-    out = np.full(data.shape, np.nan, dtype=np.result_type(data.dtype, np.float32))
-    out[row] = softmax(logits[row:row + 1], sink_logit=sink)[0]
+def selected_row_weights(row_logits: np.ndarray, shape: tuple[int, int], row: int,
+                         sink: float | None) -> np.ndarray:
+    """softmax of the selected row's logits (1, Tk) alone; every other row is NaN (not
+    computed, never a number that could pass for a weight)."""
+    data = np.ma.getdata(row_logits)
+    out = np.full(shape, np.nan, dtype=np.result_type(data.dtype, np.float32))
+    out[row] = softmax(row_logits, sink_logit=sink)[0]
     return out
 
 

@@ -4,7 +4,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["AttentionLabError", "DataError", "ScenarioError"]
+__all__ = ["AttentionLabError", "DataError", "Problem", "ScenarioError"]
+
+
+class Problem(str):
+    """A problem's English words (what a log or the command line prints) that also carry a
+    catalogue key and its values, so the interface can say it in the language on screen."""
+
+    key: str
+    params: dict[str, object]
+
+    def __new__(cls, key: str, text: str, **params: object) -> Problem:
+        problem = super().__new__(cls, text.format(**params))
+        problem.key = key
+        problem.params = params
+        return problem
 
 
 class AttentionLabError(Exception):

@@ -7,7 +7,7 @@ panels read (the other scorers' matrices, rows and ranks) is worked out when fir
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -25,8 +25,10 @@ from app.model.breakdown import Breakdown, Swap, breakdown, disagreements, ranks
 from app.model.capture_view import (
     SWAP_KEYS,
     available_scorers,
+    edited_vector,
     explain_top,
     imported_scores,
+    patched_matrix,
     row_weights_only,
     selected_row,
     selected_row_weights,
@@ -223,13 +225,49 @@ def _heads(state: LabState, q: np.ndarray, k: np.ndarray) -> tuple[HeadView, ...
 
 
 def _weight_scores(state: LabState, q: np.ndarray, k: np.ndarray, params: ScorerParams,
-                   scores: dict[str, np.ma.MaskedArray]) -> np.ma.MaskedArray:
+                   scores: Mapping[str, np.ma.MaskedArray],
+                   since: Edited | None = None) -> np.ma.MaskedArray:
     """The selected scorer's matrix the weights are taken from: the one on screen, or the
     same scorer at q_scale × q (a power of two, so a longer q is exactly a longer q)."""
     scale = state.options.q_scale
     if scale == 1.0:
         return scores[state.scorer]
+    if since is not None:
+        return patched_matrix(state.scorer, since.view.weight_scores, q * scale, k, params,
+                              since.edit)
     return score_matrix(state.scorer, q * scale, k, params)
+
+
+@dataclass(frozen=True)
+class Edited:
+    """The view before a drag step and the one vector the step edited."""
+
+    view: View
+    edit: tuple[str, int]
+
+
+def _edited(state: LabState, since: tuple[LabState, View] | None) -> Edited | None:
+    if since is None:
+        return None
+    edit = edited_vector(since[0], state)
+    return None if edit is None else Edited(since[1], edit)
+
+
+def _patched_rows(since: Edited | None, row_only: bool, logits: Callable[[int], np.ndarray],
+                  sink: float | None) -> tuple[np.ndarray, np.ndarray | None] | None:
+    """A query's edit moves only its own row of weights (and sink share); a key's edit moves
+    every row's denominator, so only the query's edit is patched."""
+    if since is None or row_only or since.edit[0] != "q":
+        return None
+    index = since.edit[1]
+    weights = since.view.weights.copy()
+    row = logits(index)
+    weights[index] = softmax(row, sink_logit=sink)[0]
+    share = since.view.sink_weight
+    if share is not None and sink is not None:
+        share = share.copy()
+        share[index] = sink_weight(row, sink)[0]
+    return weights, share
 
 
 def _embeddings(state: LabState, data: LessonData,
@@ -244,13 +282,23 @@ def _embeddings(state: LabState, data: LessonData,
     return Embeddings(cos=cos, row_ranks=ranks(cos[state.query]))
 
 
-def compute_view(state: LabState, data: LessonData) -> View:
-    """Recompute every number on screen from the state; pure and deterministic."""
+def compute_view(state: LabState, data: LessonData,
+                 since: tuple[LabState, View] | None = None) -> View:
+    """Recompute every number on screen from the state; pure and deterministic.
+
+    `since` is the previous state and its view: when the new state only edits one captured
+    vector, the matrices are that view's with one row or column scored again (a T = 4096
+    import's drag step), equal to what a full recompute gives."""
     raw_q, raw_k = state.vectors
     q, k = _rotated(state, raw_q, raw_k)
     params = scorer_params(state, data)
     capture = state.imported if state.world == "imported" else None
-    if capture is not None:  # T up to 4096: full matrices only for what is drawn
+    edited = _edited(state, since)
+    if edited is not None:
+        scores = {name: patched_matrix(name, before, q, k, params, edited.edit)
+                  for name, before in edited.view.scores.items()}
+        scored = available_scorers(capture)
+    elif capture is not None:  # T up to 4096: full matrices only for what is drawn
         scores = imported_scores(capture, state.scorer, q, k)
         scored = available_scorers(capture)
     else:
@@ -260,17 +308,32 @@ def compute_view(state: LabState, data: LessonData) -> View:
     tq, tk = len(q), len(k)
     options = state.options
     causal = options.causal and state.world in ("teaching", "imported")
-    allowed = causal_mask(tq, tk) if causal else np.ones((tq, tk), dtype=bool)
+    if edited is not None:
+        allowed = edited.view.allowed
+    else:
+        allowed = causal_mask(tq, tk) if causal else np.ones((tq, tk), dtype=bool)
     sink = options.sink_logit
     # Weights and the sink's share come from the selected scorer's matrix the heatmap shows
     # (at a longer or shorter q, that scorer's matrix for q_scale × q), and the share is the
     # sink's own softmax weight: 1 − Σ weights cancels to −2e-16 at sink −50.
-    weight_scores = _weight_scores(state, q, k, params, scores)
-    logits = masked_scores(weight_scores, allowed) if causal else weight_scores
-    weights = (selected_row_weights(logits, state.query, sink)  # a large import's scores
-               if row_weights_only(state, logits.shape) else softmax(logits, sink_logit=sink))
-    sink_share = sink_weight(logits, sink) if sink is not None else None
+    weight_scores = _weight_scores(state, q, k, params, scores, edited)
+    row_only = row_weights_only(state, weight_scores.shape)
     row = state.query
+
+    def logits_of(index: int) -> np.ndarray:
+        scored_row = weight_scores[index:index + 1]
+        return masked_scores(scored_row, allowed[index:index + 1]) if causal else scored_row
+
+    patched = _patched_rows(edited, row_only, logits_of, sink)
+    if patched is not None:
+        weights, sink_share = patched
+    else:
+        logits = (masked_scores(weight_scores, allowed) if causal and (sink is not None
+                                                                       or not row_only)
+                  else weight_scores)
+        weights = (selected_row_weights(logits_of(row), weight_scores.shape, row, sink)
+                   if row_only else softmax(logits, sink_logit=sink))  # a large import's scores
+        sink_share = sink_weight(logits, sink) if sink is not None else None
     pair = breakdown(q[row], k[state.key], total=float(scores["dot"][row, state.key]))
     active = scores[state.scorer]
     cell = active[row, state.key]

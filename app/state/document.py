@@ -81,7 +81,7 @@ class Document(QObject, ReshapeIntents):
         so reading the view never makes every panel repaint.
         """
         if self._pending and self._view_state is not self._state:
-            self._view = compute_view(self._state, self.data)
+            self._view = compute_view(self._state, self.data, (self._view_state, self._view))
             self._view_state = self._state
         return self._view
 
@@ -103,7 +103,7 @@ class Document(QObject, ReshapeIntents):
     def _recompute(self) -> None:
         self._pending = False
         if self._view_state is not self._state:
-            self._view = compute_view(self._state, self.data)
+            self._view = compute_view(self._state, self.data, (self._view_state, self._view))
             self._view_state = self._state
         self.recompute_count += 1
         fields, self._announced = changed_fields(self._announced, self._state), self._state
@@ -296,8 +296,11 @@ class Document(QObject, ReshapeIntents):
     def import_capture(self, capture: Capture) -> None:
         """Open a captured q, k as the imported world, as one undoable step (a second import
         replaces the first); the last query against the first key is selected, scored as the
-        model scored it (q·k/√d), so its weights are the ones the model computed."""
-        state = replace(self._state, imported=capture, scorer="scaled_dot")  # needs no weights
+        model scored it (q·k/√d), so its weights are the ones the model computed. Scale
+        mode is turned off: its random Q, K would hide the model's own."""
+        options = replace(self._state.options, scale_mode=False)
+        state = replace(self._state, imported=capture, scorer="scaled_dot",  # needs no weights
+                        options=options)
         self.push(state.with_world("imported", (len(capture.queries) - 1, 0)), "import")
 
     def load_state(self, state: LabState, text: str = "open") -> None:

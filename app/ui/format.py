@@ -195,8 +195,11 @@ def format_shape(shape: Shape) -> str:
     return " × ".join(d if isinstance(d, str) else format_number(d) for d in shape)
 
 
-def token_glosses(data: LessonData) -> dict[str, str]:
-    """Each token of both worlds with its English gloss from the data files."""
+def token_glosses(data: LessonData, world: str) -> dict[str, str]:
+    """Each token of the lesson's worlds with its English gloss from the data files; none in
+    the imported world, whose tokens are a model's even when one is spelled like a lesson's."""
+    if world == "imported":
+        return {}
     dialogue, teaching = data.dialogue, data.teaching
     pairs = [(dialogue.query_token, dialogue.query_gloss),
              *zip(dialogue.key_tokens, dialogue.key_glosses, strict=True),

@@ -182,7 +182,7 @@ def check_match_table(window, fresh: View) -> None:
     from app.ui.panels.match.model import COLUMNS
 
     model, row = window.show_panel("match").model, window.document.state.query
-    glosses = token_glosses(window.document.data)
+    glosses = token_glosses(window.document.data, fresh.world)
     for key, name in enumerate(fresh.key_names):
         def cell(column: str, key: int = key) -> str:
             return model.data(model.index(key, COLUMNS.index(column)))

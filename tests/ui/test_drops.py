@@ -159,7 +159,8 @@ def test_a_bad_capture_dropped_says_what_file_import_says(qtbot, window, tmp_pat
     assert _drop(qtbot, window, bad) is False
     box = window.files.message  # File → Import's own message
     assert isinstance(box, QMessageBox) and box.isVisible()
-    assert box.informativeText().startswith("bad.npz: k: has width d = 5")
+    assert box.informativeText() == ("In bad.npz, k has width d = 5 but q has d = 4; the two "
+                                     "must match.")
     assert window.document.state == before and window.document.undo_stack.count() == 0
 
 

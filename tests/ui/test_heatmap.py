@@ -64,7 +64,7 @@ def test_rows_are_queries_and_columns_keys_with_titled_axes(panel):
     assert "query" in panel.plot.getAxis("left").labelText
     assert "key" in panel.plot.getAxis("top").labelText
     left_ticks = [name for _, name in panel.plot.getAxis("left")._tickLevels[0]]
-    glosses = token_glosses(panel.document.data)  # English: each token with its meaning
+    glosses = token_glosses(panel.document.data, "teaching")  # English: each token with its meaning
     assert tuple(left_ticks) == tuple(with_gloss(name, glosses) for name in view.query_names)
 
 

@@ -147,7 +147,8 @@ def test_a_bad_file_says_why_and_changes_nothing(window, monkeypatch, tmp_path) 
     _import_through_menu(window, monkeypatch, bad)
     box = window.files.message
     assert isinstance(box, QMessageBox) and box.isVisible()
-    assert box.informativeText().startswith("bad.npz: k: has width d = 5")
+    assert box.informativeText() == ("In bad.npz, k has width d = 5 but q has d = 4; the two "
+                                     "must match.")
     assert window.document.state == before and window.document.undo_stack.count() == 0
     box.close()
 

@@ -14,10 +14,13 @@ from PySide6.QtWidgets import QApplication
 from safetensors.numpy import save_file
 
 from app.i18n import tr
+from app.model import view as view_module
 from app.model.capture import VALUE_LIMIT
+from app.model.view import compute_view
 from app.ui.actions import files as files_module
 from app.ui.format import format_number
 from app.ui.widgets.number_box import NumberNote, quoted
+from tests.ui.dropping import drop_file
 
 RNG = np.random.default_rng(11)
 
@@ -191,3 +194,77 @@ def test_a_captures_boxes_read_a_decimal_comma_and_refuse_a_pasted_row(
     accepts = tr("typed.accepts", low=format_number(-VALUE_LIMIT),
                  high=format_number(VALUE_LIMIT))
     assert note.text() == tr("typed.several", typed=quoted(text), count=4, accepts=accepts)
+
+
+def test_a_bar_dragged_down_stays_in_the_chart_until_the_next_pair(
+        window, tmp_path, qtbot, every_move_counts) -> None:
+    """Dragged to zero, the largest term is the smallest: it stays under the hand and after
+    the release; choosing a pair ranks the dimensions again."""
+    arrays = _capture(tmp_path / "c.safetensors", 4, 40)
+    assert drop_file(qtbot, window, tmp_path / "c.safetensors")
+    document = window.document
+    document.select(query=1, key=2)
+    panel = _editor(window)
+    qtbot.waitUntil(lambda: panel.imported.plots["q"].isVisible())
+    page = panel.imported
+    chosen = list(page.dims)
+    plot = page.plots["q"]
+    viewport = plot.viewport()
+    x = int(0.5 * viewport.width() / len(page.dims))  # the first bar: the largest term
+    zero = plot.canvas.transform().map(QPointF(0.0, 0.0)).y()
+    bar = plot.canvas.transform().map(QPointF(0.0, float(page.bars["q"].values[0]))).y()
+    QTest.mousePress(viewport, Qt.MouseButton.LeftButton, pos=QPoint(x, int(bar)))
+    for step in range(1, 6):
+        QTest.mouseMove(viewport, QPoint(x, int(bar + (zero - bar) * step / 5)))
+        document.flush()
+        assert list(page.dims) == chosen
+    QTest.mouseRelease(viewport, Qt.MouseButton.LeftButton, pos=QPoint(x, int(zero)))
+    document.flush()
+    qtbot.wait(10)
+    edited = document.state.imported.queries[1].astype(np.float64)
+    assert abs(edited[chosen[0]]) < abs(arrays["q"][1][chosen[0]])  # it did shrink
+    assert list(page.dims) == chosen
+    assert [label.text() for label in page.ticks["q"]] == [str(i + 1) for i in chosen]
+    document.select(query=2, key=2)
+    document.flush()
+    document.select(query=1, key=2)
+    document.flush()
+    products = np.abs(edited * arrays["k"][2].astype(np.float64))
+    assert list(page.dims) == list(np.argsort(-products, kind="stable")[:8])
+
+
+def test_a_drag_on_a_long_capture_gives_what_a_full_recompute_gives(
+        window, tmp_path, qtbot, monkeypatch, every_move_counts) -> None:
+    """Each step scores only the dragged key's column again; the numbers on screen are the
+    ones a recompute from scratch gives."""
+    t = 140  # past FULL_CELLS: the large import's own path
+    _capture(tmp_path / "long.safetensors", t, 24)
+    assert drop_file(qtbot, window, tmp_path / "long.safetensors")
+    document = window.document
+    document.set_options(heatmap_mode="weights", causal=True)
+    document.select(query=t - 3, key=5)
+    panel = _editor(window)
+    qtbot.waitUntil(lambda: panel.imported.plots["k"].isVisible())
+    page = panel.imported
+    viewport = page.plots["k"].viewport()
+    x = int(1.5 * viewport.width() / len(page.dims))
+    height = viewport.height()
+    before = document.state.imported.keys.copy()
+    whole = []  # full matrices scored during the drag: none
+    scored = view_module.imported_scores
+    monkeypatch.setattr(view_module, "imported_scores",
+                        lambda *args: whole.append(1) or scored(*args))
+    QTest.mousePress(viewport, Qt.MouseButton.LeftButton, pos=QPoint(x, height // 2))
+    for y in (height // 3, height // 5, height // 4):
+        QTest.mouseMove(viewport, QPoint(x, y))
+        document.flush()
+    QTest.mouseRelease(viewport, Qt.MouseButton.LeftButton, pos=QPoint(x, height // 4))
+    document.flush()
+    assert not np.array_equal(document.state.imported.keys[5], before[5]) and whole == []
+    shown, fresh = document.view, compute_view(document.state, document.data)
+    for name, matrix in fresh.scores.items():
+        np.testing.assert_allclose(shown.scores[name], matrix, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(shown.weights, fresh.weights, rtol=1e-5, atol=1e-7)
+    heatmap = window.show_panel("heatmap")
+    heatmap.refresh()
+    np.testing.assert_allclose(heatmap.values, 100 * fresh.weights, rtol=1e-5, atol=1e-5)

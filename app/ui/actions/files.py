@@ -28,6 +28,7 @@ from app.state.notice import Notice
 from app.state.session import Session
 from app.ui import settings as keys
 from app.ui.actions.common import warn
+from app.ui.actions.refusals import capture_refusal
 from app.ui.actions.spec import ActionSpec
 from app.ui.errors import installed as installed_error_hook
 from app.ui.notices import word
@@ -275,13 +276,16 @@ class FileActions(QObject):
                 if chosen:
                     capture = load_capture(path, chosen)
         except CaptureError as error:
-            self.message = warn(self.window, tr("import.failed"), str(error))
+            self.message = warn(self.window, tr("import.failed"), capture_refusal(error))
             return False
+        scale_off = [tr("import.scale_off")] if self.document.state.options.scale_mode else []
         self.document.import_capture(capture)
         if capture.savable:
-            self._status(tr("import.done", file=path.name, queries=len(capture.queries),
-                            keys=len(capture.keys), d=capture.d), 8000)
+            self._status(" ".join([tr("import.done", file=path.name, queries=len(capture.queries),
+                                      keys=len(capture.keys), d=capture.d), *scale_off]), 8000)
         else:  # said once, where it stays readable: the class may rely on the autosave
+            if scale_off:
+                self._status(scale_off[0], 8000)
             self.message = warn(self.window, tr("import.not_kept_title"), tr(
                 "import.not_kept", file=path.name, numbers=f"{capture.numbers:,}",
                 limit=f"{MAX_SAVED_NUMBERS:,}"))

@@ -184,8 +184,10 @@ class ImportedEditor(QWidget):
         q, k = capture.queries[state.query], capture.keys[state.key]
         names = {"q": capture.query_names[state.query], "k": capture.key_names[state.key]}
         width = len(q)
-        if not self.document.dragging or not len(self.dims) or self.dims.max() >= width:
-            self.dims = shown_dims(q, k)  # kept still under the pointer while dragging
+        pair = (state.query, state.key, capture.source, capture.head,
+                capture.queries.shape, capture.keys.shape)  # not the values: an edit keeps it
+        if pair != self._pair or not len(self.dims) or self.dims.max() >= width:
+            self.dims = shown_dims(q, k)  # chosen per pair: an edited bar never leaves it
         if "q" not in self.bars or len(self.bars["q"].values) != len(self.dims):
             self._build_charts(len(self.dims))
         self.pair_line.setText(tr(
@@ -210,8 +212,6 @@ class ImportedEditor(QWidget):
                                                      name=names[role])))
             for label, dim in zip(self.ticks[role], self.dims, strict=True):
                 label.setText(str(dim + 1))
-        pair = (state.query, state.key, capture.source, capture.head,
-                capture.queries.shape, capture.keys.shape)  # not the values: an edit keeps it
         with QSignalBlocker(self.dim_spin):
             self.dim_spin.setRange(1, width)
             if pair != self._pair:

@@ -334,7 +334,8 @@ class EditorPanel(Panel):
 
     def _word_tokens(self) -> None:
         """Each token's tooltips, and its English gloss beside it (Chinese: the word alone)."""
-        glosses = token_glosses(self.document.data) if current().token_glosses else {}
+        world = self.document.state.world
+        glosses = token_glosses(self.document.data, world) if current().token_glosses else {}
         rows.word_tokens(self.tokens, glosses, self.gloss_labels, self.pick_buttons, self.charts)
 
     # --- repaint from the document -------------------------------------------------------

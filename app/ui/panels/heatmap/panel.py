@@ -341,7 +341,7 @@ class HeatmapPanel(Panel):
         if needs_image(values.shape):  # an imported capture: past the cell grid's reach
             names = {"left": view.query_names, "top": view.key_names}
         else:
-            glosses = token_glosses(self.document.data)  # English: the meaning beside a row
+            glosses = token_glosses(self.document.data, state.world)  # English: beside a row
             names = {  # (only the rows: glossed column names would collide)
                 "left": [with_gloss(name, glosses) for name in view.query_names],
                 "top": [shown_name(name) for name in view.key_names]}

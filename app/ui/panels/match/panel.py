@@ -216,7 +216,7 @@ class MatchTablePanel(Panel):
             self._tips = {key: "\n".join(line for reason, line in zip(reasons, lines, strict=True)
                                          if key in reason.keys) for key in explained.flagged}
         scores = {name: view.row_scores[name] for name in SCORED if name in view.row_scores}
-        glosses = token_glosses(self.document.data)
+        glosses = token_glosses(self.document.data, state.world)
         self.model.spotlight = state.key if self.look.spotlight else None
         self.model.set_rows(MatchRows(
             names=tuple(with_gloss(name, glosses) for name in view.key_names),

@@ -163,7 +163,7 @@ class PlaygroundPanel(Panel):
         plane.addWidget(self.canvas, 1)
         self._body.addLayout(plane, 1)
         self.readouts = PlaneReadouts(self._key_count, self._key_colours)
-        self.readouts.glosses = token_glosses(self.document.data)  # "饭 (rice)" in English
+        self.readouts.glosses = token_glosses(self.document.data, "dialogue")  # "饭 (rice)"
         self.readouts.relaid.connect(self._on_readouts_relaid)
         self._readout_sizes: tuple[tuple[bool, int, int], ...] = ()
         self._scroll = QScrollArea()

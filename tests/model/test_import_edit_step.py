@@ -1,0 +1,83 @@
+"""A drag step on an import scores only the edited vector's row or column again: the view it
+gives equals a full recompute of the same state, in every heatmap mode and option."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from app.model.capture import Capture
+from app.model.capture_view import FULL_CELLS, edited_vector
+from app.model.data import load_lesson_data
+from app.model.view import compute_view, initial_state
+
+RNG = np.random.default_rng(5)
+BIG = int(np.sqrt(FULL_CELLS)) + 8  # past FULL_CELLS: the large import's own path
+
+
+def _state(t: int, d: int = 12, **options: object):
+    data = load_lesson_data()
+    names = tuple(f"w{i}" for i in range(t))
+    capture = Capture(RNG.standard_normal((t, d)).astype(np.float32),
+                      RNG.standard_normal((t, d)).astype(np.float32), names, names, "c.npz")
+    state = replace(initial_state(data), imported=capture, scorer="scaled_dot")
+    state = state.with_world("imported", (t - 1, 0))
+    return data, replace(state, options=replace(state.options, **options))
+
+
+def _edited(state, role: str, index: int):
+    matrix = state.imported.queries if role == "q" else state.imported.keys
+    values = np.array(matrix[index], np.float64)
+    values[2] += 0.75
+    return state.with_vector(role, index, values)
+
+
+@pytest.mark.parametrize("t", [6, BIG])
+@pytest.mark.parametrize("role", ["q", "k"])
+@pytest.mark.parametrize("options", [{}, {"heatmap_mode": "weights"},
+                                     {"heatmap_mode": "weights", "causal": True,
+                                      "sink_logit": 1.5},
+                                     {"causal": True, "q_scale": 2.0}])
+def test_a_patched_step_equals_a_full_recompute(t, role, options) -> None:
+    data, before = _state(t, **options)
+    index = t // 2 if role == "q" else t - 2
+    after = _edited(before, role, index)
+    assert edited_vector(before, after) == (role, index)
+    patched = compute_view(after, data, (before, compute_view(before, data)))
+    full = compute_view(after, data)
+    assert patched.scores.keys() == full.scores.keys()
+    for name, matrix in full.scores.items():  # one row is a (1, d)·(d, T) product: same sums
+        np.testing.assert_allclose(patched.scores[name], matrix, rtol=1e-5, atol=1e-6)
+        assert np.array_equal(np.ma.getmaskarray(patched.scores[name]),
+                              np.ma.getmaskarray(matrix))
+    np.testing.assert_allclose(patched.weight_scores, full.weight_scores, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(patched.weights, full.weights, rtol=1e-5, atol=1e-7)
+    if full.sink_weight is not None:
+        np.testing.assert_allclose(patched.sink_weight, full.sink_weight, rtol=1e-5)
+    assert np.array_equal(patched.allowed, full.allowed)
+    assert patched.selected_score == pytest.approx(full.selected_score, rel=1e-5)
+    for name in full.row_scores:
+        np.testing.assert_allclose(patched.row_scores[name], full.row_scores[name], rtol=1e-5,
+                                   atol=1e-6)
+
+
+def test_the_untouched_cells_keep_their_exact_values() -> None:
+    data, before = _state(BIG)
+    earlier = compute_view(before, data)
+    after = _edited(before, "k", 3)
+    patched = compute_view(after, data, (before, earlier))
+    others = np.delete(np.arange(BIG), 3)
+    for name, matrix in earlier.scores.items():
+        assert np.array_equal(patched.scores[name][:, others], matrix[:, others])
+        assert not np.array_equal(patched.scores[name][:, 3], matrix[:, 3])
+
+
+def test_anything_but_one_vector_edited_is_computed_in_full() -> None:
+    _data, before = _state(6)
+    two = _edited(_edited(before, "q", 1), "k", 2)
+    assert edited_vector(before, two) is None
+    assert edited_vector(before, replace(before, query=2)) is None
+    assert edited_vector(before, replace(before, scorer="dot")) is None
+    assert edited_vector(before, before) is None
