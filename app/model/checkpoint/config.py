@@ -171,6 +171,9 @@ def _gpt2(raw: dict[str, Any], path: Path, model_type: str) -> ArchConfig:
     if hidden % n_heads:
         raise _refuse(path, f"n_embd {hidden} does not split into {n_heads} heads")
     n_layers = _int(raw, "n_layer", path)
+    if raw.get("scale_attn_by_inverse_layer_idx") or raw.get("scale_attn_weights") is False:
+        raise _refuse(path, "its attention scores are not scaled by 1/√d alone "
+                            "(scale_attn_by_inverse_layer_idx or scale_attn_weights)")
     return ArchConfig(
         model_type=model_type, layout="gpt2", n_layers=n_layers, hidden=hidden,
         n_heads=n_heads, n_kv_heads=n_heads, head_dim=hidden // n_heads,

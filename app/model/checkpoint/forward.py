@@ -82,7 +82,8 @@ class _Llama:
         if ids.max() >= vocab:
             raise CheckpointError(f"token id {int(ids.max())} is outside the model's "
                                   f"vocabulary of {vocab}.")
-        return self._w("embed_tokens.weight", (vocab, self.cfg.hidden))[ids]
+        return self.store.rows(self.prefix + "embed_tokens.weight", (vocab, self.cfg.hidden),
+                               ids)
 
     def queries_keys(self, x: np.ndarray, layer: int, rope: bool
                      ) -> tuple[np.ndarray, np.ndarray]:
@@ -146,9 +147,10 @@ class _Gpt2:
         if len(ids) > positions:
             raise CheckpointError(f"the text makes {len(ids)} tokens; this model has "
                                   f"positions for {positions}.")
-        wte = self._w("wte.weight", (vocab, self.cfg.hidden))
-        wpe = self._w("wpe.weight", (positions, self.cfg.hidden))
-        return wte[ids] + wpe[: len(ids)]
+        tokens = self.store.rows(self.prefix + "wte.weight", (vocab, self.cfg.hidden), ids)
+        places = self.store.rows(self.prefix + "wpe.weight", (positions, self.cfg.hidden),
+                                 np.arange(len(ids)))
+        return tokens + places
 
     def _qkv(self, x: np.ndarray, layer: int) -> np.ndarray:
         c = self.cfg

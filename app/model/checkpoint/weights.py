@@ -22,8 +22,12 @@ DTYPES = {"F32": np.float32, "F16": np.float16, "BF16": ml_dtypes.bfloat16}
 MAX_HEADER = 100 * 1024 * 1024
 
 
-def _header(path: Path) -> dict[str, tuple[str, tuple[int, ...]]]:
-    """Each tensor's (dtype, shape), after checking that every byte it claims is in the file."""
+Header = dict[str, tuple[str, tuple[int, ...], int]]
+
+
+def _header(path: Path) -> Header:
+    """Each tensor's (dtype, shape, offset of its first byte in the file), after checking
+    that every byte it claims is in the file."""
     try:
         size = path.stat().st_size
         with path.open("rb") as f:
@@ -47,21 +51,22 @@ def _header(path: Path) -> dict[str, tuple[str, tuple[int, ...]]]:
         if dtype not in DTYPES:
             raise CheckpointError(f"{path.name}: tensor {name} is stored as {dtype}; only "
                                   f"{', '.join(DTYPES)} are read (not quantised weights).")
+        if not (isinstance(start, int) and isinstance(end, int) and 0 <= start <= end):
+            raise CheckpointError(f"{path.name}: tensor {name} has invalid data offsets.")
         if end > data:
             raise CheckpointError(f"{path.name} is truncated: tensor {name} ends at byte "
                                   f"{end} of data but the file holds {data}.")
         if end - start != int(np.prod(shape)) * np.dtype(DTYPES[dtype]).itemsize:
             raise CheckpointError(f"{path.name}: tensor {name}'s shape {list(shape)} does "
                                   f"not match its {end - start} bytes.")
-        tensors[name] = (dtype, shape)
+        tensors[name] = (dtype, shape, 8 + length + start)
     return tensors
 
 
 class WeightStore:
     """Named tensors across a checkpoint's files, read on demand as float32."""
 
-    def __init__(self, files: dict[str, Path], headers: dict[str, tuple[str, tuple[int, ...]]]
-                 ) -> None:
+    def __init__(self, files: dict[str, Path], headers: Header) -> None:
         self._files = files
         self._headers = headers
         self._open: dict[Path, object] = {}
@@ -72,18 +77,30 @@ class WeightStore:
 
     def dtypes(self) -> frozenset[str]:
         """The dtypes on disk, e.g. {"BF16"}."""
-        return frozenset(dtype for dtype, _ in self._headers.values())
+        return frozenset(dtype for dtype, _, _ in self._headers.values())
 
     def shape(self, name: str) -> tuple[int, ...]:
         return self._headers[name][1]
 
-    def get(self, name: str, shape: tuple[int, ...]) -> np.ndarray:
-        """Tensor `name` as float32, refused when its shape is not the one the config implies."""
+    def _check(self, name: str, shape: tuple[int, ...]) -> None:
         if name not in self._headers:
             raise CheckpointError(f"the checkpoint has no weight {name}.")
         if self.shape(name) != shape:
             raise CheckpointError(f"weight {name} has shape {list(self.shape(name))} but the "
                                   f"config implies {list(shape)}.")
+
+    def rows(self, name: str, shape: tuple[int, ...], ids: np.ndarray) -> np.ndarray:
+        """Rows `ids` of matrix `name` as float32, the rest left on disk: an embedding table
+        of 150 000 tokens is not converted to look up 30 of them."""
+        self._check(name, shape)
+        dtype, _, offset = self._headers[name]
+        table = np.memmap(self._files[name], dtype=DTYPES[dtype], mode="r", offset=offset,
+                          shape=shape)
+        return np.asarray(table[ids], dtype=np.float32)
+
+    def get(self, name: str, shape: tuple[int, ...]) -> np.ndarray:
+        """Tensor `name` as float32, refused when its shape is not the one the config implies."""
+        self._check(name, shape)
         path = self._files[name]
         if path not in self._open:
             self._open[path] = safe_open(str(path), framework="np")
@@ -106,7 +123,7 @@ def open_weights(folder: Path) -> WeightStore:
         raise CheckpointError(f"{folder.name} has no model.safetensors (nor a "
                               f"model.safetensors.index.json listing its shards).")
     files: dict[str, Path] = {}
-    headers: dict[str, tuple[str, tuple[int, ...]]] = {}
+    headers: Header = {}
     for shard in shards:
         path = folder / shard
         if not path.is_file():
