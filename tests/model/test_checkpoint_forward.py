@@ -144,3 +144,14 @@ def test_bfloat16_written_by_hand_reads_as_its_float32_values(tmp_path: Path) ->
     same = open_checkpoint(tmp_path / "f32").queries_keys(SENTENCE, 1)
     np.testing.assert_array_equal(got.q, same.q)
     np.testing.assert_array_equal(got.k, same.k)
+
+
+@pytest.mark.parametrize("name", ["qwen3-bf16", "gpt2-f32"])
+def test_one_pass_over_every_layer_gives_each_layers_answer(name: str) -> None:
+    ck = open_checkpoint(CHECKPOINTS / name)
+    passes = list(ck.every_layer(SENTENCE))
+    assert [p.layer for p in passes] == list(range(ck.config.n_layers))
+    for got in passes:
+        alone = ck.queries_keys(SENTENCE, got.layer)
+        np.testing.assert_array_equal(got.q, alone.q)
+        np.testing.assert_array_equal(got.k, alone.k)

@@ -3,15 +3,16 @@ a sentence's tokens, with the key heads already mapped to the query heads that r
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from app.model.checkpoint.config import ArchConfig, read_config
-from app.model.checkpoint.forward import layer_queries_keys
+from app.model.checkpoint.forward import each_layer_queries_keys, layer_queries_keys
 from app.model.checkpoint.refusal import CheckpointError
-from app.model.checkpoint.tokens import read_tokenizer, tokenise
+from app.model.checkpoint.tokens import Tokens, read_tokenizer, tokenise
 from app.model.checkpoint.weights import WeightStore, open_weights
 
 __all__ = ["Checkpoint", "LayerQK", "open_checkpoint"]
@@ -58,6 +59,18 @@ class Checkpoint:
                                   f"0 to {n - 1}.")
         tokens = tokenise(self.tokenizer, text)
         q, k = layer_queries_keys(self.config, self.weights, tokens.ids, layer, rope)
+        return self._answer(tokens, layer, q, k, rope)
+
+    def every_layer(self, text: str, *, rope: bool = True) -> Iterator[LayerQK]:
+        """Each layer's q and k in turn from one forward pass (the overview of all heads);
+        stop iterating to stop the pass."""
+        tokens = tokenise(self.tokenizer, text)
+        passes = each_layer_queries_keys(self.config, self.weights, tokens.ids, rope)
+        for layer, (q, k) in enumerate(passes):
+            yield self._answer(tokens, layer, q, k, rope)
+
+    def _answer(self, tokens: Tokens, layer: int, q: np.ndarray, k: np.ndarray, rope: bool
+                ) -> LayerQK:
         kv_head = tuple(h // self.config.group for h in range(self.config.n_heads))
         q.setflags(write=False)
         k = k[list(kv_head)]

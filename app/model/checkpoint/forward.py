@@ -5,7 +5,7 @@ product scores them. Weights are fetched per layer, so only the layers asked are
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -14,7 +14,7 @@ from app.model.checkpoint.refusal import CheckpointError
 from app.model.checkpoint.rope import apply_rope
 from app.model.checkpoint.weights import WeightStore
 
-__all__ = ["ACTIVATIONS", "layer_queries_keys"]
+__all__ = ["ACTIVATIONS", "each_layer_queries_keys", "layer_queries_keys"]
 
 _erf = np.frompyfunc(math.erf, 1, 1)
 
@@ -174,14 +174,30 @@ class _Gpt2:
         return (x + self._conv1d(act, f"{at}.mlp.c_proj", inner, c.hidden)).astype(np.float32)
 
 
-def layer_queries_keys(cfg: ArchConfig, store: WeightStore, ids: tuple[int, ...], layer: int,
-                       rope: bool = True) -> tuple[np.ndarray, np.ndarray]:
-    """Layer `layer`'s q (heads, T, d) and k (kv heads, T, d) for the tokens `ids`."""
+def _model(cfg: ArchConfig, store: WeightStore) -> _Llama | _Gpt2:
     if cfg.activation not in ACTIVATIONS:
         raise CheckpointError(f"activation {cfg.activation!r} is not supported (supported: "
                               f"{', '.join(ACTIVATIONS)}).")
-    model = _Gpt2(cfg, store) if cfg.layout == "gpt2" else _Llama(cfg, store)
+    return _Gpt2(cfg, store) if cfg.layout == "gpt2" else _Llama(cfg, store)
+
+
+def layer_queries_keys(cfg: ArchConfig, store: WeightStore, ids: tuple[int, ...], layer: int,
+                       rope: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Layer `layer`'s q (heads, T, d) and k (kv heads, T, d) for the tokens `ids`."""
+    model = _model(cfg, store)
     x = model.embed(np.asarray(ids, dtype=np.int64))
     for earlier in range(layer):
         x = model.layer(x, earlier)
     return model.queries_keys(x, layer, rope)
+
+
+def each_layer_queries_keys(cfg: ArchConfig, store: WeightStore, ids: tuple[int, ...],
+                            rope: bool = True) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Every layer's q and k in one pass, a layer at a time, so a caller can show progress
+    per layer and stop between layers."""
+    model = _model(cfg, store)
+    x = model.embed(np.asarray(ids, dtype=np.int64))
+    for layer in range(cfg.n_layers):
+        yield model.queries_keys(x, layer, rope)
+        if layer + 1 < cfg.n_layers:
+            x = model.layer(x, layer)
