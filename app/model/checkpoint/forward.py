@@ -101,10 +101,13 @@ class _Llama:
             q, k = apply_rope(q, c), apply_rope(k, c)
         return q.astype(np.float32), k.astype(np.float32)
 
-    def layer(self, x: np.ndarray, layer: int) -> np.ndarray:
+    def layer(self, x: np.ndarray, layer: int,
+              qk: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+        """The residual stream after layer `layer`; `qk` is its rotated q and k when the
+        caller already has them."""
         c, at = self.cfg, f"layers.{layer}"
         t = x.shape[0]
-        q, k = self.queries_keys(x, layer, rope=True)
+        q, k = qk or self.queries_keys(x, layer, rope=True)
         h = _rms(x, self._w(f"{at}.input_layernorm.weight", (c.hidden,)), c.norm_eps)
         v = self._linear(h, f"{at}.self_attn.v_proj", c.n_kv_heads * c.head_dim, c.hidden)
         v = v.reshape(t, c.n_kv_heads, c.head_dim).transpose(1, 0, 2)
@@ -163,7 +166,8 @@ class _Gpt2:
         qkv = self._qkv(x, layer)
         return qkv[0].astype(np.float32), qkv[1].astype(np.float32)
 
-    def layer(self, x: np.ndarray, layer: int) -> np.ndarray:
+    def layer(self, x: np.ndarray, layer: int,
+              qk: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
         c, at = self.cfg, f"h.{layer}"
         q, k, v = self._qkv(x, layer)
         mixed = _attend(q, k, v, 1, None)
@@ -198,6 +202,7 @@ def each_layer_queries_keys(cfg: ArchConfig, store: WeightStore, ids: tuple[int,
     model = _model(cfg, store)
     x = model.embed(np.asarray(ids, dtype=np.int64))
     for layer in range(cfg.n_layers):
-        yield model.queries_keys(x, layer, rope)
+        rotated = model.queries_keys(x, layer, rope=True)
+        yield rotated if rope else model.queries_keys(x, layer, rope=False)
         if layer + 1 < cfg.n_layers:
-            x = model.layer(x, layer)
+            x = model.layer(x, layer, rotated)

@@ -63,6 +63,14 @@ def _header(path: Path) -> Header:
     return tensors
 
 
+def _float32(a: np.ndarray) -> np.ndarray:
+    """`a` widened to float32; bfloat16 is float32's top half, so its bits shift into place
+    (several times faster than a cast through the bfloat16 type)."""
+    if a.dtype == ml_dtypes.bfloat16:
+        return (a.view(np.uint16).astype(np.uint32) << 16).view(np.float32)
+    return a.astype(np.float32, copy=False)
+
+
 class WeightStore:
     """Named tensors across a checkpoint's files, read on demand as float32."""
 
@@ -96,7 +104,7 @@ class WeightStore:
         dtype, _, offset = self._headers[name]
         table = np.memmap(self._files[name], dtype=DTYPES[dtype], mode="r", offset=offset,
                           shape=shape)
-        return np.asarray(table[ids], dtype=np.float32)
+        return _float32(np.asarray(table[ids]))
 
     def get(self, name: str, shape: tuple[int, ...]) -> np.ndarray:
         """Tensor `name` as float32, refused when its shape is not the one the config implies."""
@@ -104,7 +112,7 @@ class WeightStore:
         path = self._files[name]
         if path not in self._open:
             self._open[path] = safe_open(str(path), framework="np")
-        return np.asarray(self._open[path].get_tensor(name), dtype=np.float32)
+        return _float32(self._open[path].get_tensor(name))
 
 
 def open_weights(folder: Path) -> WeightStore:
