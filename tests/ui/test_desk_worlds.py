@@ -153,7 +153,8 @@ print("RESULT " + json.dumps(out, ensure_ascii=False), flush=True)
 """
 
 
-@pytest.mark.parametrize("size", [(1366, 768), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("size", [(1366, 768), (1280, 800), (1920, 1080)],
+                         ids=lambda s: f"{s[0]}x{s[1]}")
 def test_every_world_leaves_every_visible_panel_readable(tmp_path, size) -> None:
     window = (size[0], size[1] - WINDOW_MANAGER)
     seen = on_laptop(tmp_path, size, CHILD)

@@ -17,8 +17,10 @@ from app.ui.look import SPOTLIGHT_VEIL, Look
 from app.ui.widgets.axes import ROUNDING, reserve_room
 from app.ui.widgets.stage_text import least_pt
 
-CELL_TEXT_LIMIT = 12
-"""Up to this many tokens every cell prints its value; beyond, the cells are too small."""
+NUMBERS_NEEDED = 12
+"""Up to this many tokens the numbers are the figure: a dock whose cells cannot print them is
+below the heatmap's readable size. Past it the colour bar keys the colours, and the cells
+print their numbers only when they hold them at a readable size."""
 DESK_CELL_PT = SMALL
 """Points at 100 %: a cell's number at the desk is readable from this size up (the crowded
 chart's value labels); below it the numbers hide instead of shrinking further (on the stage
@@ -190,17 +192,17 @@ class CellLayer:
         self.veil.setBrush(colour)
 
     def paint(self, values: np.ndarray, levels: tuple[float, float], cmap: pg.ColorMap,
-              texts: list[list[str]]) -> bool:
-        """Colour every cell; print its number from `texts` ([row][column]; T ≤
-        CELL_TEXT_LIMIT), black or white by the cell's colour, and say whether the numbers
-        are printed. An empty matrix clears the grid (scale mode draws an image instead)."""
+              texts: list[list[str]]) -> None:
+        """Colour every cell and give it its number from `texts` ([row][column]), black or
+        white by the cell's colour; `fit` prints the numbers when the cells hold them at a
+        readable size. An empty matrix clears the grid (scale mode draws an image instead)."""
         rows, cols = values.shape
         low, high = levels
         rgba = cmap.map(np.clip((np.nan_to_num(values) - low) / (high - low), 0, 1),
                         mode=pg.ColorMap.FLOAT).reshape(rows, cols, 4)
         labels: list[list[str]] = []
         label_colours: list[list[str]] = []
-        if max(rows, cols) <= CELL_TEXT_LIMIT:
+        if texts:
             contrast = text_colours(rgba)
             labels = texts
             label_colours = np.where(np.isnan(values), self.look.theme.foreground,
@@ -208,7 +210,16 @@ class CellLayer:
         self.grid.set_cells(values, rgba, labels, label_colours)
         if values.size:
             self.fit()
-        return bool(labels)
+
+    @property
+    def needs_numbers(self) -> bool:
+        """Whether the panel is readable only with its numbers printed (see NUMBERS_NEEDED)."""
+        return bool(self.grid.labels) and max(self.grid.values.shape) <= NUMBERS_NEEDED
+
+    @property
+    def printed(self) -> bool:
+        """Whether the cells print their numbers (else the colour bar is the colours' key)."""
+        return bool(self.grid.labels) and self.grid.labels_visible
 
     def clear(self) -> None:
         """No cells: a picture (scale mode, a large import) shows the colours instead."""

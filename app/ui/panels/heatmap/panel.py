@@ -25,7 +25,7 @@ from app.ui.format import name_tip, shown_name, token_glosses, with_gloss
 from app.ui.look import diverging_map, sequential_map
 from app.ui.panels.base import Panel
 from app.ui.panels.heatmap.canvas import HeatmapCanvas
-from app.ui.panels.heatmap.cells import CELL_TEXT_LIMIT, DESK_CELL_PT, CellLayer
+from app.ui.panels.heatmap.cells import DESK_CELL_PT, CellLayer
 from app.ui.panels.heatmap.choices import HeatmapChoices, lesson_info
 from app.ui.panels.heatmap.figure import HeatmapFigure
 from app.ui.panels.heatmap.fit import LINE_FONTS, ROOMY_PLOT_HEIGHT, fit_lines
@@ -61,7 +61,7 @@ class _Matrix:
     names: dict[str, list[str] | tuple[str, ...]]
     allowed: np.ndarray
     texts: list[list[str]]
-    """Each cell's number, [row][column] (none past CELL_TEXT_LIMIT: too many to print)."""
+    """Each cell's number, [row][column]; the cells print them when they hold them."""
 
 
 class HeatmapPanel(Panel):
@@ -345,8 +345,7 @@ class HeatmapPanel(Panel):
             names = {  # (only the rows: glossed column names would collide)
                 "left": [with_gloss(name, glosses) for name in view.query_names],
                 "top": [shown_name(name) for name in view.key_names]}
-        texts = (cell_texts(state, view, embeddings, values.shape)
-                 if max(values.shape) <= CELL_TEXT_LIMIT else [])
+        texts = cell_texts(state, view, embeddings, values.shape)
         self._matrix = _Matrix(values, wanted, meaning, levels,
                                diverging_map() if signed else sequential_map(),
                                "%" if state.options.heatmap_mode == "weights" else "", names,
@@ -369,8 +368,8 @@ class HeatmapPanel(Panel):
         canvas.hide_image()
         canvas.cells.set_token_axes(matrix.names)
         canvas.set_lesson_mask(matrix.allowed)
-        canvas.show_colorbar(not canvas.cells.paint(matrix.values, matrix.levels, matrix.cmap,
-                                                    matrix.texts))
+        canvas.cells.paint(matrix.values, matrix.levels, matrix.cmap, matrix.texts)
+        canvas.show_colorbar(not canvas.cells.printed)
 
     def _on_gesture_finished(self) -> None:
         """A drag ended: the colour range it held refits to the matrix drawn, and only the
@@ -396,6 +395,7 @@ class HeatmapPanel(Panel):
                 self._draw()
         else:
             self.canvas.cells.fit()
+            self.canvas.show_colorbar(not self.canvas.cells.printed)
 
     # --- what a cell says ------------------------------------------------------------------
 
