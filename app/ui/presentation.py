@@ -147,6 +147,7 @@ def whole_titles(bar: QTabBar) -> None:
     names nothing."""
     bar.setElideMode(Qt.TextElideMode.ElideNone)
     bar.setUsesScrollButtons(True)
+    bar.setFont(QFont())  # the look's own size; at the desk, its fit may make it smaller
 
 
 class Presentation(QObject):

@@ -3,7 +3,8 @@ window manager takes: the 2-D and 4-D worlds, the teaching world reshaped (d = 2
 tokens) and imports of 10, 64 and 256 tokens, reached by a world switch at the desk and by a
 first start that opens the world and leaves the lesson with F7, in both languages. Read with
 the legibility probe on every visible dock: no text under the desk's least size, none on top
-of another, none cut (a page that scrolls may hide what is below its edge), and the score
+of another, none cut (a page that scrolls may hide what is below its edge; a tab bar whose
+titles fit at the least size never scrolls, which cuts a title at its edge), and the score
 matrix prints its numbers whenever its cells can hold them at a readable size. Then the way
 back: a panel the fit put in a tab returns to its place when the world has room for it
 again. One child per screen walks every world (test_desk_screens.py says why)."""
@@ -20,10 +21,11 @@ import json, os, sys
 import numpy as np
 from safetensors.numpy import save_file
 from PySide6.QtCore import QEvent
-from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QGraphicsView
+from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QGraphicsView, QTabBar
 from app.model.capture import load_capture
 from app.startup import build_window, make_application
 from app.ui.fonts import SMALL, points, ui_font
+from app.ui.layout.tab_titles import least_width
 from app.ui.panels.heatmap.cells import DESK_CELL_PT
 from legibility import clipped, font_px, overlapping, seen_texts, too_small
 
@@ -87,6 +89,12 @@ def look(window, road):
              "overlap": [], "cut": [], "heatmap": None, "tabbed": window.arrangement.desk.tabbed()}
     least = round(font_px(ui_font(points(SMALL)), window.logicalDpiY()), 2)
     frame = window.rect()
+    for bar in window.findChildren(QTabBar):  # a bar that scrolls cuts a title at its edge
+        if (bar.isVisible() and bar.sizeHint().width() > bar.width()
+                and least_width(bar, points(SMALL)) <= bar.width()):  # it could have fit
+            found["cut"].append(f"tabs {[bar.tabText(i) for i in range(bar.count())]}")
+        if bar.isVisible() and font_px(bar.font(), window.logicalDpiY()) < least - 0.01:
+            found["small"].append(f"tabs at {bar.font().pointSizeF()} pt")
     for name, dock in window.arrangement.docks.items():
         panel = dock.widget()
         if (not dock.isVisible() or dock.isFloating() or not hasattr(panel, "readable_size")

@@ -1,8 +1,8 @@
 """Owns turning a sentence into the checkpoint's own tokens and naming each token by the
 characters it holds: byte-level BPE pieces are mapped back to their bytes and decoded as
-UTF-8, SentencePiece's ▁ reads as a space and its <0xNN> pieces as bytes, and a character
+UTF-8, SentencePiece's U+2581 reads as a space and its <0xNN> pieces as bytes, and a character
 whose bytes are split across tokens is shown in each of them with the bytes that token holds
-(中‹E4 B8› then 中‹AD›), so no token ever reads as mojibake or "�"."""
+(中‹E4 B8› then 中‹AD›), so no token ever reads as mojibake or U+FFFD."""
 
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ class _Reader:
         match = BYTE_PIECE.fullmatch(piece)
         if match:
             return bytes([int(match.group(1), 16)])
-        return piece.replace("▁", " ").encode("utf-8")
+        return piece.replace("\u2581", " ").encode("utf-8")
 
 
 def _char_length(lead: int) -> int:

@@ -4,7 +4,8 @@ visible dock is checked against its panel's readable size. A short dock gets roo
 docks above and below it in its column while they stay readable; one that still cannot be
 read joins a neighbour's tabs (the tab bar is the visible way back to both). A dock it put
 in a tab goes back to its place on the next road where it fits again (a smaller world after
-a large import), unless the user has moved the docks since. The arithmetic is pure
+a large import), unless the user has moved the docks since. A tab bar's titles stay whole
+(`fit_titles`). The arithmetic is pure
 (`share_room`, `plan_column`), so every case is testable without a window; `DeskFit`
 measures the window's docks and applies the plan. It never refreshes a panel and never grows
 the window: it only moves room between the docks that are there."""
@@ -16,6 +17,9 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, QSize, Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabBar
+
+from app.ui.fonts import SMALL, points
+from app.ui.layout.tab_titles import fit_titles, least_width
 
 LEFT, RIGHT = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
 PASSES = 3
@@ -118,8 +122,12 @@ class DeskFit(QObject):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.window and event.type() in (
-                QEvent.Type.Resize, QEvent.Type.LanguageChange, QEvent.Type.Show):
+                QEvent.Type.Resize, QEvent.Type.LanguageChange, QEvent.Type.Show,
+                QEvent.Type.ApplicationFontChange):  # a zoom step: other readable sizes
             self.schedule()
+        elif (isinstance(watched, QTabBar) and event.type() == QEvent.Type.Resize
+              and event.size().width() != event.oldSize().width() and self.active()):
+            fit_titles(watched, points(SMALL))  # a separator dragged: no road, the titles fit
         return False
 
     def schedule(self) -> None:
@@ -141,6 +149,10 @@ class DeskFit(QObject):
         for column in self._columns():
             moved |= self._fit_column(column)
         moved |= self._fit_widths()
+        for bar in self.window.findChildren(QTabBar):
+            if bar.isVisible() and bar.parent() is self.window:
+                bar.installEventFilter(self)
+                fit_titles(bar, points(SMALL))
         if moved and self._passes < PASSES:
             self._passes += 1
             self._timer.start()
@@ -184,15 +196,26 @@ class DeskFit(QObject):
                     column.append(dock)
         return [sorted(column, key=lambda d: d.y()) for column in columns]
 
-    def _tab_bar(self, dock: QDockWidget) -> int:
-        """The height of the tab bar under `dock` (0 if it has none)."""
+    def _bar_under(self, dock: QDockWidget) -> QTabBar | None:
+        """The tab bar under `dock`, if it is one of a group of tabs."""
         below = dock.geometry().bottom()
         for bar in self.window.findChildren(QTabBar):
             box = bar.geometry()
             if (bar.isVisible() and bar.parent() is self.window and abs(box.top() - below) <= 8
                     and _over(box, dock.geometry())):
-                return box.height()
-        return 0
+                return bar
+        return None
+
+    def _tab_bar(self, dock: QDockWidget) -> int:
+        """The height of the tab bar under `dock` (0 if it has none)."""
+        bar = self._bar_under(dock)
+        return 0 if bar is None else bar.height()
+
+    def _width_need(self, dock: QDockWidget) -> int:
+        """The width `dock` needs with its tab bar's titles whole at the least size."""
+        bar = self._bar_under(dock)
+        tabs = 0 if bar is None else least_width(bar, points(SMALL))
+        return max(self.need(dock).width(), tabs)
 
     def _tab_bar_height(self) -> int:
         """A tab bar's height in this window's style and font."""
@@ -262,20 +285,23 @@ class DeskFit(QObject):
 
     def _fit_widths(self) -> bool:
         """The two sides share the window's width so each column's widest need fits, when
-        both can; otherwise the widths stay as they are."""
-        sides = []
+        both can, with its tab titles whole at the least size if that fits too (else they
+        scroll); otherwise the widths stay as they are."""
+        sides: list[tuple[QDockWidget, Slot, Slot]] = []
         for area in (LEFT, RIGHT):
             docks = [d for d in self.shown() if self.window.dockWidgetArea(d) == area]
             if docks:
                 first = min(docks, key=lambda d: (d.x(), d.y()))
-                sides.append((first, Slot(first.objectName(), first.width(),
-                                          max(self.need(d).width() for d in docks))))
+                name, width = first.objectName(), first.width()
+                sides.append((first, Slot(name, width, max(self.need(d).width() for d in docks)),
+                              Slot(name, width, max(self._width_need(d) for d in docks))))
         if len(sides) < 2:
             return False
-        sizes = share_room([slot for _, slot in sides])
-        if sizes is None or sizes == [slot.size for _, slot in sides]:
+        sizes = share_room([titled for _, _, titled in sides]) or share_room(
+            [panels for _, panels, _ in sides])
+        if sizes is None or sizes == [slot.size for _, slot, _ in sides]:
             return False
-        self.window.resizeDocks([dock for dock, _ in sides], sizes, Qt.Orientation.Horizontal)
+        self.window.resizeDocks([dock for dock, _, _ in sides], sizes, Qt.Orientation.Horizontal)
         return True
 
 

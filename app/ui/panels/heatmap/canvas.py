@@ -108,9 +108,10 @@ class HeatmapCanvas(QObject):
 
     def readable_plot(self, image_side: float, point: float | None = None) -> QtCore.QSize:
         """The plot's least size: the cells' numbers at the floor size (or, for a picture or
-        cells past NUMBERS_NEEDED, a view box `image_side` square beside its colour bar), the axes' names and titles around it.
-        At the desk (a `point` for the cells' numbers) the axis titles give way to the
-        cells in a short dock (`CellLayer._fit_titles`), so they are not counted."""
+        cells past NUMBERS_NEEDED, a view box `image_side` square beside its colour bar), the
+        axes' names and titles around it. At the desk (a `point` for the cells' numbers) the
+        axis titles give way to the cells in a short dock (`CellLayer._fit_titles`), so they
+        are not counted."""
         cells, titles = self.cells, point is None
         if cells.needs_numbers:
             box = cells.readable_cells(point)
@@ -122,8 +123,6 @@ class HeatmapCanvas(QObject):
         vb, graphics = self.plot.vb, self.graphics
         left, top = self.plot.getAxis("left"), self.plot.getAxis("top")
         spare_w = graphics.width() - vb.width() - left.width()  # the layouts' own margins
-        if cells.needs_numbers and self.colorbar.isVisible():
-            spare_w -= self.colorbar.geometry().width()  # it gives way once the numbers print
         spare_h = graphics.height() - vb.height() - top.height()
         return QtCore.QSize(
             math.ceil(width + cells.axis_room("left", titles) + max(0.0, spare_w)),

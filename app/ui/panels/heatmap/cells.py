@@ -69,7 +69,7 @@ class CellGrid(pg.GraphicsObject):
         self.values = np.zeros((0, 0))
         """The matrix whose colours are painted, [row, column]."""
         self.labels: list[list[str]] = []
-        """The number printed in each cell (empty when there are too many cells)."""
+        """Each cell's number, printed when the cells hold it (`labels_visible`)."""
         self.label_colours: list[list[str]] = []
         self.font = ui_font(DESK_CELL_PT, bold=True)
         self.labels_visible = True
@@ -217,9 +217,11 @@ class CellLayer:
         return bool(self.grid.labels) and max(self.grid.values.shape) <= NUMBERS_NEEDED
 
     @property
-    def printed(self) -> bool:
-        """Whether the cells print their numbers (else the colour bar is the colours' key)."""
-        return bool(self.grid.labels) and self.grid.labels_visible
+    def keyed(self) -> bool:
+        """Whether the colours need the colour bar as their key: no number printed, and none
+        required (a dock that cannot print required numbers is below the panel's readable
+        size; a bar taking their room would keep them from ever printing)."""
+        return not (self.needs_numbers or (bool(self.grid.labels) and self.grid.labels_visible))
 
     def clear(self) -> None:
         """No cells: a picture (scale mode, a large import) shows the colours instead."""

@@ -369,7 +369,7 @@ class HeatmapPanel(Panel):
         canvas.cells.set_token_axes(matrix.names)
         canvas.set_lesson_mask(matrix.allowed)
         canvas.cells.paint(matrix.values, matrix.levels, matrix.cmap, matrix.texts)
-        canvas.show_colorbar(not canvas.cells.printed)
+        canvas.show_colorbar(canvas.cells.keyed)
 
     def _on_gesture_finished(self) -> None:
         """A drag ended: the colour range it held refits to the matrix drawn, and only the
@@ -395,7 +395,7 @@ class HeatmapPanel(Panel):
                 self._draw()
         else:
             self.canvas.cells.fit()
-            self.canvas.show_colorbar(not self.canvas.cells.printed)
+            self.canvas.show_colorbar(self.canvas.cells.keyed)
 
     # --- what a cell says ------------------------------------------------------------------
 
