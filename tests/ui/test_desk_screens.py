@@ -1,7 +1,8 @@
 """The free dock layout on a laptop's screen, in a window the window manager leaves: after
 every road into it (the first start's lesson left with F7, View → Reset layout, another
-language, another world) no visible panel is below its readable size, the window has not
-grown, and the score matrix prints its numbers at a readable size. Qt's offscreen platform
+language, another world, a zoom to 200 % and back) no visible panel is below its readable size, the window has not
+grown, the score matrix prints its numbers at a readable size, and a zoom that put every
+panel on its own gives the docks back when it is reset. Qt's offscreen platform
 takes the screen's size from a file it reads at start (the default screen is 800×600), so
 each screen runs one child that walks every road in both languages."""
 
@@ -27,7 +28,8 @@ def settle():
         QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 def look(window, road):
-    found = {"road": road, "size": window.size().toTuple(), "short": [], "heatmap": None}
+    found = {"road": road, "size": window.size().toTuple(), "short": [], "heatmap": None,
+             "tabbed": sorted(window.arrangement.desk.tabbed())}
     frame = window.rect()
     for name, dock in window.arrangement.docks.items():
         panel = dock.widget()
@@ -61,6 +63,9 @@ for lang in ("zh", "en"):
         (None, lambda: apply_language(lang)),
         ("the 2-D world", lambda: window.document.set_world("dialogue")),
         ("back to the 4-D world", lambda: window.document.set_world("teaching")),
+        ("the 4-D world at 200 %", lambda: [window.actions["zoom_in"].trigger()
+                                            for _ in range(4)]),
+        ("the 4-D world, zoom reset", window.actions["zoom_reset"].trigger),
     ]
     for road, take in roads:
         take()
@@ -78,7 +83,8 @@ print("RESULT " + json.dumps(out, ensure_ascii=False), flush=True)
                          ids=lambda s: f"{s[0]}x{s[1]}")
 def test_every_road_leaves_every_visible_panel_readable(tmp_path, screen) -> None:
     window = (screen[0], screen[1] - WINDOW_MANAGER)
-    for seen in on_laptop(tmp_path, screen, CHILD):
+    walked = on_laptop(tmp_path, screen, CHILD)
+    for seen in walked:
         road = seen["road"]
         assert tuple(seen["size"]) == window, f"{road}: the window grew or shrank"
         assert not seen["short"], f"{road}: below their readable size: {seen['short']}"
@@ -87,3 +93,7 @@ def test_every_road_leaves_every_visible_panel_readable(tmp_path, screen) -> Non
             assert heatmap is not None, f"{road}: the score matrix is not in view"
             assert heatmap["labels"] and heatmap["shown"], f"{road}: no numbers: {heatmap}"
             assert heatmap["pt"] >= heatmap["readable_pt"], f"{road}: numbers too small"
+    roads = {seen["road"]: seen["tabbed"] for seen in walked}
+    for lang in ("zh", "en"):  # the way back from a zoom that put every panel on its own
+        assert roads[f"{lang}: the 4-D world, zoom reset"] == roads[
+            f"{lang}: back to the 4-D world"], f"{lang}: the docks did not come back"

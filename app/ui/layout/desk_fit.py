@@ -234,17 +234,26 @@ class DeskFit(QObject):
     def _come_back(self) -> bool:
         """Give back the layout from before the fit's tabs, for the fit to start again from
         it: what fits now stays in its place. Only while the fit's tabs stand as it made
-        them; once the user has moved the docks, their layout is theirs."""
+        them; once the user has moved the docks, their layout is theirs. A layout that
+        would grow the window (its docks' least sizes at a larger zoom) is not given back
+        yet."""
         if self._home.isEmpty():
             return False
-        home, self._home = self._home, QByteArray()
         if any(host not in self.window.tabifiedDockWidgets(lone) for lone, host in self._joins) \
                 or self._placed != self._placings():
+            self._home = QByteArray()
             return False
-        self._joins = []
-        if not self.window.restoreState(home, HOME_LAYOUT):
+        size, now = self.window.size(), self.window.saveState(HOME_LAYOUT)
+        if not self.window.restoreState(self._home, HOME_LAYOUT):
+            self._home = QByteArray()
             return False
         self.restored()
+        if self.window.size() != size:
+            self.window.restoreState(now, HOME_LAYOUT)
+            self.restored()
+            self.window.resize(size)
+            return False
+        self._home, self._joins = QByteArray(), []
         return True
 
     def _placings(self) -> dict[str, tuple[Qt.DockWidgetArea, bool]]:
@@ -299,10 +308,25 @@ class DeskFit(QObject):
             return False
         sizes = share_room([titled for _, _, titled in sides]) or share_room(
             [panels for _, panels, _ in sides])
-        if sizes is None or sizes == [slot.size for _, slot, _ in sides]:
+        if sizes is None:
+            return self._one_column([(dock, panels) for dock, panels, _ in sides])
+        if sizes == [slot.size for _, slot, _ in sides]:
             return False
         self.window.resizeDocks([dock for dock, _, _ in sides], sizes, Qt.Orientation.Horizontal)
         return True
+
+    def _one_column(self, sides: list[tuple[QDockWidget, Slot]]) -> bool:
+        """Two sides whose widest panels cannot both be read side by side (a large zoom):
+        the side that needs less joins the other's tabs, so each panel is shown on its own
+        at the window's width, the wider side's panel in front."""
+        (host, _), (lone, _) = sorted(sides, key=lambda side: side[1].need, reverse=True)
+        area = self.window.dockWidgetArea(lone)
+        movers = [dock for dock in self.docks.values() if not dock.isHidden()
+                  and not dock.isFloating() and self.window.dockWidgetArea(dock) == area]
+        for dock in movers:
+            self._join(dock, host)
+        host.raise_()
+        return bool(movers)
 
 
 def _over(a: QRect, b: QRect) -> bool:

@@ -366,14 +366,19 @@ class CellLayer:
             reserve_room(self.plot.getAxis(side), tick_font, labels)
 
     def _fit_titles(self) -> None:
-        """Both axis titles show only if the plot, with the top one, is still as tall as the
-        rotated query title is long: past the plot's end it would run into the readout. In a
-        cramped dock the cells' numbers matter more than the titles.
+        """Both axis titles show only if the plot, with them, is still as tall as the rotated
+        query title is long (past the plot's end it would run into the readout) and still
+        holds the numbers the cells must print: in a cramped dock the numbers matter more
+        than the titles.
         """
         left, top = self.plot.getAxis("left"), self.plot.getAxis("top")
-        title = top.label.boundingRect().height()
+        title, beside = top.label.boundingRect().height(), left.label.boundingRect().height()
         with_titles = self.plot.vb.height() - (0.0 if top.label.isVisible() else title)
-        fits = with_titles >= left.label.boundingRect().width()
+        across = self.plot.vb.width() - (0.0 if left.label.isVisible() else beside)
+        # the stage's readable size counts the titles; at the desk they give way
+        cells = self.readable_cells() if self.needs_numbers and not self.look.stage else QSizeF()
+        fits = (with_titles >= max(left.label.boundingRect().width(), cells.height())
+                and across >= cells.width())
         self._title_room = with_titles + (0.0 if fits else title)
         for axis in (left, top):
             if axis.labelText and axis.label.isVisible() != fits:
