@@ -7,8 +7,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from PySide6.QtCore import Qt
 
 from app.ui.panels.expansion.panel import ExpansionPanel
+from app.ui.panels.match.model import COLUMNS
+from app.ui.panels.match.panel import MatchTablePanel
 from tests.ui.exported import check_figure
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
@@ -23,3 +26,19 @@ def test_term_by_term_exports_its_bars_with_values_and_names(open_panel, tmp_pat
     labels = [name for _x, name in panel._tick_labels]
     assert labels and set(labels) <= set(texts), "every term's name"
     assert panel.heading.text() in texts, "the heading names the pair"
+
+
+def test_the_match_table_exports_its_header_and_rows(open_panel, tmp_path) -> None:
+    panel = open_panel(MatchTablePanel, (900, 420))
+    controls = [panel.additive_box.text(), panel.caption.text(), panel.reasons_title.text()]
+    texts = check_figure(panel, tmp_path, controls)
+    proxy = panel.proxy
+    for column in ("dot", "cosine", "neg_euclidean"):
+        header = panel.model.headerData(COLUMNS.index(column), Qt.Orientation.Horizontal)
+        assert header in texts, f"the {column} column's name"
+        shown = [proxy.index(row, COLUMNS.index(column)).data()
+                 for row in range(proxy.rowCount())]
+        assert shown and set(shown) <= set(texts), f"every {column} number the table shows"
+    names = panel.model.rows.names
+    assert [text for text in texts if text in names] == [
+        proxy.index(row, 0).data() for row in range(proxy.rowCount())], "rows in table order"
