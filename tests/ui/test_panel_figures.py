@@ -9,9 +9,11 @@ import re
 import pytest
 from PySide6.QtCore import Qt
 
+from app.i18n import tr
 from app.ui.panels.expansion.panel import ExpansionPanel
 from app.ui.panels.match.model import COLUMNS
 from app.ui.panels.match.panel import MatchTablePanel
+from app.ui.panels.timeline.panel import TimelinePanel
 from tests.ui.exported import check_figure
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
@@ -42,3 +44,26 @@ def test_the_match_table_exports_its_header_and_rows(open_panel, tmp_path) -> No
     names = panel.model.rows.names
     assert [text for text in texts if text in names] == [
         proxy.index(row, 0).data() for row in range(proxy.rowCount())], "rows in table order"
+
+
+@pytest.mark.parametrize("stage", ["multi_head", "sink"])
+def test_the_timeline_exports_the_stages_weights(qtbot, open_panel, tmp_path, stage) -> None:
+    panel = open_panel(TimelinePanel, (900, 640))
+    with qtbot.waitSignal(panel.document.changed, timeout=2000):
+        qtbot.mouseClick(panel.strip.chips[stage], Qt.MouseButton.LeftButton)
+    chip = panel.strip.chips[stage]
+    controls = [chip.text(), panel.sink_box.text(), tr("timeline.hint"),
+                panel.strip.chips["rope"].text()]
+    texts = check_figure(panel, tmp_path, controls)
+    live = panel.sink_text if stage == "sink" else panel.live_label
+    shown = re.findall(r"\d+\.\d %", live.text())
+    assert shown and set(shown) <= set(texts), "every percentage the live view shows"
+    assert set(panel.document.view.key_names[:3]) <= set(texts), "the keys' names"
+
+
+def test_a_timeline_stage_without_weights_keeps_the_screenshot(qtbot, open_panel) -> None:
+    panel = open_panel(TimelinePanel, (900, 640))
+    assert panel.figure() is None, "no stage chosen: the card is words"
+    with qtbot.waitSignal(panel.document.changed, timeout=2000):
+        qtbot.mouseClick(panel.strip.chips["scaled_softmax"], Qt.MouseButton.LeftButton)
+    assert panel.figure() is not None
