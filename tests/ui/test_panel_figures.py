@@ -13,8 +13,9 @@ from app.i18n import tr
 from app.ui.panels.expansion.panel import ExpansionPanel
 from app.ui.panels.match.model import COLUMNS
 from app.ui.panels.match.panel import MatchTablePanel
+from app.ui.panels.playground.panel import PlaygroundPanel
 from app.ui.panels.timeline.panel import TimelinePanel
-from tests.ui.exported import check_figure
+from tests.ui.exported import check_figure, svg_tags
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
@@ -67,3 +68,17 @@ def test_a_timeline_stage_without_weights_keeps_the_screenshot(qtbot, open_panel
     with qtbot.waitSignal(panel.document.changed, timeout=2000):
         qtbot.mouseClick(panel.strip.chips["scaled_softmax"], Qt.MouseButton.LeftButton)
     assert panel.figure() is not None
+
+
+def test_the_playground_exports_its_vectors_as_named_arrows(open_2d_panel, tmp_path) -> None:
+    panel = open_2d_panel(PlaygroundPanel, (760, 620))
+    readouts = panel.readouts
+    controls = [readouts.help_line.text(), panel.caption.text(), readouts.query_line.text()]
+    texts = check_figure(panel, tmp_path, controls)
+    view = panel.document.view
+    for j, cells in enumerate(readouts.cells):
+        named = [text for text in texts if view.key_names[j] in text]
+        assert len(named) == 1, f"k{j + 1} is one arrow's name: {texts}"
+        assert cells["vector"].text() in named[0], "with its coordinates, as the table prints"
+    assert any(view.query_names[0] in text for text in texts), "q's arrow"
+    assert len(svg_tags(tmp_path / "playground.svg")) > 6 * len(readouts.cells), "arrows drawn"
