@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
 from PySide6.QtCore import QSize
@@ -23,6 +23,8 @@ HEAD = 12.0
 """Pixels an arrow's head reaches back from its tip."""
 LEGEND_LINE = 28.0
 """Pixels of the short line before each legend entry."""
+DOT = 9.0
+"""Pixels of a mark's square."""
 TICKS = 5
 """About how many ticks an axis shows."""
 INK, FRAME, GRID = "#000000", "#606060", "#E4E4E4"
@@ -50,6 +52,17 @@ class Arrow:
 
 
 @dataclass(frozen=True)
+class Mark:
+    """A point in data units: a small square in its colour, `name` beside it (a key's dot,
+    or with no colour a contour's value on its line)."""
+
+    x: float
+    y: float
+    colour: str | None
+    name: str
+
+
+@dataclass(frozen=True)
 class PlotFigure:
     """A plot over `x_range` × `y_range` (data units); `equal` keeps one unit as long on
     both axes (vectors keep their angles)."""
@@ -60,6 +73,7 @@ class PlotFigure:
     axis_names: tuple[str, str]
     curves: Sequence[Curve] = field(default_factory=tuple)
     arrows: Sequence[Arrow] = field(default_factory=tuple)
+    marks: Sequence[Mark] = field(default_factory=tuple)
     equal: bool = False
 
     def _plot_size(self) -> tuple[float, float]:
@@ -130,6 +144,13 @@ class PlotFigure:
             shapes += [Line(*a, *b, curve.colour) for a, b in pairwise(points)]
         for arrow in self.arrows:
             shapes += _arrow(at(0.0, 0.0), at(arrow.x, arrow.y), arrow)
+        for mark in self.marks:
+            x, y = at(mark.x, mark.y)
+            if mark.colour is None:
+                shapes.append(Text(x, y, mark.name, TEXT_PX - 2, INK, anchor="middle"))
+                continue
+            shapes += [Box(x - DOT / 2, y - DOT / 2, DOT, DOT, fill=mark.colour, stroke=INK),
+                       Text(x + DOT, y - DOT, mark.name, TEXT_PX, INK, bold=True)]
         shapes.append(Box(left, top, plot_w, plot_h, stroke=FRAME))
         for i, curve in enumerate(self._legend()):
             x, y = left + plot_w + 2 * GAP, top + (i + 0.5) * text_h * 1.5
@@ -181,3 +202,39 @@ def padded(low: float, high: float, share: float = 0.1) -> tuple[float, float]:
     """A range round at its ends with `share` of its span to spare either side."""
     span = (high - low) or 1.0
     return snap_out(low - share * span, high + share * span)
+
+
+def _shifted(shape: Shape, dx: float, dy: float) -> Shape:
+    if isinstance(shape, Line):
+        return replace(shape, x1=shape.x1 + dx, y1=shape.y1 + dy, x2=shape.x2 + dx,
+                       y2=shape.y2 + dy)
+    return replace(shape, x=shape.x + dx, y=shape.y + dy)
+
+
+@dataclass(frozen=True)
+class GridFigure:
+    """Several plots in rows of `columns` under one title (the four landscapes)."""
+
+    title: str
+    plots: Sequence[PlotFigure]
+    columns: int
+
+    def _cell(self) -> tuple[float, float]:
+        sizes = [plot.size() for plot in self.plots]
+        return (max((s.width() for s in sizes), default=0),
+                max((s.height() for s in sizes), default=0))
+
+    def size(self) -> QSize:
+        cell_w, cell_h = self._cell()
+        rows = math.ceil(len(self.plots) / self.columns)
+        w = max(self.columns * cell_w, title_width(self.title))
+        return QSize(math.ceil(w), math.ceil(title_shapes(self.title)[1] + rows * cell_h))
+
+    def shapes(self) -> list[Shape]:
+        shapes, top = title_shapes(self.title)
+        cell_w, cell_h = self._cell()
+        for i, plot in enumerate(self.plots):
+            row, column = divmod(i, self.columns)
+            shapes += [_shifted(shape, column * cell_w, top + row * cell_h - MARGIN)
+                       for shape in plot.shapes()]
+        return shapes

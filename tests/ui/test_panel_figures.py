@@ -8,9 +8,11 @@ import re
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QAbstractButton
 
 from app.i18n import tr
 from app.ui.panels.expansion.panel import ExpansionPanel
+from app.ui.panels.landscapes.panel import LandscapesPanel
 from app.ui.panels.match.model import COLUMNS
 from app.ui.panels.match.panel import MatchTablePanel
 from app.ui.panels.playground.panel import PlaygroundPanel
@@ -82,3 +84,17 @@ def test_the_playground_exports_its_vectors_as_named_arrows(open_2d_panel, tmp_p
         assert cells["vector"].text() in named[0], "with its coordinates, as the table prints"
     assert any(view.query_names[0] in text for text in texts), "q's arrow"
     assert len(svg_tags(tmp_path / "playground.svg")) > 6 * len(readouts.cells), "arrows drawn"
+
+
+def test_the_landscapes_export_four_plots_with_their_contour_values(open_2d_panel,
+                                                                    tmp_path) -> None:
+    panel = open_2d_panel(LandscapesPanel, (900, 860))
+    captions = [plot.caption.text() for plot in panel.plots.values()]
+    buttons = [button.text() for button in panel.q_length.findChildren(QAbstractButton)]
+    texts = check_figure(panel, tmp_path, [panel.intro.text(), *captions, *buttons])
+    for plot in panel.plots.values():
+        assert plot.title.text() in texts, "each plot's title"
+        values = [label.toPlainText() for label in plot.levels if label.isVisible()]
+        assert values and set(values) <= set(texts), "the contour values the plot prints"
+    names = set(panel.document.view.key_names)
+    assert sum(text in names for text in texts) == len(panel.plots) * len(names), "key dots"
