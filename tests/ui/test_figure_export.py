@@ -7,43 +7,18 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 
 from app.i18n import tr
 from app.startup import _screenshot
 from app.ui.figure import PNG_SCALE
+from tests.ui.exported import near_black, needs_rsvg, pixels, rsvg_difference, svg_tags, svg_texts
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
-
-NEAR_BLACK = 40
-"""A pixel whose every channel is below this (of 255) counts as near-black."""
-
-
-def _texts(path: Path) -> list[str]:
-    root = ET.parse(path).getroot()
-    return ["".join(node.itertext()).strip() for node in root.iter()
-            if node.tag.endswith("}text")]
-
-
-def _pixels(image: QImage, size: tuple[int, int]) -> np.ndarray:
-    """RGB as floats at `size`, smoothly scaled: two renders compared pixel by pixel."""
-    image = image.convertToFormat(QImage.Format.Format_RGB888).scaled(
-        *size, Qt.AspectRatioMode.IgnoreAspectRatio, Qt.TransformationMode.SmoothTransformation)
-    width, height = image.width(), image.height()
-    raw = np.frombuffer(image.constBits(), np.uint8, image.bytesPerLine() * height)
-    return raw.reshape(height, image.bytesPerLine())[:, :width * 3].reshape(
-        height, width, 3).astype(np.float64)
-
-
-def _near_black(pixels: np.ndarray) -> float:
-    return float((pixels < NEAR_BLACK).all(axis=2).mean())
 
 
 @pytest.fixture
@@ -56,13 +31,12 @@ def heatmap(window):
 def test_heatmap_svg_is_text_and_rectangles_without_controls(window, heatmap, tmp_path) -> None:
     path = tmp_path / "heatmap.svg"
     assert window.exports.export_image(heatmap, path)
-    root = ET.parse(path).getroot()
-    tags = [node.tag.split("}")[-1] for node in root.iter()]
+    tags = svg_tags(path)
     assert "image" not in tags, "nothing drawn is a raster image"
     view = window.document.view
     rows, cols = np.ma.getdata(view.active).shape
     assert tags.count("rect") >= rows * cols, "each cell is a rectangle"
-    texts = _texts(path)
+    texts = svg_texts(path)
     for name in (*view.key_names, *view.query_names):
         assert any(text.startswith(name) for text in texts), f"{name!r} is text in the SVG"
     printed = [heatmap.cell_text(i, j) for i in range(rows) for j in range(cols)]
@@ -84,21 +58,13 @@ def test_heatmap_png_is_the_figure_at_twice_its_size(window, heatmap, tmp_path) 
                                                size.height() * PNG_SCALE)
 
 
-@pytest.mark.skipif(shutil.which("rsvg-convert") is None,
-                    reason="rsvg-convert (Debian's librsvg2-bin) is not installed")
+@needs_rsvg
 def test_librsvg_draws_the_svg_as_the_png_shows_it(window, heatmap, tmp_path) -> None:
-    png, svg, drawn = tmp_path / "h.png", tmp_path / "h.svg", tmp_path / "rsvg.png"
+    png, svg = tmp_path / "h.png", tmp_path / "h.svg"
     assert window.exports.export_image(heatmap, png)
     assert window.exports.export_image(heatmap, svg)
-    subprocess.run(["rsvg-convert", "-o", str(drawn), str(svg)], check=True, timeout=60)
-    ours, theirs = QImage(str(png)), QImage(str(drawn))
-    size = (theirs.width(), theirs.height())
-    assert abs(ours.width() / ours.height() - size[0] / size[1]) < 0.01, "same proportions"
-    a, b = _pixels(ours, size), _pixels(theirs, size)
-    assert abs(_near_black(a) - _near_black(b)) < 0.02, (_near_black(a), _near_black(b))
-    # at a quarter of the size the letters (another font in librsvg) blur into their cells
-    quarter = (size[0] // 4, size[1] // 4)
-    difference = np.abs(_pixels(ours, quarter) - _pixels(theirs, quarter)).mean()
+    black, difference = rsvg_difference(png, svg, tmp_path / "rsvg.png")
+    assert black < 0.02, f"the same share of near-black pixels: {black:.3f} apart"
     assert difference < 10.0, f"the colours match, cell by cell: {difference:.1f} of 255"
 
 
@@ -125,8 +91,7 @@ def test_a_small_window_exports_numbers_that_read_and_no_controls(window, heatma
     assert not {word for word in words if re.search(rf"\b{word}\b", read)}, read
 
 
-@pytest.mark.skipif(shutil.which("rsvg-convert") is None,
-                    reason="rsvg-convert (Debian's librsvg2-bin) is not installed")
+@needs_rsvg
 def test_librsvg_draws_the_whole_window_without_black_blocks(window, tmp_path) -> None:
     """The window's SVG comes from Qt's generator: pyqtgraph's thin lines in its scaled
     groups must stay thin in librsvg, as in the window's PNG."""
@@ -139,8 +104,8 @@ def test_librsvg_draws_the_whole_window_without_black_blocks(window, tmp_path) -
     subprocess.run(["rsvg-convert", "-o", str(drawn), str(svg)], check=True, timeout=60)
     theirs = QImage(str(drawn))
     size = (theirs.width(), theirs.height())
-    a, b = _pixels(QImage(str(png)), size), _pixels(theirs, size)
-    assert abs(_near_black(a) - _near_black(b)) < 0.02, (_near_black(a), _near_black(b))
+    a, b = pixels(QImage(str(png)), size), pixels(theirs, size)
+    assert abs(near_black(a) - near_black(b)) < 0.02, (near_black(a), near_black(b))
     quarter = (size[0] // 4, size[1] // 4)
-    difference = np.abs(_pixels(QImage(str(png)), quarter) - _pixels(theirs, quarter)).mean()
+    difference = np.abs(pixels(QImage(str(png)), quarter) - pixels(theirs, quarter)).mean()
     assert difference < 10.0, f"{difference:.1f} of 255 (a thick stroke over a plot: ~70)"

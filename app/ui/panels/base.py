@@ -201,7 +201,8 @@ class Panel(QWidget):
 
     def figure(self) -> Figure | None:
         """What an export of this panel draws: its plot, names and title without the controls
-        around them; None: the panel exports as it looks on screen."""
+        around them; None: the panel exports as it looks on screen. The guide (a lesson
+        page) and the editor (its fields are the data) keep this: neither is a plot."""
         return None
 
     def withhold(self, on: bool) -> None:

@@ -28,13 +28,14 @@ from app.model.scoring import Undefined
 from app.model.state import STATE_FIELDS
 from app.model.worked import AdditiveWork, pair_work, worked
 from app.state.document import Document
+from app.ui.figure_bars import BarsFigure
 from app.ui.fonts import DISPLAY, HEADING, READING, STRONG, emphasize, scaled_font
 from app.ui.format import format_percent, name_tip, pair_symbol, shown_name
 from app.ui.look import SELECTION_COLOUR, diverging_map
 from app.ui.panels.base import Panel
 from app.ui.panels.expansion import additive
 from app.ui.panels.expansion.bars import TermBars
-from app.ui.panels.expansion.written import NBSP, WRITERS, Styles, number, unbroken
+from app.ui.panels.expansion.written import NBSP, WRITERS, Styles, Written, number, unbroken
 from app.ui.widgets.axes import cache_axes
 from app.ui.widgets.live_label import LiveLabel
 from app.ui.widgets.scroll import FittedScrollArea
@@ -99,6 +100,7 @@ class ExpansionPanel(Panel):
         self._mode = "dot"  # the scorer whose computation the panel writes out
         self._pair = ""  # the heading's q and k with their tokens
         self._tick_labels: list[tuple[int, str]] = []
+        self._shown: tuple[Written, np.ndarray, int] | None = None  # what the figure draws
         self._y_range = HeldRange()
         self._span: tuple[tuple[float, float], tuple[float, float]] | None = None
         self.bars = TermBars()
@@ -240,6 +242,7 @@ class ExpansionPanel(Panel):
         self.equation.setText("<br>".join(unbroken(line) for line in written.lines))
         terms = np.asarray(work.terms, dtype=np.float64)[written.shown]
         dominant = int(np.argmax(np.abs(terms)))
+        self._shown = (written, terms, dominant)
         self._update_bar_values(terms, dominant, list(written.labels))
         share = work.dominant_share
         self.dominant.setText(written.note if written.note is not None else (
@@ -251,6 +254,18 @@ class ExpansionPanel(Panel):
         self._relayout_on_new_mode(work.scorer)
         if self.look.stage and not self.document.dragging:
             self._fit_arrangement()
+
+    def figure(self) -> BarsFigure | None:
+        """The bars as drawn, each with its value and its term's name, under the heading:
+        the terms the sum writes out, without the scrolled page around them."""
+        if self._shown is None:
+            return None
+        written, terms, dominant = self._shown
+        rising, falling = (fill.name().upper() for fill in self._fills)
+        values = terms.tolist()
+        return BarsFigure(written.heading, tr("expansion.product_axis"), values,
+                          [number(value) for value in values], list(written.labels),
+                          [rising if value >= 0 else falling for value in values], dominant)
 
     @property
     def showing_additive(self) -> bool:

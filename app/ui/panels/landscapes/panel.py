@@ -17,6 +17,7 @@ from app.model.landscape import COMPARED_SHAPES
 from app.model.scoring import SCORERS
 from app.model.stretch import length_factor, stretched
 from app.state.document import Document
+from app.ui.figure_plot import GridFigure
 from app.ui.fonts import READING, emphasize
 from app.ui.panels.base import Panel
 from app.ui.panels.landscapes.plot import LandscapePlot, wrapping
@@ -231,6 +232,17 @@ class LandscapesPanel(Panel):
             self._withheld = bool(on)
             self.retranslate()
             self.resizeEvent(QResizeEvent(self.size(), self.size()))  # captions of new heights
+
+    def figure(self) -> GridFigure | None:
+        """The four plots as drawn, two by two under the panel's title, without the intro,
+        the q-length buttons and the captions; None outside the 2-D sample."""
+        view = self.document.view
+        if view.world != "dialogue" or view.plane is None:
+            return None
+        axes = (tr("playground.axis_x"), tr("playground.axis_y"))
+        plots = [figure for plot in self.plots.values()
+                 if (figure := plot.figure(axes)) is not None]
+        return GridFigure(tr("landscapes.title"), plots, 2) if plots else None
 
     def refresh(self) -> None:
         view = self.document.view

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QLabel, QSizePolicy
 
 from app.model.landscape import Landscape
 from app.model.view import View
+from app.ui.figure_plot import Arrow, Curve, Mark, PlotFigure
 from app.ui.fonts import BODY_PT, READING, STRONG, emphasize, scaled_font
 from app.ui.format import format_score, shown_name
 from app.ui.look import QUERY_COLOUR, Look, landscape_map, token_colour
@@ -34,6 +35,7 @@ DEFAULT_FRAME_PX = 20
 """pyqtgraph's margins around a view box, before a plot is first laid out."""
 NAME_GAP_PX = 9
 """Pixels (at 100 %) between a key's dot and its name."""
+CONTOUR = "#333333"
 DOT_PX = 9
 """A key's dot, in pixels at 100 %: labels keep clear of it."""
 
@@ -111,7 +113,7 @@ class LandscapePlot:
 
     def apply_look(self, look: Look) -> None:
         self.graphics.setBackground(look.theme.background)
-        self.iso.setPen(pg.mkPen("#333333", width=look.px(1)))
+        self.iso.setPen(pg.mkPen(CONTOUR, width=look.px(1)))
         self.q_shaft.setPen(pg.mkPen(QUERY_COLOUR, width=look.px(3)))
         self.q_head.setStyle(headLen=look.px(14))
         font = scaled_font(BODY_PT)
@@ -139,6 +141,24 @@ class LandscapePlot:
             return
         self._paint_field(land, contours)
         self._paint_vectors(view)
+
+    def figure(self, axis_names: tuple[str, str]) -> PlotFigure | None:
+        """This plot as drawn: its title, the contours with the values it prints, q as an
+        arrow and the keys as named dots, in its range; without the colours under them."""
+        view, land = self._view, self.shown_landscape()
+        if view is None or land is None:
+            return None
+        ends = land.iso.segments.reshape(-1, 2, 2) if self._contours else np.zeros((0, 2, 2))
+        curves = [Curve((float(a[0]), float(b[0])), (float(a[1]), float(b[1])), CONTOUR)
+                  for a, b in ends]
+        marks = [Mark(x, y, None, label.toPlainText()) for label, (x, y) in self._level_points
+                 if label.isVisible()]
+        marks += [Mark(float(view.k[j, 0]), float(view.k[j, 1]), token_colour(j),
+                       shown_name(view.key_names[j])) for j in range(len(view.k))]
+        q = (float(view.q[0][0]), float(view.q[0][1]))
+        return PlotFigure(self.title.text(), (-land.half_width, land.half_width),
+                          (-land.half_height, land.half_height), axis_names, curves,
+                          [Arrow(*q, QUERY_COLOUR, "q", strong=True)], marks, equal=True)
 
     def shown_landscape(self) -> Landscape | None:
         """The landscape on screen (tests compare it with the model's scorer)."""

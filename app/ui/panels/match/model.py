@@ -258,6 +258,13 @@ class MatchModel(QAbstractTableModel):
             return self.rows.tips.get(row)
         return None
 
+    def header_text(self, section: int, compact: bool) -> str:
+        """A column's name, full or compact (as the header shows it, and for export)."""
+        column = COLUMNS[section]
+        if column.endswith("_rank"):
+            return tr("match.col.short.rank") if compact else tr("match.col.rank")
+        return tr(f"match.col.short.{column}" if compact else f"match.col.{column}")
+
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(COLUMNS):
@@ -265,9 +272,7 @@ class MatchModel(QAbstractTableModel):
         column = COLUMNS[section]
         base = column.removesuffix("_rank")
         if role == Qt.ItemDataRole.DisplayRole:
-            if column.endswith("_rank"):
-                return tr("match.col.short.rank") if self.compact else tr("match.col.rank")
-            return tr(f"match.col.short.{base}" if self.compact else f"match.col.{base}")
+            return self.header_text(section, self.compact)
         if role == Qt.ItemDataRole.ToolTipRole:
             if column.endswith("_rank"):
                 return tr("match.tip.rank", scorer=tr(f"match.col.{base}"))

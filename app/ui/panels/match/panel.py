@@ -21,6 +21,7 @@ from app.i18n import tr
 from app.model.reasons import SwapReason
 from app.model.state import STATE_FIELDS
 from app.state.document import Document
+from app.ui.figure_table import TableFigure, TableRow
 from app.ui.fonts import BODY_PT, READING, SMALL, emphasize, scaled_font
 from app.ui.format import (
     format_apart,
@@ -35,6 +36,7 @@ from app.ui.panels.base import Panel
 from app.ui.panels.match.header import ScoreHeader
 from app.ui.panels.match.model import (
     ADDITIVE_COLUMNS,
+    COLUMNS,
     HIGHLIGHT,
     SCORED,
     MatchModel,
@@ -245,6 +247,26 @@ class MatchTablePanel(Panel):
         if self._fit_inputs() != self._fitted:
             self._fit_table()
         self._select_row(state.key)
+
+    def figure(self) -> TableFigure:
+        """The table as sorted and with the columns shown, its full header and key names,
+        the rows the reasons flag in their colour and the selected key bold; the caption's
+        query as its title, without the click hint, the check box and the reasons."""
+        model, proxy, view = self.model, self.proxy, self.document.view
+        columns = [c for c in range(model.columnCount()) if not self.table.isColumnHidden(c)]
+        rows = []
+        for r in range(proxy.rowCount()):
+            key = proxy.mapToSource(proxy.index(r, 0)).row()
+            cells = [model.rows.names[key] if COLUMNS[c] == "key"
+                     else str(proxy.index(r, c).data()) for c in columns]
+            flagged = key in model.rows.flagged
+            rows.append(TableRow(cells, HIGHLIGHT["light"][0] if flagged else None,
+                                 key == self.document.state.key))
+        query = with_gloss(view.query_names[self.document.state.query],
+                           token_glosses(self.document.data, self.document.state.world))
+        return TableFigure(tr("match.caption_stage", query=query),
+                           [model.header_text(c, compact=False).replace("\n", " ")
+                            for c in columns], rows, [COLUMNS[c] != "key" for c in columns])
 
     def _fit_inputs(self) -> tuple[object, ...]:
         """What the table's size depends on besides the panel's width, look and language:

@@ -26,6 +26,7 @@ from app.model.plane import editable_values
 from app.model.scoring import SCORERS
 from app.model.view import View
 from app.state.document import Document
+from app.ui.figure_plot import Arrow, PlotFigure
 from app.ui.fonts import (
     BODY_PT,
     HEADING,
@@ -40,6 +41,7 @@ from app.ui.format import shown_name, token_glosses
 from app.ui.look import QUERY_COLOUR, token_colour
 from app.ui.panels.base import Panel
 from app.ui.panels.playground.arrows import VectorArrow, VectorId
+from app.ui.panels.playground.identity import vector_text
 from app.ui.panels.playground.keys import key_action
 from app.ui.panels.playground.labels import arrange
 from app.ui.panels.playground.landscape import LandscapeLayer
@@ -305,6 +307,27 @@ class PlaygroundPanel(Panel):
             self.plot.vb.viewRange(), self.look.scale, self.look.px(3 * 1.6))
         self.readouts.hold(self.document.dragging)
         self.readouts.paint(view, state.key, self.look.spotlight)
+
+    def figure(self) -> PlotFigure | None:
+        """q and the keys as arrows, each named with its coordinates as the readouts print
+        them, in the plane's range and axes, q and the selected key bold; without the
+        landscape's colours, the readouts and the hints. None outside the 2-D sample,
+        where the panel shows only its hint."""
+        view = self.document.view
+        if view.world != "dialogue" or view.plane is None or self._shown == (0.0, 0.0):
+            return None
+        key, cells = self.document.state.key, self.readouts.cells
+        arrows = []
+        for (role, j), arrow in self.arrows.items():
+            if role == "k" and j >= len(view.k):
+                continue
+            where = vector_text(view.q[0]) if role == "q" else cells[j]["vector"].text()
+            arrows.append(Arrow(*arrow.tip, arrow.colour, f"{arrow.label.toPlainText()} {where}",
+                                role == "q" or j == key))
+        half_w, half_h = self._shown
+        return PlotFigure(tr("playground.title"), (-half_w, half_w), (-half_h, half_h),
+                          (tr("playground.axis_x"), tr("playground.axis_y")),
+                          arrows=arrows, equal=True)
 
     def _show_formula(self) -> None:
         """A cramped plane names its score on the colour bar; on the stage, whose formulas

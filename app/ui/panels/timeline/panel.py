@@ -30,6 +30,7 @@ from app.model.reshape import role_row
 from app.model.state import STATE_FIELDS
 from app.model.timeline import STAGES, Stage, stage
 from app.state.document import Document
+from app.ui.figure_bars import RowsFigure, WeightRow
 from app.ui.fonts import READING, emphasize
 from app.ui.format import format_figure, format_score
 from app.ui.lesson_values import lesson_values
@@ -38,7 +39,15 @@ from app.ui.panels.timeline.cards import StageStrip, card_html
 from app.ui.panels.timeline.kv_chart import KVChart
 from app.ui.panels.timeline.rope_page import RopePage
 from app.ui.panels.timeline.stage import StageBody
-from app.ui.panels.timeline.tables import live_text, percent, scrolled, weights_table
+from app.ui.panels.timeline.tables import (
+    BAR_COLOUR,
+    live_groups,
+    live_text,
+    percent,
+    rows_html,
+    scrolled,
+    weight_rows,
+)
 from app.ui.widgets.live_label import LiveLabel
 from app.ui.widgets.reshaped_note import ReshapedNote
 from app.ui.widgets.rich_label import rich_label
@@ -232,6 +241,15 @@ class TimelinePanel(Panel):
         if view.world != "teaching":
             self.sink_text.setText(html.escape(tr("timeline.need_teaching")))
             return
+        caption, rows, note = self._sink_rows()
+        self.sink_text.setText(self._staged(
+            f"<p><b>{html.escape(caption)}</b></p>" + rows_html(rows, self.look.px(140))
+            + f"<p>{html.escape(note)}</p>", self.sink_text))
+
+    def _sink_rows(self) -> tuple[str, list[WeightRow], str]:
+        """The object's row of weights in the teaching world with the sink's share after
+        them: its caption, its rows and the note under them."""
+        view = self.document.view
         row = role_row(self.document.state, self.document.data, "object")
         allowed = view.allowed[row]
         names = tuple(n for n, ok in zip(view.key_names, allowed, strict=True) if ok)
@@ -243,10 +261,20 @@ class TimelinePanel(Panel):
             extra = (tr("timeline.sink.sink"), share)
             note = tr("timeline.sink.share", share=percent(share))
         caption = tr("timeline.sink.caption", query=view.query_names[row])
-        self.sink_text.setText(self._staged(
-            f"<p><b>{html.escape(caption)}</b></p>"
-            + weights_table(names, weights, np.ones(len(names), bool), self.look.px(140), extra)
-            + f"<p>{html.escape(note)}</p>", self.sink_text))
+        return caption, weight_rows(names, weights, np.ones(len(names), bool), extra), note
+
+    def figure(self) -> RowsFigure | None:
+        """The chosen stage's weights as bars with their percentages under its caption (the
+        weights, heads and sink stages); None for the stages whose live view is words, a
+        RoPE table or the KV chart with its context slider: they export as they look."""
+        chosen, view = self.current_stage(), self.document.view
+        if chosen is not None and chosen.panel == "sink" and view.world == "teaching":
+            caption, rows, _note = self._sink_rows()
+            return RowsFigure(caption, [("", rows)], BAR_COLOUR)
+        state = self.document.state
+        groups = live_groups(chosen, view, role_row(state, self.document.data, "query"),
+                             state.options.causal)
+        return None if groups is None else RowsFigure(groups[0], groups[1], BAR_COLOUR)
 
     # ---- look and language --------------------------------------------------------------
 

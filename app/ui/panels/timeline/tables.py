@@ -1,6 +1,6 @@
 """Owns the timeline's live text: the weights tables (a bar and a percentage per key) of the
-stages that drive no widget of their own, and the frameless scroll area each live page
-sits in."""
+stages that drive no widget of their own, the rows both those tables and the panel's figure
+draw, and the frameless scroll area each live page sits in."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QScrollArea, QWidget
 from app.i18n import tr
 from app.model.timeline import Stage
 from app.model.view import View
+from app.ui.figure_bars import WeightRow
 from app.ui.format import format_number, shown_name
 from app.ui.look import OKABE_ITO
 
@@ -34,24 +35,53 @@ def percent(weight: float) -> str:
     return f"{format_number(100 * weight, 1)} %"
 
 
-def weights_table(names: tuple[str, ...], weights: np.ndarray, allowed: np.ndarray,
-                  width: float, extra: tuple[str, float] | None = None) -> str:
-    """Token | bar | percentage rows, the largest weight bold; masked keys say so. Names
-    and percentages never wrap (a narrow column read "小/明", "89" for 89.5 %)."""
-    rows = list(zip(names, weights, allowed, strict=True))
+def weight_rows(names: tuple[str, ...], weights: np.ndarray, allowed: np.ndarray,
+                extra: tuple[str, float] | None = None) -> list[WeightRow]:
+    """One row per key (and `extra`, the sink): its name, weight and percentage, the
+    largest weight strong; a masked key has no weight and says so. The table and the
+    figure both draw these."""
+    rows = list(zip(names, weights.tolist(), allowed.tolist(), strict=True))
     if extra is not None:
         rows.append((extra[0], extra[1], True))
     top = max((w for _, w, ok in rows if ok), default=0.0)
+    return [WeightRow(shown_name(name), weight, percent(weight), weight == top) if ok
+            else WeightRow(shown_name(name), None, tr("timeline.weights.masked"))
+            for name, weight, ok in rows]
+
+
+def live_groups(chosen: Stage | None, view: View, row: int,
+                causal: bool) -> tuple[str, list[tuple[str, list[WeightRow]]]] | None:
+    """The caption and the weight rows (one group per head) of a stage whose live view is
+    the query row's weights; None for a stage that shows words only."""
+    if (chosen is None or chosen.panel not in ("weights", "heads") or view.world != "teaching"
+            or (chosen.panel == "heads" and not view.heads)):
+        return None
+    names = view.key_names
+    if chosen.panel == "weights":
+        key = "timeline.weights.caption_causal" if causal else "timeline.weights.caption"
+        caption = tr(key, query=names[row], d=format_number(view.q.shape[1]))
+        return caption, [("", weight_rows(names, view.weights[row], view.allowed[row]))]
+    head_d = view.heads[0].columns[1] - view.heads[0].columns[0] + 1
+    caption = tr("timeline.heads.caption", query=names[row], count=len(view.heads),
+                 d=format_number(head_d))
+    return caption, [
+        (tr("timeline.heads.head", name=HEAD_NAMES[index], first=head.columns[0],
+            last=head.columns[1]),
+         weight_rows(names, head.weights[row], view.allowed[row]))
+        for index, head in enumerate(view.heads)]
+
+
+def rows_html(rows: list[WeightRow], width: float) -> str:
+    """Weight rows as an HTML table, a weight of 1 `width` pixels long."""
     out = []
-    for name, weight, ok in rows:
-        if not ok:
-            value, bar = f"<i>{html.escape(tr('timeline.weights.masked'))}</i>", ""
+    for row in rows:
+        if row.weight is None:
+            value, bar = f"<i>{html.escape(row.text)}</i>", ""
         else:
-            value = percent(weight)
-            value = f"<b>{value}</b>" if weight == top else value
+            value = f"<b>{row.text}</b>" if row.strong else row.text
             bar = (f"<table cellspacing=0 cellpadding=0><tr><td bgcolor='{BAR_COLOUR}' "
-                   f"width={max(1, round(weight * width))} height=12></td></tr></table>")
-        out.append(f"<tr><td nowrap>{html.escape(shown_name(name))}&nbsp;</td><td>{bar}</td>"
+                   f"width={max(1, round(row.weight * width))} height=12></td></tr></table>")
+        out.append(f"<tr><td nowrap>{html.escape(row.name)}&nbsp;</td><td>{bar}</td>"
                    f"<td nowrap align=right>&nbsp;{value}</td></tr>")
     return "<table cellspacing=2>" + "".join(out) + "</table>"
 
@@ -65,21 +95,13 @@ def live_text(chosen: Stage | None, view: View, row: int, causal: bool, width: f
         return html.escape(tr("timeline.live.scorer", scorer=tr(f"scorer.{chosen.scorer}")))
     if view.world != "teaching":
         return html.escape(tr("timeline.need_teaching"))
-    names = view.key_names
-    if chosen.panel == "weights":
-        key = "timeline.weights.caption_causal" if causal else "timeline.weights.caption"
-        caption = tr(key, query=names[row], d=format_number(view.q.shape[1]))
-        return (f"<p><b>{html.escape(caption)}</b></p>"
-                + weights_table(names, view.weights[row], view.allowed[row], width))
-    if not view.heads:
+    groups = live_groups(chosen, view, row, causal)
+    if groups is None:
         return html.escape(tr("timeline.heads.none"))
-    head_d = view.heads[0].columns[1] - view.heads[0].columns[0] + 1
-    caption = tr("timeline.heads.caption", query=names[row], count=len(view.heads),
-                 d=format_number(head_d))
+    caption, tables = groups
     parts = [f"<p><b>{html.escape(caption)}</b></p>"]
-    for index, head in enumerate(view.heads):
-        first, last = head.columns
-        title = tr("timeline.heads.head", name=HEAD_NAMES[index], first=first, last=last)
-        parts.append(f"<p>{html.escape(title)}</p>")
-        parts.append(weights_table(names, head.weights[row], view.allowed[row], width))
+    for title, rows in tables:
+        if title:
+            parts.append(f"<p>{html.escape(title)}</p>")
+        parts.append(rows_html(rows, width))
     return "".join(parts)

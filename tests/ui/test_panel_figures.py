@@ -1,0 +1,100 @@
+"""Each data panel exports its figure, not its controls: the PNG and SVG written through
+`save_image` hold the plot's names and numbers as text, no button or hint, and librsvg draws
+the SVG as the PNG shows it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QAbstractButton
+
+from app.i18n import tr
+from app.ui.panels.expansion.panel import ExpansionPanel
+from app.ui.panels.landscapes.panel import LandscapesPanel
+from app.ui.panels.match.model import COLUMNS
+from app.ui.panels.match.panel import MatchTablePanel
+from app.ui.panels.playground.panel import PlaygroundPanel
+from app.ui.panels.timeline.panel import TimelinePanel
+from tests.ui.exported import check_figure, svg_tags
+
+pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+
+
+def test_term_by_term_exports_its_bars_with_values_and_names(open_panel, tmp_path) -> None:
+    panel = open_panel(ExpansionPanel, (480, 460))
+    texts = check_figure(panel, tmp_path, [panel.polar.text(), panel.dominant.text()])
+    shown = re.search(r"= (\S+?),", panel.dominant.text())
+    assert shown is not None, panel.dominant.text()
+    assert shown.group(1) in texts, "the largest term's value, as the panel prints it"
+    labels = [name for _x, name in panel._tick_labels]
+    assert labels and set(labels) <= set(texts), "every term's name"
+    assert panel.heading.text() in texts, "the heading names the pair"
+
+
+def test_the_match_table_exports_its_header_and_rows(open_panel, tmp_path) -> None:
+    panel = open_panel(MatchTablePanel, (900, 420))
+    controls = [panel.additive_box.text(), panel.caption.text(), panel.reasons_title.text()]
+    texts = check_figure(panel, tmp_path, controls)
+    proxy = panel.proxy
+    for column in ("dot", "cosine", "neg_euclidean"):
+        header = panel.model.headerData(COLUMNS.index(column), Qt.Orientation.Horizontal)
+        assert header in texts, f"the {column} column's name"
+        shown = [proxy.index(row, COLUMNS.index(column)).data()
+                 for row in range(proxy.rowCount())]
+        assert shown and set(shown) <= set(texts), f"every {column} number the table shows"
+    names = panel.model.rows.names
+    assert [text for text in texts if text in names] == [
+        proxy.index(row, 0).data() for row in range(proxy.rowCount())], "rows in table order"
+
+
+@pytest.mark.parametrize("stage", ["multi_head", "sink"])
+def test_the_timeline_exports_the_stages_weights(qtbot, open_panel, tmp_path, stage) -> None:
+    panel = open_panel(TimelinePanel, (900, 640))
+    with qtbot.waitSignal(panel.document.changed, timeout=2000):
+        qtbot.mouseClick(panel.strip.chips[stage], Qt.MouseButton.LeftButton)
+    chip = panel.strip.chips[stage]
+    controls = [chip.text(), panel.sink_box.text(), tr("timeline.hint"),
+                panel.strip.chips["rope"].text()]
+    texts = check_figure(panel, tmp_path, controls)
+    live = panel.sink_text if stage == "sink" else panel.live_label
+    shown = re.findall(r"\d+\.\d %", live.text())
+    assert shown and set(shown) <= set(texts), "every percentage the live view shows"
+    assert set(panel.document.view.key_names[:3]) <= set(texts), "the keys' names"
+
+
+def test_a_timeline_stage_without_weights_keeps_the_screenshot(qtbot, open_panel) -> None:
+    panel = open_panel(TimelinePanel, (900, 640))
+    assert panel.figure() is None, "no stage chosen: the card is words"
+    with qtbot.waitSignal(panel.document.changed, timeout=2000):
+        qtbot.mouseClick(panel.strip.chips["scaled_softmax"], Qt.MouseButton.LeftButton)
+    assert panel.figure() is not None
+
+
+def test_the_playground_exports_its_vectors_as_named_arrows(open_2d_panel, tmp_path) -> None:
+    panel = open_2d_panel(PlaygroundPanel, (760, 620))
+    readouts = panel.readouts
+    controls = [readouts.help_line.text(), panel.caption.text(), readouts.query_line.text()]
+    texts = check_figure(panel, tmp_path, controls)
+    view = panel.document.view
+    for j, cells in enumerate(readouts.cells):
+        named = [text for text in texts if view.key_names[j] in text]
+        assert len(named) == 1, f"k{j + 1} is one arrow's name: {texts}"
+        assert cells["vector"].text() in named[0], "with its coordinates, as the table prints"
+    assert any(view.query_names[0] in text for text in texts), "q's arrow"
+    assert len(svg_tags(tmp_path / "playground.svg")) > 6 * len(readouts.cells), "arrows drawn"
+
+
+def test_the_landscapes_export_four_plots_with_their_contour_values(open_2d_panel,
+                                                                    tmp_path) -> None:
+    panel = open_2d_panel(LandscapesPanel, (900, 860))
+    captions = [plot.caption.text() for plot in panel.plots.values()]
+    buttons = [button.text() for button in panel.q_length.findChildren(QAbstractButton)]
+    texts = check_figure(panel, tmp_path, [panel.intro.text(), *captions, *buttons])
+    for plot in panel.plots.values():
+        assert plot.title.text() in texts, "each plot's title"
+        values = [label.toPlainText() for label in plot.levels if label.isVisible()]
+        assert values and set(values) <= set(texts), "the contour values the plot prints"
+    names = set(panel.document.view.key_names)
+    assert sum(text in names for text in texts) == len(panel.plots) * len(names), "key dots"
