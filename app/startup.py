@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QWidget
 
 from app.i18n import tr
 from app.model.capture import load_capture
+from app.model.checkpoint import read_head
 from app.model.data import LessonData, load_lesson_data
 from app.model.errors import AttentionLabError
 from app.model.scenario import read_scenario
@@ -145,6 +146,9 @@ def check_inputs(args: argparse.Namespace) -> LessonData:
         read_scenario(args.scenario, initial_state(data))
     if getattr(args, "import_file", None) is not None:  # read once; the window takes it
         args.capture = load_capture(args.import_file, args.head or 0)
+    if getattr(args, "model", None) is not None:  # the forward pass, before any window
+        args.checkpoint, args.layer_qk, args.capture = read_head(
+            args.model, args.text, args.layer, args.head or 0)
     return data
 
 
