@@ -153,9 +153,12 @@ def check_inputs(args: argparse.Namespace) -> LessonData:
 
 
 def import_capture(window: MainWindow, args: argparse.Namespace) -> None:
-    """The --import file, as the world on screen (one undo step, like File → Import)."""
+    """The --import file or --model head, as the world on screen (one undo step, like File →
+    Import); the window keeps the model, so its other layers and heads are a switch away."""
     capture = getattr(args, "capture", None)
-    if capture is not None:
+    if getattr(args, "checkpoint", None) is not None:
+        window.models.run.adopt(args.checkpoint, args.text, args.layer_qk, args.head or 0)
+    elif capture is not None:
         window.document.import_capture(capture)
 
 

@@ -17,6 +17,7 @@ from app.ui.actions.answers import AnswerActions
 from app.ui.actions.drops import FileDrops
 from app.ui.actions.exports import ExportActions
 from app.ui.actions.files import FileActions
+from app.ui.actions.models import ModelActions
 from app.ui.actions.polling import PollActions
 from app.ui.actions.presenting import PresentationActions
 from app.ui.actions.registry import Actions
@@ -48,6 +49,7 @@ class WindowParts:
     scenes: SceneActions
     toolbar: MainToolbar
     status: StatusLine
+    models: ModelActions
 
 
 class MainWindow(QMainWindow):
@@ -71,6 +73,7 @@ class MainWindow(QMainWindow):
         self.presentation, self.actions = parts.presentation, parts.actions
         self.files, self.exports, self.scenes = parts.files, parts.exports, parts.scenes
         self.drops, self.slides = parts.drops, parts.scenes.slides
+        self.models = parts.models
         self.panels, self.docks = parts.docks.panels, parts.docks.docks
         parts.session.path_changed.connect(lambda _path: self._update_title())
         self._update_title()

@@ -12,10 +12,11 @@ from app.model.capture import Capture
 from app.model.checkpoint.checkpoint import Checkpoint, LayerQK, open_checkpoint
 from app.model.checkpoint.refusal import CheckpointError
 
-__all__ = ["head_capture", "read_head"]
+__all__ = ["head_capture", "index_in", "read_head"]
 
 
-def _check_index(value: object, what: str, count: int) -> int:
+def index_in(value: object, what: str, count: int) -> int:
+    """`value` when it numbers one of the model's `count` layers or heads, else refused."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < count:
         raise CheckpointError(f"{what} {value!r} is not in this model; its {what}s are "
                               f"0 to {count - 1}.")
@@ -27,7 +28,7 @@ def head_capture(layer: LayerQK, head: int) -> Capture:
     every token named. The lab scores an import by q·k/√d, so a model that scales otherwise
     is refused rather than shown with scores it never took."""
     heads, _tokens, d = layer.q.shape
-    head = _check_index(head, "head", heads)
+    head = index_in(head, "head", heads)
     if not math.isclose(layer.scale, d ** -0.5, rel_tol=1e-6):
         raise CheckpointError(f"{layer.model} scales its scores by {layer.scale:g}, not "
                               f"1/√{d}; the lab can only show q·k/√d.")
@@ -45,7 +46,7 @@ def read_head(folder: Path | str, text: str, layer: int | None = None, head: int
     command line's one call. Raises CheckpointError with one sentence for any bad input."""
     checkpoint = open_checkpoint(folder)
     n = checkpoint.config.n_layers
-    chosen = _check_index(n - 1 if layer is None else layer, "layer", n)
-    _check_index(head, "head", checkpoint.config.n_heads)  # before the pass, not after it
+    chosen = index_in(n - 1 if layer is None else layer, "layer", n)
+    index_in(head, "head", checkpoint.config.n_heads)  # before the pass, not after it
     answer = checkpoint.queries_keys(text, chosen)
     return checkpoint, answer, head_capture(answer, head)
