@@ -152,8 +152,13 @@ class ModelRun(QObject):
 
     def adopt(self, checkpoint: Checkpoint, text: str, answer: LayerQK, head: int) -> None:
         """Take a model read elsewhere (the command line's pass) and open its head."""
-        self.checkpoint, self.text, self._layers = checkpoint, text, {answer.layer: answer}
+        self._take(checkpoint, text, {answer.layer: answer})
         self._import(answer, head)
+
+    def _take(self, checkpoint: Checkpoint, text: str, layers: dict[int, LayerQK]) -> None:
+        """A new model: heads of the one before stay in the history as plain imports."""
+        self.checkpoint, self.text, self._layers = checkpoint, text, layers
+        self._origins.clear()
 
     def cancel(self) -> None:
         """Stop the running pass or read; what is on screen stays."""
@@ -176,7 +181,7 @@ class ModelRun(QObject):
     def _on_finished(self, result: object) -> None:
         self._set_busy(False)
         if isinstance(result, _Opened):
-            self.checkpoint, self.text, self._layers = result.checkpoint, "", {}
+            self._take(result.checkpoint, "", {})
             self.opened.emit()
         elif isinstance(result, _Passed) and result.checkpoint is self.checkpoint:
             self.text, self._layers = result.text, result.layers

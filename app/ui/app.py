@@ -38,9 +38,11 @@ from app.ui.panels.base import PanelParts
 from app.ui.panels.registry import PanelSpec, panel_specs
 from app.ui.presentation import Presentation, stored_presentation
 from app.ui.settings import settings
+from app.ui.showing import Showing
 from app.ui.status_line import StatusLine
 from app.ui.toolbar import MainToolbar
 from app.ui.widgets.model_progress import ModelProgress
+from app.ui.widgets.model_switch import ModelSwitch
 from app.ui.widgets.world_scorer import WorldScorerChoice
 
 
@@ -99,12 +101,14 @@ def build_main_window(document: Document, specs: list[PanelSpec] | None = None) 
     console.hold_tool(actions["answer_history"])
     actions.update_on(arrangement.staging.toggled)
     build_menu_bar(window.menuBar(), actions)
-    toolbar = MainToolbar(document, actions, window)
+    toolbar = MainToolbar(document, actions, window,
+                          beside_choices=(ModelSwitch(document, models.run),))
     window.addToolBar(Qt.ToolBarArea.TopToolBarArea, toolbar)
     status = StatusLine(document, window.statusBar())
+    showing = Showing(document, models.run, window.statusBar())
     window.statusBar().addPermanentWidget(ModelProgress(models.run, window.statusBar()))
     arrangement.remember_default()
     window.install(WindowParts(session, lesson, docks, arrangement, presentation, actions,
                                files, drops, exports, presenting, polls, answers, scenes,
-                               toolbar, status, models))
+                               toolbar, status, models, showing))
     return window
