@@ -83,7 +83,7 @@ def build_main_window(document: Document, specs: list[PanelSpec] | None = None) 
     file_specs = files.action_specs()  # a model folder is opened beside File → Import
     at = next(n for n, spec in enumerate(file_specs) if spec.id == "import_vectors") + 1
     file_specs[at:at] = models.action_specs()
-    for specs_of in (file_specs, exports.action_specs(),
+    for specs_of in (file_specs, models.view_specs(), exports.action_specs(),
                      editing_specs(document, scenes.reset, scenes.reset_title),
                      docks.toggle_specs(), arrangement.action_specs(), language_specs(),
                      presenting.action_specs(), polls.action_specs(), answers.action_specs(),

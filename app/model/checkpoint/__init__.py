@@ -7,8 +7,8 @@ student's own model shows the q and k its dot product really scores, with no tor
 """
 
 from app.model.checkpoint.checkpoint import Checkpoint, LayerQK, open_checkpoint
-from app.model.checkpoint.head import head_capture, index_in, read_head
+from app.model.checkpoint.head import attention_maps, head_capture, index_in, read_head
 from app.model.checkpoint.refusal import CheckpointError
 
-__all__ = ["Checkpoint", "CheckpointError", "LayerQK", "head_capture", "index_in",
-           "open_checkpoint", "read_head"]
+__all__ = ["Checkpoint", "CheckpointError", "LayerQK", "attention_maps", "head_capture",
+           "index_in", "open_checkpoint", "read_head"]

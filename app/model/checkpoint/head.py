@@ -12,7 +12,7 @@ from app.model.capture import Capture
 from app.model.checkpoint.checkpoint import Checkpoint, LayerQK, open_checkpoint
 from app.model.checkpoint.refusal import CheckpointError
 
-__all__ = ["head_capture", "index_in", "read_head"]
+__all__ = ["attention_maps", "head_capture", "index_in", "read_head"]
 
 
 def index_in(value: object, what: str, count: int) -> int:
@@ -50,3 +50,14 @@ def read_head(folder: Path | str, text: str, layer: int | None = None, head: int
     index_in(head, "head", checkpoint.config.n_heads)  # before the pass, not after it
     answer = checkpoint.queries_keys(text, chosen)
     return checkpoint, answer, head_capture(answer, head)
+
+
+def attention_maps(layer: LayerQK) -> np.ndarray:
+    """Every head's attention weights over the sentence, (heads, T, T): the causal softmax of
+    q·kᵀ·scale, each row a query's weights over itself and the tokens before it."""
+    scores = layer.q.astype(np.float64) @ layer.k.astype(np.float64).transpose(0, 2, 1)
+    scores *= layer.scale
+    t = scores.shape[-1]
+    scores[:, ~np.tri(t, dtype=bool)] = -np.inf
+    weights = np.exp(scores - scores.max(-1, keepdims=True))
+    return weights / weights.sum(-1, keepdims=True)
