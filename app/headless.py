@@ -1,8 +1,8 @@
 """Owns `--export-csv`: the current world's score matrix as CSV, with no Qt at all.
 
-For scripts, and with `--import` for checking a capture against one's own NumPy. Nothing
-here imports Qt (a test runs it with Qt's modules made unimportable), so it also runs on a
-machine with no display and no window libraries.
+For scripts, and with `--import` or `--model` for checking a head against one's own NumPy.
+Nothing here imports Qt (a test runs it with Qt's modules made unimportable), so it also runs
+on a machine with no display and no window libraries.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from pathlib import Path
 
 from app.model.atomic import write_bytes_atomic
 from app.model.capture import Capture, load_capture
+from app.model.checkpoint import read_head
 from app.model.data import DEFAULT_DATA_DIR, LessonData, load_lesson_data
 from app.model.errors import AttentionLabError
 from app.model.reshape import scorer_problem
@@ -28,12 +29,13 @@ USAGE_ERROR = 2
 
 
 def start_state(data: LessonData, scenario: Path | None, capture: Capture | None) -> LabState:
-    """The lesson's start, or a scenario's state, then the import as the world on screen."""
+    """The lesson's start, or a scenario's state, then the import as the world on screen,
+    scored as the window opens an import: q·k/√d, the score the model's softmax took."""
     state = initial_state(data)
     if scenario is not None:
         state = read_scenario(scenario, state)
     if capture is not None:
-        state = replace(state, imported=capture).with_world(
+        state = replace(state, imported=capture, scorer="scaled_dot").with_world(
             "imported", (len(capture.queries) - 1, 0))
     return state
 
@@ -50,12 +52,25 @@ def _same_file(a: Path, b: Path) -> bool:
 def input_problem(args: argparse.Namespace, data_dir: Path = DEFAULT_DATA_DIR) -> str | None:
     """Why --export-csv must not write where it was told: onto a file this run reads (the
     capture, the scenario, the lesson's data), which the CSV would replace."""
+    model = getattr(args, "model", None)
     inputs = [("the --import file", args.import_file), ("the --scenario file", args.scenario),
-              *(("a lesson data file", path) for path in sorted(data_dir.glob("*.json")))]
+              *(("a lesson data file", path) for path in sorted(data_dir.glob("*.json"))),
+              *(("a file of the --model folder", path)
+                for path in (sorted(model.glob("*")) if model is not None else ()))]
     for what, path in inputs:
         if path is not None and _same_file(args.export_csv, path):
             return (f"--export-csv {args.export_csv}: that is {what} of this run; the CSV "
                     "would replace it, so choose another file name")
+    return None
+
+
+def read_import(args: argparse.Namespace) -> Capture | None:
+    """The capture `--import` or `--model` asks for (one head), or None; raises
+    AttentionLabError with one line for any bad input."""
+    if args.import_file is not None:
+        return load_capture(args.import_file, args.head or 0)
+    if getattr(args, "model", None) is not None:
+        return read_head(args.model, args.text, args.layer, args.head or 0)[2]
     return None
 
 
@@ -67,9 +82,7 @@ def export_csv(args: argparse.Namespace) -> int:
         return USAGE_ERROR
     try:
         data = load_lesson_data()
-        capture = None
-        if args.import_file is not None:
-            capture = load_capture(args.import_file, args.head or 0)
+        capture = read_import(args)
         state = start_state(data, args.scenario, capture)
         scorer = args.scorer or state.scorer
         if scorer not in SCORERS:

@@ -126,6 +126,20 @@ def _head(text: str) -> int:
     return value
 
 
+def _layer(text: str) -> int:
+    """A layer's number as the model counts them (0 is the first)."""
+    if len(text.strip()) > 6:
+        raise argparse.ArgumentTypeError("expected a layer number such as 0")
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a layer number (0, 1, …), not {text!r}") \
+            from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"layers are numbered from 0, not {value}")
+    return value
+
+
 def _poll_address(text: str) -> tuple[str, int]:
     """HOST:PORT for --poll (read with the poll's own rule; Qt's network module is loaded
     only when a poll is asked for)."""
@@ -155,8 +169,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--import", dest="import_file", type=Path, metavar="FILE",
                         help="open a model's captured q and k (.npz or .safetensors) as the "
                              "imported world")
+    parser.add_argument("--model", type=Path, metavar="DIR",
+                        help="open a Hugging Face model folder (config.json, tokenizer.json, "
+                             "*.safetensors) and show one head of it as the imported world")
+    parser.add_argument("--text", metavar="TEXT",
+                        help="with --model: the sentence the model reads")
+    parser.add_argument("--layer", type=_layer, metavar="L",
+                        help="with --model: the layer to show (0 is the first; default the "
+                             "last)")
     parser.add_argument("--head", type=_head, metavar="H",
-                        help="with --import: the attention head to show (default 0)")
+                        help="with --import or --model: the attention head to show "
+                             "(default 0)")
     parser.add_argument("--export-csv", type=Path, metavar="FILE",
                         help="write the current world's score matrix as CSV and exit, "
                              "without a window")
@@ -173,8 +196,15 @@ def _check_combinations(parser: argparse.ArgumentParser, args: argparse.Namespac
     """Arguments that parse alone but make no sense together: one clear line, exit 2."""
     if args.screenshot is None and args.panel is not None:
         parser.error("--panel only works with --screenshot")
-    if args.head is not None and args.import_file is None:
-        parser.error("--head only works with --import")
+    if args.head is not None and args.import_file is None and args.model is None:
+        parser.error("--head only works with --import or --model")
+    if args.model is not None and args.import_file is not None:
+        parser.error("--model and --import both open the imported world; choose one")
+    if args.model is not None and args.text is None:
+        parser.error("--model needs --text, the sentence the model reads")
+    for flag, given in (("--text", args.text is not None), ("--layer", args.layer is not None)):
+        if given and args.model is None:
+            parser.error(f"{flag} only works with --model")
     if args.scorer is not None and args.export_csv is None:
         parser.error("--scorer only works with --export-csv")
     if args.export_csv is not None and args.screenshot is not None:

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QWidget
 
 from app.i18n import tr
 from app.model.capture import load_capture
+from app.model.checkpoint import read_head
 from app.model.data import LessonData, load_lesson_data
 from app.model.errors import AttentionLabError
 from app.model.scenario import read_scenario
@@ -145,13 +146,19 @@ def check_inputs(args: argparse.Namespace) -> LessonData:
         read_scenario(args.scenario, initial_state(data))
     if getattr(args, "import_file", None) is not None:  # read once; the window takes it
         args.capture = load_capture(args.import_file, args.head or 0)
+    if getattr(args, "model", None) is not None:  # the forward pass, before any window
+        args.checkpoint, args.layer_qk, args.capture = read_head(
+            args.model, args.text, args.layer, args.head or 0)
     return data
 
 
 def import_capture(window: MainWindow, args: argparse.Namespace) -> None:
-    """The --import file, as the world on screen (one undo step, like File → Import)."""
+    """The --import file or --model head, as the world on screen (one undo step, like File →
+    Import); the window keeps the model, so its other layers and heads are a switch away."""
     capture = getattr(args, "capture", None)
-    if capture is not None:
+    if getattr(args, "checkpoint", None) is not None:
+        window.models.run.adopt(args.checkpoint, args.text, args.layer_qk, args.head or 0)
+    elif capture is not None:
         window.document.import_capture(capture)
 
 

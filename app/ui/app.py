@@ -12,6 +12,7 @@ from app.poll.lesson import LessonPoll
 from app.state.class_history import ClassHistory
 from app.state.document import Document
 from app.state.lesson import LessonRun
+from app.state.model_run import ModelRun
 from app.state.session import Session
 from app.ui.actions.answers import AnswerActions
 from app.ui.actions.drops import FileDrops
@@ -19,6 +20,7 @@ from app.ui.actions.editing import editing_specs
 from app.ui.actions.exports import ExportActions
 from app.ui.actions.files import FileActions
 from app.ui.actions.languages import language_specs
+from app.ui.actions.models import ModelActions
 from app.ui.actions.polling import PollActions
 from app.ui.actions.presenting import PresentationActions
 from app.ui.actions.registry import Actions
@@ -36,8 +38,11 @@ from app.ui.panels.base import PanelParts
 from app.ui.panels.registry import PanelSpec, panel_specs
 from app.ui.presentation import Presentation, stored_presentation
 from app.ui.settings import settings
+from app.ui.showing import Showing
 from app.ui.status_line import StatusLine
 from app.ui.toolbar import MainToolbar
+from app.ui.widgets.model_progress import ModelProgress
+from app.ui.widgets.model_switch import ModelSwitch
 from app.ui.widgets.world_scorer import WorldScorerChoice
 
 
@@ -68,13 +73,17 @@ def build_main_window(document: Document, specs: list[PanelSpec] | None = None) 
     # newest filter first), so a quit the user cancels leaves presentation mode alone
     presenting = PresentationActions(window, presentation)
     files = FileActions(window, session)
-    drops = FileDrops(window, files)
+    models = ModelActions(window, ModelRun(document, window))
+    drops = FileDrops(window, files, models)
     exports = ExportActions(window, document, docks.panels, files.folder)
     polls = PollActions(window, poll, lesson_poll, exports)
     answers = AnswerActions(window, poll, lesson, history, document, exports, console)
     scenes = SceneActions(window, slides, arrangement)
     actions = Actions(window)
-    for specs_of in (files.action_specs(), exports.action_specs(),
+    file_specs = files.action_specs()  # a model folder is opened beside File → Import
+    at = next(n for n, spec in enumerate(file_specs) if spec.id == "import_vectors") + 1
+    file_specs[at:at] = models.action_specs()
+    for specs_of in (file_specs, models.view_specs(), exports.action_specs(),
                      editing_specs(document, scenes.reset, scenes.reset_title),
                      docks.toggle_specs(), arrangement.action_specs(), language_specs(),
                      presenting.action_specs(), polls.action_specs(), answers.action_specs(),
@@ -92,11 +101,14 @@ def build_main_window(document: Document, specs: list[PanelSpec] | None = None) 
     console.hold_tool(actions["answer_history"])
     actions.update_on(arrangement.staging.toggled)
     build_menu_bar(window.menuBar(), actions)
-    toolbar = MainToolbar(document, actions, window)
+    toolbar = MainToolbar(document, actions, window,
+                          beside_choices=(ModelSwitch(document, models.run),))
     window.addToolBar(Qt.ToolBarArea.TopToolBarArea, toolbar)
     status = StatusLine(document, window.statusBar())
+    showing = Showing(document, models.run, window.statusBar())
+    window.statusBar().addPermanentWidget(ModelProgress(models.run, window.statusBar()))
     arrangement.remember_default()
     window.install(WindowParts(session, lesson, docks, arrangement, presentation, actions,
                                files, drops, exports, presenting, polls, answers, scenes,
-                               toolbar, status))
+                               toolbar, status, models, showing))
     return window

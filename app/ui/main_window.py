@@ -17,6 +17,7 @@ from app.ui.actions.answers import AnswerActions
 from app.ui.actions.drops import FileDrops
 from app.ui.actions.exports import ExportActions
 from app.ui.actions.files import FileActions
+from app.ui.actions.models import ModelActions
 from app.ui.actions.polling import PollActions
 from app.ui.actions.presenting import PresentationActions
 from app.ui.actions.registry import Actions
@@ -25,6 +26,7 @@ from app.ui.layout.arrangement import Arrangement
 from app.ui.layout.docks import DockHost
 from app.ui.panels.base import Panel
 from app.ui.presentation import Presentation
+from app.ui.showing import Showing
 from app.ui.status_line import StatusLine
 from app.ui.toolbar import MainToolbar
 
@@ -48,6 +50,8 @@ class WindowParts:
     scenes: SceneActions
     toolbar: MainToolbar
     status: StatusLine
+    models: ModelActions
+    showing: Showing
 
 
 class MainWindow(QMainWindow):
@@ -71,8 +75,10 @@ class MainWindow(QMainWindow):
         self.presentation, self.actions = parts.presentation, parts.actions
         self.files, self.exports, self.scenes = parts.files, parts.exports, parts.scenes
         self.drops, self.slides = parts.drops, parts.scenes.slides
+        self.models = parts.models
         self.panels, self.docks = parts.docks.panels, parts.docks.docks
         parts.session.path_changed.connect(lambda _path: self._update_title())
+        parts.showing.changed.connect(self._update_title)
         self._update_title()
 
     def show_panel(self, name: str) -> Panel:
@@ -80,12 +86,14 @@ class MainWindow(QMainWindow):
         return self.parts.docks.show_panel(name)  # type: ignore[union-attr]
 
     def _update_title(self, clean: bool | None = None) -> None:
-        """The open file's name, then the app's; `[*]` is where Qt marks unsaved changes.
-        `clean` comes with the signal (the stack may be dying)."""
+        """The open file's name, the imported head on screen, then the app's; `[*]` is where
+        Qt marks unsaved changes. `clean` comes with the signal (the stack may be dying)."""
         clean = self.document.undo_stack.isClean() if clean is None else clean
         path = self.parts.session.current_path if self.parts is not None else None
-        self.setWindowTitle(f"{path.name}[*] — {tr('app.title')}" if path else
-                            f"{tr('app.title')}[*]")
+        showing = self.parts.showing.text() if self.parts is not None else ""
+        names = [f"{path.name}[*]" if path else "", showing,
+                 tr("app.title") if path else f"{tr('app.title')}[*]"]
+        self.setWindowTitle(" — ".join(name for name in names if name))
         self.setWindowModified(not clean)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:

@@ -19,13 +19,16 @@ CHOICES_SECTION = 1
 class MainToolbar(QToolBar):
     """Actions by section, a separator between sections, and the world and scorer lists."""
 
-    def __init__(self, document: Document, actions: Actions,
-                 parent: QWidget | None = None) -> None:
+    def __init__(self, document: Document, actions: Actions, parent: QWidget | None = None,
+                 beside_choices: tuple[QWidget, ...] = ()) -> None:
+        """`beside_choices`: widgets that follow the world and scorer lists (the model's
+        layer and head)."""
         super().__init__(parent)
         self.setObjectName("toolbar_main")
         self.setMovable(False)
         self.choices = WorldScorerChoice(document)
-        sections: dict[int, list[QWidget | str]] = {CHOICES_SECTION: [self.choices]}
+        sections: dict[int, list[QWidget | str]] = {
+            CHOICES_SECTION: [self.choices, *beside_choices]}
         for spec in actions.specs():
             if spec.toolbar is not None:
                 sections.setdefault(spec.toolbar, []).append(spec.id)

@@ -149,7 +149,8 @@ def test_a_dropped_capture_is_imported(qtbot, window, tmp_path, suffix: str) -> 
     imported = window.document.state.imported
     assert window.document.state.world == "imported" and imported is not None
     np.testing.assert_allclose(imported.queries, q, rtol=1e-6)
-    assert window.windowTitle() == "Attention Lab[*]" and window.isWindowModified()
+    assert window.windowTitle() == f"layer0{suffix} · head 0 of 1 — Attention Lab[*]"
+    assert window.isWindowModified()
 
 
 def test_a_bad_capture_dropped_says_what_file_import_says(qtbot, window, tmp_path) -> None:

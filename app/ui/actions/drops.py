@@ -1,6 +1,7 @@
 """Owns files dropped on the window: a scenario opens, a capture is imported, through the same
 `FileActions.open_path` / `import_path` as File → Open and File → Import (so the same checks
-and messages); anything else is refused with a message and changes nothing.
+and messages), and a model folder (one holding config.json) goes to File → Open model
+folder's own road; anything else is refused with a message and changes nothing.
 
 A dropped scenario replaces the work on screen, so while that work is in no file (the title's
 `[*]`) the window asks first. A drop is handled after the drop event has returned, so the
@@ -18,21 +19,26 @@ from app.i18n import tr
 from app.model.scenario import SUFFIX
 from app.ui.actions.common import warn
 from app.ui.actions.files import FileActions
+from app.ui.actions.models import ModelActions
 
 CAPTURE_SUFFIXES = (".npz", ".safetensors")
 """What File → Import reads (app.model.capture)."""
+MODEL_CONFIG = "config.json"
+"""What makes a dropped folder a model folder (app.model.checkpoint reads it)."""
 
 
 class FileDrops(QObject):
     """Accepts file drops on `window` and hands each to the file actions."""
 
     handled = Signal(bool)
-    """After each drop: True when it opened or imported a file, False when it changed nothing."""
+    """After each drop: True when it opened or imported a file or began reading a model
+    folder, False when it changed nothing."""
 
-    def __init__(self, window: QMainWindow, files: FileActions) -> None:
+    def __init__(self, window: QMainWindow, files: FileActions, models: ModelActions) -> None:
         super().__init__(window)
         self.window = window
         self.files = files
+        self.models = models
         self.message: QMessageBox | None = None
         """The last refusal shown."""
         self.question: QMessageBox | None = None
@@ -62,6 +68,9 @@ class FileDrops(QObject):
         path, problem = _one_local_file(urls)
         if path is None:
             self._refuse(problem)
+        elif path.is_dir():
+            self.models.open_folder(path)
+            self.handled.emit(True)
         elif path.name.lower().endswith(SUFFIX):
             self._open(path)
         elif path.suffix.lower() in CAPTURE_SUFFIXES:
@@ -106,6 +115,6 @@ def _one_local_file(urls: list[QUrl]) -> tuple[Path | None, str]:
     if not url.isLocalFile():
         return None, tr("drop.not_local", url=url.toDisplayString())
     path = Path(url.toLocalFile())
-    if path.is_dir():
+    if path.is_dir() and not (path / MODEL_CONFIG).is_file():
         return None, tr("drop.folder", name=path.name or str(path))
     return path, ""
