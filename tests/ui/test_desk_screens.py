@@ -1,10 +1,10 @@
 """The free dock layout on a laptop's screen, in a window the window manager leaves: after
 every road into it (the first start's lesson left with F7, View → Reset layout, another
-language, another world, a zoom to 200 % and back) no visible panel is below its readable size, the window has not
-grown, the score matrix prints its numbers at a readable size, and a zoom that put every
-panel on its own gives the docks back when it is reset. Qt's offscreen platform
-takes the screen's size from a file it reads at start (the default screen is 800×600), so
-each screen runs one child that walks every road in both languages."""
+language, another world, a zoom to 200 % and back) no visible panel is below its readable
+size, the window has not grown, the score matrix prints its numbers at a readable size, and
+a zoom that put every panel on its own gives the docks back when it is reset. Qt's offscreen
+platform takes the screen's size from a file it reads at start (the default screen is
+800×600), so each screen runs one child that walks every road in both languages."""
 
 from __future__ import annotations
 
