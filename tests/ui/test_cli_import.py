@@ -171,3 +171,25 @@ def test_import_then_screenshot_in_a_real_process(capture, tmp_path) -> None:
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert QImage(str(out)).width() == 1024
+
+
+def test_a_screenshot_waits_for_the_desk_to_settle(capture, tmp_path, monkeypatch, qtbot) -> None:
+    """The imported world's docks fill their columns in the picture, as in the window: taken
+    after one event-loop round, the matrix sat in the lower half of an empty column."""
+    import app.startup as startup
+
+    seen: dict[str, tuple[int, int]] = {}
+
+    def record(target, path: Path) -> None:
+        window = target.window()
+        for name in ("editor", "heatmap"):
+            box = window.docks[name].geometry()
+            seen[name] = (box.top(), box.height())
+        path.write_bytes(b"")
+
+    monkeypatch.setattr(startup, "render", record)
+    monkeypatch.setenv("ATTENTION_LAB_HOME", str(tmp_path))
+    path, _ = capture
+    assert main(["--import", str(path), "--screenshot", str(tmp_path / "shot.png"),
+                 "--size", "1366x706", "--lang", "zh"]) == 0
+    assert seen["heatmap"] == seen["editor"], seen  # side by side, each its column's height
