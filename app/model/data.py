@@ -224,7 +224,8 @@ def _unique(f: JsonFile, names: tuple[str, ...], where: str) -> None:
             raise f.fail(join(join(where, i), "token"), f"{name!r} appears twice")
 
 
-def _roles(f: JsonFile, root: dict[str, Any], count: int, required: tuple[str, ...]) -> Mapping:
+def _roles(f: JsonFile, root: dict[str, Any], count: int,
+           required: tuple[str, ...]) -> Mapping[str, int]:
     node = f.obj(root, "", "roles")
     roles: dict[str, int] = {}
     for name in required:

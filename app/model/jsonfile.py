@@ -12,7 +12,7 @@ import os
 import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 
@@ -134,7 +134,7 @@ class NonFinite:
         self.literal = literal
 
 
-class _Object(dict):
+class _Object(dict[str, Any]):
     """A JSON object that remembers keys it saw twice (json keeps only the last silently)."""
 
     duplicates: tuple[str, ...] = ()
@@ -144,7 +144,12 @@ def _pairs(pairs: list[tuple[str, Any]]) -> _Object:
     obj = _Object(pairs)
     if len(obj) != len(pairs):
         seen: set[str] = set()
-        obj.duplicates = tuple(k for k, _ in pairs if k in seen or seen.add(k))
+        duplicates = []
+        for k, _ in pairs:
+            if k in seen:
+                duplicates.append(k)
+            seen.add(k)
+        obj.duplicates = tuple(duplicates)
     return obj
 
 
@@ -330,6 +335,17 @@ class JsonFile:
             raise self.fail(join(base, key), f"must be non-empty text, found {describe(value)}")
         return value
 
+    @overload
+    def number(
+        self, obj: dict[str, Any], base: str, key: str, required: Literal[True] = ...,
+        positive: bool = ...,
+    ) -> float: ...
+    @overload
+    def number(
+        self, obj: dict[str, Any], base: str, key: str, required: bool,
+        positive: bool = ...,
+    ) -> float | None: ...
+
     def number(
         self, obj: dict[str, Any], base: str, key: str, required: bool = True,
         positive: bool = False,
@@ -344,6 +360,16 @@ class JsonFile:
         if positive and not number > 0:
             raise self.fail(where, f"must be greater than 0, found {describe(value)}")
         return number
+
+    @overload
+    def integer(
+        self, obj: dict[str, Any], base: str, key: str, required: Literal[True] = ...,
+        minimum: int = ...,
+    ) -> int: ...
+    @overload
+    def integer(
+        self, obj: dict[str, Any], base: str, key: str, required: bool, minimum: int = ...,
+    ) -> int | None: ...
 
     def integer(
         self, obj: dict[str, Any], base: str, key: str, required: bool = True, minimum: int = 1,

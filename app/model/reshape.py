@@ -144,7 +144,7 @@ def remove_token(state: LabState, data: LessonData, index: int) -> LabState:
 def weights_fit(state: LabState, data: LessonData) -> bool:
     """The data's learned weights (additive W₁, W₂, v; QK-norm's gain) are per dimension of
     the lesson's width: they still apply while the world keeps that width, and only then."""
-    return state.teaching_q.shape[1] == data.teaching.W_Q.shape[1]
+    return bool(state.teaching_q.shape[1] == data.teaching.W_Q.shape[1])
 
 
 def needs_weights(scorer: str) -> bool:

@@ -45,7 +45,8 @@ def frozen_array(values: object) -> np.ndarray:
 
 def clamp_entries(values: np.ndarray) -> np.ndarray:
     """Clamp to the documented editing range; the caller reports whether anything changed."""
-    return np.clip(values, -EDIT_LIMIT, EDIT_LIMIT)
+    clamped: np.ndarray = np.clip(values, -EDIT_LIMIT, EDIT_LIMIT)
+    return clamped
 
 
 @dataclass(frozen=True)
@@ -153,10 +154,10 @@ def option_problem(options: Options) -> tuple[str, str] | None:
     ):
         return "sink_logit", (f"must be off (null) or a number from −{SINK_LIMIT:g} to "
                               f"{SINK_LIMIT:g}, found {_shown(sink)}")
-    step, (low, high) = options.rope_step, ROPE_STEP_RANGE
+    step, (step_low, step_high) = options.rope_step, ROPE_STEP_RANGE
     if (isinstance(step, bool) or not isinstance(step, (int, float)) or not np.isfinite(step)
-            or not low <= step <= high):
-        return "rope_step", (f"must be a number of radians from {low:g} to {high:g}, "
+            or not step_low <= step <= step_high):
+        return "rope_step", (f"must be a number of radians from {step_low:g} to {step_high:g}, "
                              f"found {_shown(step)}")
     stage = options.stage
     if stage is not None and (not isinstance(stage, str) or len(stage) > MAX_STAGE_NAME):
@@ -238,10 +239,11 @@ class LabState:
             keys = np.array(self.dialogue_keys)
             keys[index] = values
             return replace(self, dialogue_keys=frozen_array(keys))
-        name = "teaching_q" if role == "q" else "teaching_k"
-        matrix = np.array(getattr(self, name))
+        matrix = np.array(self.teaching_q if role == "q" else self.teaching_k)
         matrix[index] = values
-        return replace(self, **{name: frozen_array(matrix)})
+        if role == "q":
+            return replace(self, teaching_q=frozen_array(matrix))
+        return replace(self, teaching_k=frozen_array(matrix))
 
     def with_world(self, world: World, selection: tuple[int, int] | None = None) -> LabState:
         """Switch world and select `selection` there (clamped to the world's size)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import cached_property
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -235,7 +235,7 @@ class Document(QObject, ReshapeIntents):
         merge = StateCommand.DRAG_BASE + self._drag_id if self._drag_id is not None else -1
         return self.push(self._state.with_vector(role, index, array), "edit", merge)
 
-    def set_options(self, **changes: object) -> None:
+    def set_options(self, **changes: Any) -> None:
         """Change display options (causal mask, heads, sink logit, …) as one undo step."""
         try:
             options = replace(self._state.options, **changes)
