@@ -21,7 +21,9 @@ from app.model.jsonfile import describe
 from app.model.scoring import SCORERS
 from app.model.state import LabState, Options, frozen_array
 from app.model.token_names import MAX_NAME as MAX_NAME  # the editor and document ask here
-from app.model.token_names import MIN_TOKENS, NAME_RULES, name_problem
+from app.model.token_names import MIN_TOKENS as MIN_TOKENS  # (so the names are exported)
+from app.model.token_names import NAME_RULES
+from app.model.token_names import name_problem as name_problem
 
 MIN_DIM, MAX_DIM = 2, 8
 """The teaching world's width: 2 still shows a plane's worth, 8 still fits the editor's boxes."""

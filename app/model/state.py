@@ -13,6 +13,8 @@ import numpy as np
 
 from app.model.capture import VALUE_LIMIT, Capture
 
+Role = Literal["q", "k"]
+"""A vector's role: a query or a key."""
 World = Literal["dialogue", "teaching", "imported"]
 WORLDS: tuple[World, ...] = ("dialogue", "teaching", "imported")
 """imported: a trained model's own q and k (app/model/capture.py), once a file was imported."""
@@ -228,7 +230,7 @@ class LabState:
             return self.imported.queries, self.imported.keys
         return self.teaching_q, self.teaching_k
 
-    def with_vector(self, role: Literal["q", "k"], index: int, values: np.ndarray) -> LabState:
+    def with_vector(self, role: Role, index: int, values: np.ndarray) -> LabState:
         """Replace one query or key vector of the active world."""
         if self.world == "imported" and self.imported is not None:
             return replace(self, imported=_imported_with(self.imported, role, index, values))

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 from app.model import reshape
 from app.model.data import MAX_TOKENS
 from app.model.state import LabState
-from app.model.token_names import MIN_TOKENS, name_problem
 from app.state.notice import Notice, scorer_term
 
 if TYPE_CHECKING:
@@ -34,7 +33,7 @@ def name_notice(problem: str, name: str) -> Notice:
 
 
 def count_notice(problem: str) -> Notice:
-    return Notice.of(COUNT_NOTICES[problem], low=MIN_TOKENS, high=MAX_TOKENS)
+    return Notice.of(COUNT_NOTICES[problem], low=reshape.MIN_TOKENS, high=MAX_TOKENS)
 
 
 class ReshapeIntents:
@@ -62,7 +61,7 @@ class ReshapeIntents:
         return index
 
     def _name_refused(self, name: object, ignore: int | None = None) -> bool:
-        problem = name_problem(name, self.teaching_tokens(), ignore)
+        problem = reshape.name_problem(name, self.teaching_tokens(), ignore)
         if problem is not None:
             self.notice.emit(name_notice(problem, str(name)))
         return problem is not None
