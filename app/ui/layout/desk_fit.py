@@ -13,9 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, QSize, Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabBar
+
+if TYPE_CHECKING:
+    from app.ui.panels.base import Panel
 
 LEFT, RIGHT = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
 PASSES = 3
@@ -164,7 +168,7 @@ class DeskFit(QObject):
 
     def need(self, dock: QDockWidget) -> QSize:
         """The dock's readable size: its panel's, and the dock's own title bar and frame."""
-        panel = dock.widget()
+        panel = cast("Panel", dock.widget())  # `readable` docks hold panels
         chrome = dock.size() - panel.size()
         return panel.readable_size() + QSize(max(0, chrome.width()), max(0, chrome.height()))
 
