@@ -108,7 +108,8 @@ class HeatmapCanvas(QObject):
 
     def readable_plot(self, image_side: float, point: float | None = None) -> QtCore.QSize:
         """The plot's least size: the cells' numbers at the floor size (or, for a picture or
-        cells past NUMBERS_NEEDED, a view box `image_side` square beside its colour bar), the axes' names and titles around it.
+        cells past NUMBERS_NEEDED, a view box `image_side` square beside its colour bar), the
+        axes' names and titles around it.
         At the desk (a `point` for the cells' numbers) the axis titles give way to the
         cells in a short dock (`CellLayer._fit_titles`), so they are not counted."""
         cells, titles = self.cells, point is None
