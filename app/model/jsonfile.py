@@ -12,9 +12,10 @@ import os
 import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Literal, overload
+from typing import Any, Literal, TypeVar, overload
 
 import numpy as np
+import numpy.typing as npt
 
 from app.model.errors import DataError
 
@@ -34,6 +35,8 @@ __all__ = [
     "parse_json",
     "read_small_file",
 ]
+
+Array = TypeVar("Array", bound=np.ndarray)
 
 SCHEMA_VERSION = 1
 ROOT = "(file)"
@@ -394,7 +397,7 @@ class JsonFile:
 
     def matrix(
         self, obj: dict[str, Any], base: str, key: str, rows: int | None, cols: int | None,
-    ) -> np.ndarray:
+    ) -> npt.NDArray[np.float64]:
         """A read-only float64 (rows, cols) matrix; None means "any size, at least 1"."""
         where = join(base, key)
         value = self.get(obj, base, key)
@@ -406,7 +409,8 @@ class JsonFile:
         out = [self._row(row, join(where, i), width) for i, row in enumerate(value)]
         return self.freeze(np.array(out, dtype=np.float64))
 
-    def vector(self, obj: dict[str, Any], base: str, key: str, length: int | None) -> np.ndarray:
+    def vector(self, obj: dict[str, Any], base: str, key: str, length: int | None
+               ) -> npt.NDArray[np.float64]:
         value = self.get(obj, base, key)
         where = join(base, key)
         size = length if length is not None else (len(value) if isinstance(value, list) else 0)
@@ -420,6 +424,6 @@ class JsonFile:
         return [self.check_number(x, join(where, j)) for j, x in enumerate(row)]
 
     @staticmethod
-    def freeze(array: np.ndarray) -> np.ndarray:
+    def freeze(array: Array) -> Array:
         array.setflags(write=False)
         return array

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Literal
 
 import numpy as np
+import numpy.typing as npt
 
 from app.model.capture import VALUE_LIMIT, Capture
 
@@ -38,16 +39,16 @@ POSITION_LIMIT = 1_000_000
 262144 (the anchor's context), so they get their own range instead of ±EDIT_LIMIT."""
 
 
-def frozen_array(values: object) -> np.ndarray:
+def frozen_array(values: object) -> npt.NDArray[np.float64]:
     """A float64 copy that cannot be written to, so states can share arrays safely."""
     array = np.array(values, dtype=np.float64)
     array.flags.writeable = False
     return array
 
 
-def clamp_entries(values: np.ndarray) -> np.ndarray:
+def clamp_entries(values: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """Clamp to the documented editing range; the caller reports whether anything changed."""
-    clamped: np.ndarray = np.clip(values, -EDIT_LIMIT, EDIT_LIMIT)
+    clamped: npt.NDArray[np.float64] = np.clip(values, -EDIT_LIMIT, EDIT_LIMIT)
     return clamped
 
 
@@ -178,13 +179,13 @@ class LabState:
 
     world: World
     scorer: str
-    dialogue_q: np.ndarray
-    dialogue_keys: np.ndarray
-    teaching_q: np.ndarray
-    teaching_k: np.ndarray
+    dialogue_q: npt.NDArray[np.float64]
+    dialogue_keys: npt.NDArray[np.float64]
+    teaching_q: npt.NDArray[np.float64]
+    teaching_k: npt.NDArray[np.float64]
     query: int
     key: int
-    positions: np.ndarray = field(default_factory=lambda: frozen_array([0, 1, 2, 3]))
+    positions: npt.NDArray[np.float64] = field(default_factory=lambda: frozen_array([0, 1, 2, 3]))
     options: Options = field(default_factory=Options)
     imported: Capture | None = None  # the imported world's q, k, names and weights
     teaching_tokens: tuple[str, ...] | None = None  # the 4-D world's names; None: the data's
