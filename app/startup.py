@@ -6,6 +6,7 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import cast
 
 from PySide6.QtCore import (
     QEvent,
@@ -78,7 +79,8 @@ def make_application() -> QApplication:
     """One QApplication with its names, icon and desktop entry, the bundled CJK font as
     fallback, a body font of at least 11 pt and pyqtgraph's light look."""
     install_message_filter()
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    # a QApplication: this one, or the one a test (or an embedding tool) made before
+    app = cast(QApplication, QApplication.instance() or QApplication(sys.argv[:1]))
     name_application()
     app.setWindowIcon(app_icon())
     app.setDesktopFileName(DESKTOP_ENTRY)
@@ -240,6 +242,7 @@ def run(args: argparse.Namespace,
         window.presentation.set_presenting(True)
     if args.poll is not None:
         try:
+            assert window.parts is not None  # installed by build_main_window
             announce(window.parts.polls.start_at(*args.poll))
         except PollError as error:
             window.dispose()

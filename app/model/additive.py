@@ -92,7 +92,8 @@ def naive_intermediate_bytes(Tq: int, Tk: int, d_a: int, itemsize: int) -> int:
 def additive_naive(Q: np.ndarray, K: np.ndarray, w: AdditiveWeights) -> np.ndarray:
     """Reference: materialises the whole Tq×Tk×d_a tensor. Only for tests and small inputs."""
     A, B, v = _prepare(Q, K, w)
-    return np.tanh(A[:, None, :] + B[None, :, :]) @ v
+    S: np.ndarray = np.tanh(A[:, None, :] + B[None, :, :]) @ v
+    return S
 
 
 def additive_matrix(

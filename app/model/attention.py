@@ -92,7 +92,8 @@ def sink_weight(S: np.ndarray, sink_logit: float, axis: int = -1) -> np.ndarray:
     _check_sink(sink_logit)
     A = _scores(S)
     _, denom, sink = _stable_parts(A, axis, sink_logit)
-    return np.squeeze(sink / denom, axis=axis)
+    share: np.ndarray = np.squeeze(sink / denom, axis=axis)
+    return share
 
 
 def causal_mask(Tq: int, Tk: int, offset: int | None = None) -> np.ndarray:
@@ -141,7 +142,8 @@ def split_heads(X: np.ndarray, n_heads: int) -> np.ndarray:
     T, d = A.shape
     if d % n_heads:
         raise ValueError(f"d = {d} is not divisible by n_heads = {n_heads}")
-    return A.reshape(T, int(n_heads), d // int(n_heads)).transpose(1, 0, 2)
+    heads: np.ndarray = A.reshape(T, int(n_heads), d // int(n_heads)).transpose(1, 0, 2)
+    return heads
 
 
 def attention_weights(

@@ -58,7 +58,7 @@ class CaptureError(DataError):
 
 
 def _frozen(array: np.ndarray, dtype: type = np.float64) -> np.ndarray:
-    out = np.array(array, dtype=dtype)
+    out: np.ndarray = np.array(array, dtype=dtype)
     out.flags.writeable = False
     return out
 
@@ -133,9 +133,9 @@ class Capture:
             additive = AdditiveWeights(w["additive.W1"], w["additive.W2"], w["additive.v"])
         qk_norm = None
         gq, gk = w.get("q_norm.weight"), w.get("k_norm.weight")
-        if gq is not None or gk is not None:
-            gq = gk if gq is None else gq
-            gk = gq if gk is None else gk
+        gq = gk if gq is None else gq
+        gk = gq if gk is None else gk
+        if gq is not None and gk is not None:
             # One gain g with g² = g_q·g_k gives exactly Σ n_q n_k g_q g_k (checked ≥ 0).
             qk_norm = QKNormWeights(np.sqrt(gq * gk), QK_NORM_EPS)
         return ScorerParams(additive=additive, qk_norm=qk_norm)

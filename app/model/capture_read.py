@@ -101,11 +101,12 @@ def read_npz(path: Path, fail: Fail) -> Arrays:
         raise fail(ROOT, Problem("import.problem.damaged_npz",
                                  "is a damaged .npz archive ({detail})",
                                  detail=one_line(error))) from None
-    tokens = arrays.pop("tokens", None)
-    if tokens is not None:
+    stored = arrays.pop("tokens", None)
+    tokens = None
+    if stored is not None:
         try:
             tokens = [t.decode("utf-8") if isinstance(t, bytes) else str(t)
-                      for t in tokens.tolist()]
+                      for t in stored.tolist()]
         except UnicodeDecodeError:
             raise fail("tokens", "are bytes that are not UTF-8 text") from None
     return arrays, tokens
@@ -143,7 +144,8 @@ def _npy_data(archive: zipfile.ZipFile, info: zipfile.ZipInfo, shape: tuple[int,
         raw = stream.read(info.file_size - start)
     flat = np.frombuffer(raw, dtype=dtype) if raw else np.zeros(0, dtype)
     if fortran:
-        return flat.reshape(shape[::-1]).transpose()
+        transposed: np.ndarray = flat.reshape(shape[::-1]).transpose()
+        return transposed
     return flat.reshape(shape)
 
 

@@ -5,7 +5,7 @@ a saved capture is never trusted more than a file and whatever is written reads 
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -87,7 +87,8 @@ def _number_array(rows: Any, where: str, fail: Any) -> np.ndarray:
     return array
 
 
-def _too_large(rows: list[Any], where: str, fail: Any) -> Exception:
+def _too_large(rows: list[Any], where: str, fail: Callable[[str, str], Exception]
+               ) -> Exception:
     """`fail` at the first number of `rows` (a list or a list of rows) too large for a float,
     as the rest of a scenario names it; NumPy only says that there was one."""
     for i, row in enumerate(rows):

@@ -66,7 +66,7 @@ def patched_matrix(name: str, before: np.ma.MaskedArray, q: np.ndarray, k: np.nd
     """`before` with the edited query's row or key's column scored again: a T = 4096 drag
     step costs T·d work instead of the T²·d of the whole matrix."""
     role, index = edit
-    out = before.copy()
+    out: np.ma.MaskedArray = before.copy()
     if role == "q":
         out[index] = score_matrix(name, q[index:index + 1], k, params)[0]
     else:
@@ -79,8 +79,10 @@ def selected_row(scores: Mapping[str, np.ma.MaskedArray], name: str, q: np.ndarr
     """The selected query's row of scorer `name`: taken from its full matrix where there is
     one (one number path), worked out for that row alone where there is not (an import)."""
     if name in scores or capture is None:
-        return scores[name][row]
-    return score_matrix(name, q[row:row + 1], k, capture.params)[0]
+        stored: np.ma.MaskedArray = scores[name][row]
+        return stored
+    scored: np.ma.MaskedArray = score_matrix(name, q[row:row + 1], k, capture.params)[0]
+    return scored
 
 
 SWAP_KEYS = 512

@@ -13,6 +13,7 @@ from types import MappingProxyType
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from app.model.additive import AdditiveWeights
 from app.model.bundled import bundled_dir
@@ -58,11 +59,11 @@ class DialogueWorld:
     about: str
     query_token: str
     query_gloss: str
-    q: np.ndarray
+    q: npt.NDArray[np.float64]
     key_tokens: tuple[str, ...]
     key_glosses: tuple[str, ...]
-    keys: np.ndarray
-    positions: np.ndarray  # RoPE positions: the query's first, then one per key
+    keys: npt.NDArray[np.float64]
+    positions: npt.NDArray[np.float64]  # RoPE positions: the query's first, then one per key
     roles: Mapping[str, int]  # role name -> key index, e.g. "opposite" -> 汽车
     additive: AdditiveWeights
     qk_norm: QKNormWeights
@@ -83,25 +84,25 @@ class TeachingWorld:
     about: str
     tokens: tuple[str, ...]
     glosses: tuple[str, ...]
-    E: np.ndarray
-    W_Q: np.ndarray
-    W_K: np.ndarray
-    W_V: np.ndarray
+    E: npt.NDArray[np.float64]
+    W_Q: npt.NDArray[np.float64]
+    W_K: npt.NDArray[np.float64]
+    W_V: npt.NDArray[np.float64]
     n_heads: int
     roles: Mapping[str, int]  # role name -> token index, e.g. "query" -> 给了
     additive: AdditiveWeights
     qk_norm: QKNormWeights
 
     @property
-    def Q(self) -> np.ndarray:
+    def Q(self) -> npt.NDArray[np.float64]:
         return _frozen(self.E @ self.W_Q)
 
     @property
-    def K(self) -> np.ndarray:
+    def K(self) -> npt.NDArray[np.float64]:
         return _frozen(self.E @ self.W_K)
 
     @property
-    def V(self) -> np.ndarray:
+    def V(self) -> npt.NDArray[np.float64]:
         return _frozen(self.E @ self.W_V)
 
     def index(self, role: str) -> int:
@@ -139,7 +140,7 @@ class LessonData:
     data_dir: Path = field(default=DEFAULT_DATA_DIR)
 
 
-def _frozen(array: np.ndarray) -> np.ndarray:
+def _frozen(array: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     array.setflags(write=False)
     return array
 
@@ -224,7 +225,8 @@ def _unique(f: JsonFile, names: tuple[str, ...], where: str) -> None:
             raise f.fail(join(join(where, i), "token"), f"{name!r} appears twice")
 
 
-def _roles(f: JsonFile, root: dict[str, Any], count: int, required: tuple[str, ...]) -> Mapping:
+def _roles(f: JsonFile, root: dict[str, Any], count: int,
+           required: tuple[str, ...]) -> Mapping[str, int]:
     node = f.obj(root, "", "roles")
     roles: dict[str, int] = {}
     for name in required:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cached_property
 from pathlib import Path
-from typing import Literal
+from typing import Literal, cast
 
 import numpy as np
 
@@ -63,7 +63,10 @@ EXAMPLE = {
 }
 """Parameters the lesson states as its examples; they are inputs, not results."""
 
-_E, _A, _S, _O = "equal", "at_most", "set", "order"
+_E: Comparison = "equal"
+_A: Comparison = "at_most"
+_S: Comparison = "set"
+_O: Comparison = "order"
 PUBLISHED: dict[str, tuple[str | tuple[str, ...], str, str, Comparison]] = {
     # the two worlds
     "dialogue_scores": (("10", "3", "-4"), "score", "q·k for the three keys, in file order", _E),
@@ -167,17 +170,20 @@ class Figure:
 
     def matches(self) -> bool:
         """Does the computed value print as the published one (or satisfy the bound)?"""
+        # The comparison says the value's shape: token names or a list for a tuple published,
+        # one number otherwise (a mismatch is a bug in the table, and raises TypeError here).
         if self.comparison == "set":
-            return set(self.value) == set(self.published)
+            return set(cast("tuple[str, ...]", self.value)) == set(self.published)
         if self.comparison == "order":
-            return tuple(self.value) == tuple(self.published)
+            return tuple(cast("tuple[str, ...]", self.value)) == tuple(self.published)
         if self.comparison == "at_most":
-            return float(self.value) <= float(str(self.published).replace("−", "-"))
+            return float(cast(float, self.value)) <= float(
+                str(self.published).replace("−", "-"))
         if isinstance(self.published, tuple):
-            values = tuple(self.value)  # type: ignore[arg-type]
+            values = tuple(cast("tuple[float, ...]", self.value))
             return len(values) == len(self.published) and all(
                 rounds_to(v, p) for v, p in zip(values, self.published, strict=True))
-        return rounds_to(float(self.value), self.published)  # type: ignore[arg-type]
+        return rounds_to(float(cast(float, self.value)), self.published)
 
 
 LESSON_MODELS = {
@@ -304,23 +310,31 @@ def _teaching_at(data: LessonData, Q: np.ndarray, K: np.ndarray,
             if keys is None or key in keys}
 
 
+def _required(value: int | None) -> int:
+    """A field the loader already required (the anchor is read with require_attention, the
+    cited models' fields are checked by `_lesson_models`): never None here."""
+    if value is None:
+        raise ValueError("a model field the lesson requires is missing")
+    return value
+
+
 def _shapes(data: LessonData) -> dict[str, Value]:
     anchor, T = data.anchor, len(data.teaching.tokens)
     rnn_T, d_a = EXAMPLE["rnn_T"], EXAMPLE["additive_d_a"]
     prompt, generate = EXAMPLE["prompt"], EXAMPLE["generate"]
     return {
         "sentence_pairs": T * T,
-        "anchor_pairs_per_head": anchor.max_position_embeddings**2,
-        "anchor_head_dim": anchor.head_dim,
-        "anchor_rope_dims": anchor.rotary_dims,
-        "anchor_q_heads": anchor.num_attention_heads,
-        "anchor_kv_groups": anchor.num_key_value_heads,
+        "anchor_pairs_per_head": _required(anchor.max_position_embeddings)**2,
+        "anchor_head_dim": _required(anchor.head_dim),
+        "anchor_rope_dims": _required(anchor.rotary_dims),
+        "anchor_q_heads": _required(anchor.num_attention_heads),
+        "anchor_kv_groups": _required(anchor.num_key_value_heads),
         "rnn_serial_steps": rnn_T,
         "rnn_hops_first_to_last": rnn_T - 1,
         "additive_intermediate_gib": additive_intermediate_bytes(rnn_T, d_a, anchor.dtype_bytes)
         / GIB,
         "dot_scores_mib": score_matrix_bytes(rnn_T, anchor.dtype_bytes) / MIB,
-        "unscaled_dot_std": math.sqrt(anchor.head_dim),
+        "unscaled_dot_std": math.sqrt(_required(anchor.head_dim)),
         "exp_20": math.exp(EXAMPLE["exp_gap"]),
         "causal_prefix_forwards": causal_prefix_forwards(T),
         "causal_prefix_positions": causal_prefix_positions(T),
@@ -332,7 +346,7 @@ def _shapes(data: LessonData) -> dict[str, Value]:
 
 def _memory(data: LessonData) -> dict[str, Value]:
     anchor, models = data.anchor, _lesson_models(data)
-    native = anchor.max_position_embeddings
+    native = _required(anchor.max_position_embeddings)
     out: dict[str, Value] = {}
     for scheme in ("MHA", "MQA", "GQA"):
         cache = kv_cache(anchor, scheme)
@@ -350,7 +364,8 @@ def _memory(data: LessonData) -> dict[str, Value]:
         "dsv3_bytes_per_token": v3.bytes_per_token,
         "dsv2_vs_67b_reduction_pct": reduction_pct(v2.bytes_per_token, gqa67.bytes_per_token),
         "glm53_bytes_per_token": glm.bytes_per_token,
-        "glm53_gib_native": glm.bytes_for(models["glm-5.3"].max_position_embeddings) / GIB,
+        "glm53_gib_native": glm.bytes_for(
+            _required(models["glm-5.3"].max_position_embeddings)) / GIB,
         "anchor_linear_state_mib": linear_state_bytes(anchor) / MIB,
         "anchor_linear_layers": anchor.linear_attention_layers,
         "anchor_full_layers": anchor.full_attention_layers,

@@ -12,9 +12,10 @@ import os
 import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, TypeVar, overload
 
 import numpy as np
+import numpy.typing as npt
 
 from app.model.errors import DataError
 
@@ -34,6 +35,8 @@ __all__ = [
     "parse_json",
     "read_small_file",
 ]
+
+Array = TypeVar("Array", bound=np.ndarray)
 
 SCHEMA_VERSION = 1
 ROOT = "(file)"
@@ -134,7 +137,7 @@ class NonFinite:
         self.literal = literal
 
 
-class _Object(dict):
+class _Object(dict[str, Any]):
     """A JSON object that remembers keys it saw twice (json keeps only the last silently)."""
 
     duplicates: tuple[str, ...] = ()
@@ -144,7 +147,12 @@ def _pairs(pairs: list[tuple[str, Any]]) -> _Object:
     obj = _Object(pairs)
     if len(obj) != len(pairs):
         seen: set[str] = set()
-        obj.duplicates = tuple(k for k, _ in pairs if k in seen or seen.add(k))
+        duplicates = []
+        for k, _ in pairs:
+            if k in seen:
+                duplicates.append(k)
+            seen.add(k)
+        obj.duplicates = tuple(duplicates)
     return obj
 
 
@@ -330,6 +338,17 @@ class JsonFile:
             raise self.fail(join(base, key), f"must be non-empty text, found {describe(value)}")
         return value
 
+    @overload
+    def number(
+        self, obj: dict[str, Any], base: str, key: str, required: Literal[True] = ...,
+        positive: bool = ...,
+    ) -> float: ...
+    @overload
+    def number(
+        self, obj: dict[str, Any], base: str, key: str, required: bool,
+        positive: bool = ...,
+    ) -> float | None: ...
+
     def number(
         self, obj: dict[str, Any], base: str, key: str, required: bool = True,
         positive: bool = False,
@@ -344,6 +363,16 @@ class JsonFile:
         if positive and not number > 0:
             raise self.fail(where, f"must be greater than 0, found {describe(value)}")
         return number
+
+    @overload
+    def integer(
+        self, obj: dict[str, Any], base: str, key: str, required: Literal[True] = ...,
+        minimum: int = ...,
+    ) -> int: ...
+    @overload
+    def integer(
+        self, obj: dict[str, Any], base: str, key: str, required: bool, minimum: int = ...,
+    ) -> int | None: ...
 
     def integer(
         self, obj: dict[str, Any], base: str, key: str, required: bool = True, minimum: int = 1,
@@ -368,7 +397,7 @@ class JsonFile:
 
     def matrix(
         self, obj: dict[str, Any], base: str, key: str, rows: int | None, cols: int | None,
-    ) -> np.ndarray:
+    ) -> npt.NDArray[np.float64]:
         """A read-only float64 (rows, cols) matrix; None means "any size, at least 1"."""
         where = join(base, key)
         value = self.get(obj, base, key)
@@ -380,7 +409,8 @@ class JsonFile:
         out = [self._row(row, join(where, i), width) for i, row in enumerate(value)]
         return self.freeze(np.array(out, dtype=np.float64))
 
-    def vector(self, obj: dict[str, Any], base: str, key: str, length: int | None) -> np.ndarray:
+    def vector(self, obj: dict[str, Any], base: str, key: str, length: int | None
+               ) -> npt.NDArray[np.float64]:
         value = self.get(obj, base, key)
         where = join(base, key)
         size = length if length is not None else (len(value) if isinstance(value, list) else 0)
@@ -394,6 +424,6 @@ class JsonFile:
         return [self.check_number(x, join(where, j)) for j, x in enumerate(row)]
 
     @staticmethod
-    def freeze(array: np.ndarray) -> np.ndarray:
+    def freeze(array: Array) -> Array:
         array.setflags(write=False)
         return array

@@ -180,7 +180,7 @@ def read_model(f: JsonFile, node: Any, base: str, key: str,
             raise f.fail(join(base, "head_dim"), "is missing and hidden_size is not a multiple "
                          f"of num_attention_heads ({heads})")
         values["head_dim"] = values["hidden_size"] // heads
-    needed = ("num_attention_heads", "num_key_value_heads", "head_dim")
+    needed: tuple[str, ...] = ("num_attention_heads", "num_key_value_heads", "head_dim")
     if require_attention:
         needed += ("max_position_embeddings",)
     if require_attention or not mla:

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 
 from app.model.nice import nice_step, step_decimals
 from app.model.rope import rotate
 from app.model.scoring import UNDEFINED_ZERO, Undefined
-from app.model.state import LabState
+from app.model.state import LabState, Role
 
 __all__ = [
     "IsoLines",
@@ -198,7 +197,7 @@ def arc_points(start_deg: float, sweep_deg: float, radius: float, count: int = 3
     return np.column_stack([radius * np.cos(angles), radius * np.sin(angles)])
 
 
-def editable_values(state: LabState, role: Literal["q", "k"], index: int,
+def editable_values(state: LabState, role: Role, index: int,
                     shown: np.ndarray) -> np.ndarray:
     """The stored 2-D vector that is drawn at `shown`: with RoPE on, the playground draws the
     rotated vectors, so a drag must store the point rotated back by the vector's position."""

@@ -55,4 +55,5 @@ def rms_norm(X: np.ndarray, gain: np.ndarray, eps: float) -> np.ndarray:
         raise ValueError(f"rms_norm eps must be finite and > 0, got {eps!r}")
     g = g.astype(A.dtype, copy=False)
     ms = np.mean(np.square(A), axis=-1, keepdims=True)
-    return A / np.sqrt(ms + eps) * g
+    normed: np.ndarray = A / np.sqrt(ms + eps) * g
+    return normed

@@ -69,7 +69,7 @@ class Recorded:
     diverted_from: Path | None = None
 
 
-class QuestionList(list):
+class QuestionList(list[Question]):
     """The questions read from a log, oldest first, plus `notes` on the entries skipped
     (each "FILE: line N: problem"), so a hand-edited mistake is reported, not fatal."""
 

@@ -21,7 +21,9 @@ from app.model.jsonfile import describe
 from app.model.scoring import SCORERS
 from app.model.state import LabState, Options, frozen_array
 from app.model.token_names import MAX_NAME as MAX_NAME  # the editor and document ask here
-from app.model.token_names import MIN_TOKENS, NAME_RULES, name_problem
+from app.model.token_names import MIN_TOKENS as MIN_TOKENS  # (so the names are exported)
+from app.model.token_names import NAME_RULES
+from app.model.token_names import name_problem as name_problem
 
 MIN_DIM, MAX_DIM = 2, 8
 """The teaching world's width: 2 still shows a plane's worth, 8 still fits the editor's boxes."""
@@ -144,7 +146,7 @@ def remove_token(state: LabState, data: LessonData, index: int) -> LabState:
 def weights_fit(state: LabState, data: LessonData) -> bool:
     """The data's learned weights (additive W₁, W₂, v; QK-norm's gain) are per dimension of
     the lesson's width: they still apply while the world keeps that width, and only then."""
-    return state.teaching_q.shape[1] == data.teaching.W_Q.shape[1]
+    return bool(state.teaching_q.shape[1] == data.teaching.W_Q.shape[1])
 
 
 def needs_weights(scorer: str) -> bool:

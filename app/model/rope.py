@@ -51,7 +51,7 @@ def rotate(
 
     X: (d,) with a scalar position, or (..., T, d) with positions of shape (T,).
     """
-    A = np.asarray(X)
+    A: np.ndarray = np.asarray(X)
     if A.dtype.kind in "biu":
         A = A.astype(np.float64)
     elif A.dtype.kind != "f":
@@ -78,7 +78,7 @@ def rotate(
     angles = P.astype(np.float64)[..., None] * (float(step) * freqs)  # (T, r/2) or (r/2,)
     cos = np.cos(angles).astype(A.dtype, copy=False)
     sin = np.sin(angles).astype(A.dtype, copy=False)
-    out = A.copy()
+    out: np.ndarray = A.copy()
     h = r // 2
     if interleaved:
         x, y = A[..., 0:r:2], A[..., 1:r:2]

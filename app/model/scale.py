@@ -135,7 +135,8 @@ def _block_reduce(ufunc: np.ufunc, values: np.ndarray, factor: int, axis: int) -
         index[axis] = slice(offset, None, factor)
         return values[tuple(index)]
 
-    out = ufunc(run(0), run(1))  # factor ≥ 2; the first call allocates, no separate copy
+    # factor ≥ 2; the first call allocates, no separate copy
+    out: np.ndarray = ufunc(run(0), run(1))
     for offset in range(2, factor):
         ufunc(out, run(offset), out=out)
     return out

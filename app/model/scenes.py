@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, fields
 from dataclasses import replace as replace_fields
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal, overload
 
 from app.model.data import DEFAULT_DATA_DIR, LessonData
 from app.model.jsonfile import JsonFile, describe, join
@@ -94,7 +94,7 @@ class Scene:
     scorer: str
     query_role: str | None
     key_role: str
-    options: MappingProxyType[str, object]
+    options: MappingProxyType[str, Any]  # checked by option_problem when read
     panels: tuple[str, ...]
     blocks: tuple[str, ...] = ()
     prompt: Text | None = None
@@ -153,6 +153,12 @@ def _placeholders_only(f: JsonFile, text: str, where: str) -> None:
             raise f.fail(where, f"placeholder {{{name}}} must be a plain name")
 
 
+@overload
+def _text(f: JsonFile, node: dict[str, Any], base: str, key: str, langs: tuple[str, ...],
+          required: Literal[True] = ...) -> Text: ...
+@overload
+def _text(f: JsonFile, node: dict[str, Any], base: str, key: str, langs: tuple[str, ...],
+          required: bool) -> Text | None: ...
 def _text(f: JsonFile, node: dict[str, Any], base: str, key: str, langs: tuple[str, ...],
           required: bool = True) -> Text | None:
     obj = f.obj(node, base, key, required)
@@ -211,7 +217,7 @@ def _names(f: JsonFile, node: dict[str, Any], base: str, key: str,
     return tuple(values)
 
 
-def _options(f: JsonFile, node: dict[str, Any], base: str) -> MappingProxyType[str, object]:
+def _options(f: JsonFile, node: dict[str, Any], base: str) -> MappingProxyType[str, Any]:
     obj = f.obj(node, base, "options", required=False) or {}
     where = join(base, "options")
     for name in obj:
@@ -287,8 +293,8 @@ def _scene(f: JsonFile, node: Any, where: str, data: LessonData | None,
                                               "answer.prompt instead")
     return Scene(
         id=f.text(node, where, "id"),
-        title=_text(f, node, where, "title", langs),  # type: ignore[arg-type]
-        look=_text(f, node, where, "look", langs),  # type: ignore[arg-type]
+        title=_text(f, node, where, "title", langs),
+        look=_text(f, node, where, "look", langs),
         world=world, scorer=scorer, query_role=query_role, key_role=key_role,
         options=_options(f, node, where),
         panels=panels,
@@ -352,8 +358,7 @@ def load_scenes(data_dir: Path | str | None = None, data: LessonData | None = No
         if scene.id in seen:
             raise f.fail(join(join("scenes", i), "id"), f"{scene.id!r} is used twice")
         seen.add(scene.id)
-    return Lesson(scenes, MappingProxyType(numbers), f.path,  # type: ignore[arg-type]
-                  langs)
+    return Lesson(scenes, MappingProxyType(numbers), f.path, langs)
 
 
 def scene_state(scene: Scene, data: LessonData) -> LabState:

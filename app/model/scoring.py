@@ -222,7 +222,8 @@ def _cos_pair(q: np.ndarray, k: np.ndarray, _w: None) -> float | Undefined:
 
 @register("dot", formula="q·k", pair=lambda q, k, _w: float(np.dot(q, k)))
 def _dot(Q: np.ndarray, K: np.ndarray, _w: None) -> np.ndarray:
-    return Q @ K.T
+    S: np.ndarray = Q @ K.T
+    return S
 
 
 @register(
@@ -231,7 +232,7 @@ def _dot(Q: np.ndarray, K: np.ndarray, _w: None) -> np.ndarray:
     pair=lambda q, k, _w: float(np.dot(q, k)) / math.sqrt(q.shape[0]),
 )
 def _scaled_dot(Q: np.ndarray, K: np.ndarray, _w: None) -> np.ndarray:
-    S = Q @ K.T
+    S: np.ndarray = Q @ K.T
     S *= 1.0 / math.sqrt(Q.shape[1])
     return S
 
@@ -257,7 +258,7 @@ def _neg_euclidean(Q: np.ndarray, K: np.ndarray, _w: None) -> np.ndarray:
     # |q−k|² = |q|² + |k|² − 2q·k: one matmul instead of a Tq×Tk×d difference tensor. Where
     # the distance is small against the lengths, that subtraction cancels most digits, so
     # those cells are worked out again as Σ(q_i − k_i)², the way the pair function does.
-    S = Q @ K.T
+    S: np.ndarray = Q @ K.T
     S *= -2.0
     nq = np.einsum("ij,ij->i", Q, Q)
     nk = np.einsum("ij,ij->i", K, K)
@@ -314,4 +315,5 @@ def _additive(Q: np.ndarray, K: np.ndarray, w: AdditiveWeights) -> np.ndarray:
     needs="qk_norm",
 )
 def _qk_norm(Q: np.ndarray, K: np.ndarray, w: QKNormWeights) -> np.ndarray:
-    return rms_norm(Q, w.gain, w.eps) @ rms_norm(K, w.gain, w.eps).T
+    S: np.ndarray = rms_norm(Q, w.gain, w.eps) @ rms_norm(K, w.gain, w.eps).T
+    return S

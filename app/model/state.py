@@ -10,9 +10,12 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Literal
 
 import numpy as np
+import numpy.typing as npt
 
 from app.model.capture import VALUE_LIMIT, Capture
 
+Role = Literal["q", "k"]
+"""A vector's role: a query or a key."""
 World = Literal["dialogue", "teaching", "imported"]
 WORLDS: tuple[World, ...] = ("dialogue", "teaching", "imported")
 """imported: a trained model's own q and k (app/model/capture.py), once a file was imported."""
@@ -36,16 +39,17 @@ POSITION_LIMIT = 1_000_000
 262144 (the anchor's context), so they get their own range instead of ±EDIT_LIMIT."""
 
 
-def frozen_array(values: object) -> np.ndarray:
+def frozen_array(values: object) -> npt.NDArray[np.float64]:
     """A float64 copy that cannot be written to, so states can share arrays safely."""
     array = np.array(values, dtype=np.float64)
     array.flags.writeable = False
     return array
 
 
-def clamp_entries(values: np.ndarray) -> np.ndarray:
+def clamp_entries(values: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """Clamp to the documented editing range; the caller reports whether anything changed."""
-    return np.clip(values, -EDIT_LIMIT, EDIT_LIMIT)
+    clamped: npt.NDArray[np.float64] = np.clip(values, -EDIT_LIMIT, EDIT_LIMIT)
+    return clamped
 
 
 @dataclass(frozen=True)
@@ -153,10 +157,10 @@ def option_problem(options: Options) -> tuple[str, str] | None:
     ):
         return "sink_logit", (f"must be off (null) or a number from −{SINK_LIMIT:g} to "
                               f"{SINK_LIMIT:g}, found {_shown(sink)}")
-    step, (low, high) = options.rope_step, ROPE_STEP_RANGE
+    step, (step_low, step_high) = options.rope_step, ROPE_STEP_RANGE
     if (isinstance(step, bool) or not isinstance(step, (int, float)) or not np.isfinite(step)
-            or not low <= step <= high):
-        return "rope_step", (f"must be a number of radians from {low:g} to {high:g}, "
+            or not step_low <= step <= step_high):
+        return "rope_step", (f"must be a number of radians from {step_low:g} to {step_high:g}, "
                              f"found {_shown(step)}")
     stage = options.stage
     if stage is not None and (not isinstance(stage, str) or len(stage) > MAX_STAGE_NAME):
@@ -175,13 +179,13 @@ class LabState:
 
     world: World
     scorer: str
-    dialogue_q: np.ndarray
-    dialogue_keys: np.ndarray
-    teaching_q: np.ndarray
-    teaching_k: np.ndarray
+    dialogue_q: npt.NDArray[np.float64]
+    dialogue_keys: npt.NDArray[np.float64]
+    teaching_q: npt.NDArray[np.float64]
+    teaching_k: npt.NDArray[np.float64]
     query: int
     key: int
-    positions: np.ndarray = field(default_factory=lambda: frozen_array([0, 1, 2, 3]))
+    positions: npt.NDArray[np.float64] = field(default_factory=lambda: frozen_array([0, 1, 2, 3]))
     options: Options = field(default_factory=Options)
     imported: Capture | None = None  # the imported world's q, k, names and weights
     teaching_tokens: tuple[str, ...] | None = None  # the 4-D world's names; None: the data's
@@ -227,7 +231,7 @@ class LabState:
             return self.imported.queries, self.imported.keys
         return self.teaching_q, self.teaching_k
 
-    def with_vector(self, role: Literal["q", "k"], index: int, values: np.ndarray) -> LabState:
+    def with_vector(self, role: Role, index: int, values: np.ndarray) -> LabState:
         """Replace one query or key vector of the active world."""
         if self.world == "imported" and self.imported is not None:
             return replace(self, imported=_imported_with(self.imported, role, index, values))
@@ -238,10 +242,11 @@ class LabState:
             keys = np.array(self.dialogue_keys)
             keys[index] = values
             return replace(self, dialogue_keys=frozen_array(keys))
-        name = "teaching_q" if role == "q" else "teaching_k"
-        matrix = np.array(getattr(self, name))
+        matrix = np.array(self.teaching_q if role == "q" else self.teaching_k)
         matrix[index] = values
-        return replace(self, **{name: frozen_array(matrix)})
+        if role == "q":
+            return replace(self, teaching_q=frozen_array(matrix))
+        return replace(self, teaching_k=frozen_array(matrix))
 
     def with_world(self, world: World, selection: tuple[int, int] | None = None) -> LabState:
         """Switch world and select `selection` there (clamped to the world's size)."""

@@ -20,7 +20,7 @@ NAME_RULES = {
 """`name_problem`'s answers as a file's error says them (files are read in English)."""
 
 
-def name_problem(name: str, tokens: tuple[str, ...], ignore: int | None = None
+def name_problem(name: object, tokens: tuple[str, ...], ignore: int | None = None
                  ) -> str | None:
     """Why `name` cannot name a token, as a string-table key suffix, or None if it can.
 

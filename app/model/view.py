@@ -294,7 +294,8 @@ def compute_view(state: LabState, data: LessonData,
     params = scorer_params(state, data)
     capture = state.imported if state.world == "imported" else None
     edited = _edited(state, since)
-    if edited is not None:
+    scores: Mapping[str, np.ma.MaskedArray]
+    if edited is not None and capture is not None:  # an edit is only ever of an import
         scores = {name: patched_matrix(name, before, q, k, params, edited.edit)
                   for name, before in edited.view.scores.items()}
         scored = available_scorers(capture)

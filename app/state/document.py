@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import cached_property
-from typing import Literal
+from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -30,6 +30,7 @@ from app.model.state import (
     POSITION_LIMIT,
     WORLDS,
     LabState,
+    Role,
     World,
     changed_fields,
     option_problem,
@@ -210,7 +211,7 @@ class Document(QObject, ReshapeIntents):
         grow to fit), so the picture does not jump under the pointer at every step."""
         return self._drag_id is not None
 
-    def set_vector(self, role: Literal["q", "k"], index: int, values: object) -> bool:
+    def set_vector(self, role: Role, index: int, values: object) -> bool:
         """Edit one vector; non-finite input is refused, out-of-range input is clamped."""
         try:
             array = np.asarray(values, dtype=np.float64)
@@ -235,7 +236,7 @@ class Document(QObject, ReshapeIntents):
         merge = StateCommand.DRAG_BASE + self._drag_id if self._drag_id is not None else -1
         return self.push(self._state.with_vector(role, index, array), "edit", merge)
 
-    def set_options(self, **changes: object) -> None:
+    def set_options(self, **changes: Any) -> None:
         """Change display options (causal mask, heads, sink logit, …) as one undo step."""
         try:
             options = replace(self._state.options, **changes)

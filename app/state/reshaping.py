@@ -61,7 +61,7 @@ class ReshapeIntents:
         return index
 
     def _name_refused(self, name: object, ignore: int | None = None) -> bool:
-        problem = reshape.name_problem(name, self.teaching_tokens(), ignore)  # type: ignore[arg-type]
+        problem = reshape.name_problem(name, self.teaching_tokens(), ignore)
         if problem is not None:
             self.notice.emit(name_notice(problem, str(name)))
         return problem is not None

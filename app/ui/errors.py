@@ -68,7 +68,7 @@ class _LogHandler(logging.handlers.RotatingFileHandler):
         raise
 
 
-def _file_handler() -> logging.Handler:
+def _file_handler() -> logging.FileHandler:
     """The handler for the current data folder (tests and kiosks move it via the environment)."""
     path = log_path()
     for handler in _LOGGER.handlers:

@@ -135,7 +135,8 @@ def figure_png(figure: Figure) -> bytes:
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    if not image.save(buffer, "PNG"):
+    # PySide6 takes the format as text too; the stub lists bytes only
+    if not image.save(buffer, "PNG"):  # type: ignore[call-overload]
         raise OSError("could not encode the picture as PNG")
     buffer.close()
     return bytes(data.data())

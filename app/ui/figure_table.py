@@ -37,7 +37,7 @@ class TableFigure:
     numeric: Sequence[bool]
 
     def _widths(self) -> list[float]:
-        widths = []
+        widths: list[float] = []
         for j, name in enumerate(self.header):
             texts = [width(row.cells[j], TEXT_PX, row.strong) for row in self.rows]
             widest = max([width(name, TEXT_PX, True), *texts])

@@ -17,12 +17,14 @@ from __future__ import annotations
 import functools
 import logging
 from pathlib import Path
+from typing import cast
 
 from PySide6.QtCore import QObject, Qt, Slot
 from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import QWidget
 
 from app.model.bundled import bundled_dir
+from app.ui.qt_known import gui_app
 
 __all__ = [
     "BODY_PT",
@@ -191,11 +193,11 @@ class _Emphasis(QObject):
         super().__init__(widget)
         self.setObjectName("emphasis")
         self.size, self.bold, self.capped = size, bold, False
-        QGuiApplication.instance().fontChanged.connect(self.apply)
+        gui_app().fontChanged.connect(self.apply)
 
     @Slot()
     def apply(self) -> None:
-        widget = self.parent()
+        widget = cast(QWidget, self.parent())  # made a child of its widget
         font = (chrome_font if self.capped else scaled_font)(self.size, self.bold)
         if widget.font() != font:
             widget.setFont(font)
@@ -217,5 +219,6 @@ def restrain(widget: QWidget, size: float = BODY_PT) -> None:
     CHROME_MOST, so past it the zoom enlarges the data beside it instead."""
     emphasize(widget, size)
     keeper = widget.findChild(_Emphasis, "emphasis", Qt.FindChildOption.FindDirectChildrenOnly)
+    assert keeper is not None  # `emphasize` just made it
     keeper.capped = True
     keeper.apply()

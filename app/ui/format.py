@@ -8,6 +8,7 @@ import math
 import re
 import unicodedata
 from decimal import ROUND_HALF_UP, Decimal
+from typing import cast
 
 from app.i18n import current, tr
 from app.model.data import LessonData
@@ -151,14 +152,15 @@ def _one(value: float, published: str, unit: str) -> str:
 def format_figure(figure: Figure) -> str:
     """A figure as the lesson prints it, from its computed value."""
     value, published = figure.value, figure.published
+    # the comparison says the value's shape (see `Figure.matches`)
     if figure.comparison in ("set", "order"):
-        return tr("timeline.sep").join(str(name) for name in value)  # type: ignore[union-attr]
+        return tr("timeline.sep").join(str(name) for name in cast("tuple[str, ...]", value))
     if isinstance(published, tuple):
-        values = tuple(value)  # type: ignore[arg-type]
+        values = tuple(cast("tuple[float, ...]", value))
         shown = [_one(v, p, "") for v, p in zip(values, published, strict=False)]
         suffix = " %" if figure.unit == "pct" else ""
         return " / ".join(f"{s}{suffix}" for s in shown) if suffix else ", ".join(shown)
-    return _one(value, published, figure.unit)  # type: ignore[arg-type]
+    return _one(cast(float, value), published, figure.unit)
 
 
 def format_claim(claim: Claim) -> str:

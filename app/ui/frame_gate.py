@@ -30,7 +30,7 @@ class FrameGate(QObject):
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._open = False
-        self._held: list[QWidget] = []
+        self._held: list[QObject] = []  # the windows whose repaint waits
         for window in windows:
             window.installEventFilter(self)
         document.changed.connect(self._on_changed)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QImage, QMouseEvent, QPixmap
+from PySide6.QtGui import QCloseEvent, QImage, QMouseEvent, QPixmap
 from PySide6.QtWidgets import (
     QDialog,
     QGridLayout,
@@ -70,11 +70,11 @@ class HeadOverview(QDialog):
         self.heading = QLabel()
         self.heading.setTextFormat(Qt.TextFormat.PlainText)
         self.heading.setWordWrap(True)
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
+        self.maps_scroll = QScrollArea()
+        self.maps_scroll.setWidgetResizable(True)
         column = QVBoxLayout(self)
         column.addWidget(self.heading)
-        column.addWidget(self.scroll, 1)
+        column.addWidget(self.maps_scroll, 1)
         self.retranslate()
 
     def compute(self) -> None:
@@ -83,7 +83,7 @@ class HeadOverview(QDialog):
         if checkpoint is None or not self.run.text:
             return
         self.text, self.maps, self.tiles = self.run.text, [], {}
-        self.scroll.setWidget(QWidget())
+        self.maps_scroll.setWidget(QWidget())
         self.heading.setText(tr("model_folder.reading"))
         self.worker.compute(checkpoint, self.text)
 
@@ -108,7 +108,7 @@ class HeadOverview(QDialog):
                 tile = _Tile(self, layer, head, weights[head])
                 self.tiles[layer, head] = tile
                 grid.addWidget(tile, layer + 1, head + 1)
-        self.scroll.setWidget(grid_holder)
+        self.maps_scroll.setWidget(grid_holder)
         self.retranslate()
 
     def _on_failed(self, problem: str) -> None:
@@ -126,6 +126,6 @@ class HeadOverview(QDialog):
             self.retranslate()
         super().changeEvent(event)
 
-    def closeEvent(self, event: QEvent) -> None:
+    def closeEvent(self, event: QCloseEvent) -> None:
         self.worker.cancel()
         super().closeEvent(event)

@@ -72,7 +72,9 @@ class MainWindow(QMainWindow):
         self.parts = parts
         self.session, self.lesson, self.arrangement = (parts.session, parts.lesson,
                                                        parts.arrangement)
-        self.presentation, self.actions = parts.presentation, parts.actions
+        self.presentation = parts.presentation
+        # the attribute hides QWidget.actions() (the window's own QActions, which it never asks)
+        self.actions = parts.actions  # type: ignore[method-assign, assignment]
         self.files, self.exports, self.scenes = parts.files, parts.exports, parts.scenes
         self.drops, self.slides = parts.drops, parts.scenes.slides
         self.models = parts.models

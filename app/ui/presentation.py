@@ -10,8 +10,9 @@ The scale reaches text through the application font, which every widget inherits
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSettings, Qt, Signal
+from PySide6.QtCore import QChildEvent, QCoreApplication, QEvent, QObject, QSettings, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import QApplication, QMainWindow, QTabBar
 
@@ -19,6 +20,7 @@ from app.ui import settings as keys
 from app.ui.fonts import BODY_PT, STAGE_BODY_PT
 from app.ui.layout.docks import DockHost
 from app.ui.look import DARK, LIGHT, MAX_SCALE, MIN_SCALE, Look, Theme
+from app.ui.qt_known import gui_app
 
 THEME_CHOICES: dict[str, Theme] = {"light": LIGHT, "projector": LIGHT, "dark": DARK}
 """Menu theme → the data theme panels draw with. "projector" is the light data theme (black on
@@ -90,7 +92,8 @@ def stored_presentation(store: QSettings) -> tuple[Look, str]:
     name = str(store.value(keys.PRESENTATION_THEME, PRESENTATION_THEME))
     name = name if name in THEME_CHOICES else PRESENTATION_THEME
     try:
-        scale = float(store.value(keys.PRESENTATION_SCALE, PRESENTATION_SCALE))
+        stored: Any = store.value(keys.PRESENTATION_SCALE, PRESENTATION_SCALE)  # any type
+        scale = float(stored)
     except (TypeError, ValueError):
         scale = PRESENTATION_SCALE
     return Look(theme=THEME_CHOICES[name]).scaled(scale), name
@@ -101,7 +104,7 @@ _base_styles: dict[int, tuple[QFont, QPalette]] = {}
 
 def base_style() -> tuple[QFont, QPalette]:
     """The application's font and palette before any look changed them (taken once per app)."""
-    app = QApplication.instance()
+    app = gui_app()
     if id(app) not in _base_styles:
         _base_styles[id(app)] = (QFont(app.font()), QPalette(app.palette()))
     return _base_styles[id(app)]
@@ -112,7 +115,7 @@ def restore_base_style() -> None:
     if QApplication.instance() is None:
         return  # no application, so no look to undo
     font, palette = base_style()
-    app = QApplication.instance()
+    app = gui_app()
     app.setFont(font)
     app.setPalette(palette)
 
@@ -131,7 +134,7 @@ def scale_app_font(scale: float, stage: bool = False) -> None:
     and the fonts that `app.ui.fonts.emphasize` keeps follow it."""
     font = QFont(base_style()[0])
     font.setPointSizeF(app_point_size(scale, stage))
-    QApplication.instance().setFont(font)
+    gui_app().setFont(font)
     # Qt posts the change to the widgets: deliver it now, so what is laid out or measured
     # next (the panels' set_look) already sees the new sizes
     QCoreApplication.sendPostedEvents(None, QEvent.Type.ApplicationFontChange)
@@ -193,8 +196,8 @@ class Presentation(QObject):
         is restored, after `_apply` ran; it is polished before it is first shown, so style it
         then."""
         if (watched is self._window and event.type() == QEvent.Type.ChildPolished
-                and isinstance(event.child(), QTabBar)):
-            whole_titles(event.child())
+                and isinstance(event, QChildEvent) and isinstance(bar := event.child(), QTabBar)):
+            whole_titles(bar)
         return False
 
     def set_presenting(self, on: bool) -> None:
@@ -272,7 +275,7 @@ class Presentation(QObject):
 
     def _apply(self) -> None:
         """Application font and palette first, so panels restyle against the final chrome."""
-        app = QApplication.instance()
+        app = gui_app()
         look = self.shown_look
         scale_app_font(look.scale, look.stage)
         title = QFont(app.font())

@@ -39,8 +39,9 @@ def _listed(module: types.ModuleType) -> Callable[[], list[str]]:
 def _created_names_only(modules: list[types.ModuleType]) -> Iterator[None]:
     """While open, `dir()` of each module lists only the names it has already created."""
     kept = [module.__dict__.get("__dir__") for module in modules]
+    # a module's own __dir__ / __getattr__ (PEP 562): typeshed types them as ModuleType's
     for module in modules:
-        module.__dir__ = _listed(module)
+        module.__dir__ = _listed(module)  # type: ignore[method-assign]
     try:
         yield
     finally:
@@ -48,7 +49,7 @@ def _created_names_only(modules: list[types.ModuleType]) -> Iterator[None]:
             if own is None:
                 del module.__dir__
             else:
-                module.__dir__ = own
+                module.__dir__ = own  # type: ignore[method-assign]
 
 
 def import_pyqtgraph() -> None:
@@ -59,7 +60,7 @@ def import_pyqtgraph() -> None:
     modules = [importlib.import_module(f"PySide6.{name}") for name in MIRRORED]
     for name, module in zip(MIRRORED, modules, strict=True):
         mirror = types.ModuleType(f"pyqtgraph.Qt.{name}", module.__doc__)
-        mirror.__getattr__ = _forward(module)
+        mirror.__getattr__ = _forward(module)  # type: ignore[method-assign]
         sys.modules[mirror.__name__] = mirror
     with _created_names_only(modules):
         import pyqtgraph  # noqa: F401

@@ -12,7 +12,7 @@ import numpy as np
 from app.model.checkpoint.config import ArchConfig, read_config
 from app.model.checkpoint.forward import each_layer_queries_keys, layer_queries_keys
 from app.model.checkpoint.refusal import CheckpointError
-from app.model.checkpoint.tokens import Tokens, read_tokenizer, tokenise
+from app.model.checkpoint.tokens import Tokens, _Reader, read_tokenizer, tokenise
 from app.model.checkpoint.weights import WeightStore, open_weights
 
 __all__ = ["Checkpoint", "LayerQK", "open_checkpoint"]
@@ -45,7 +45,7 @@ class Checkpoint:
     folder: Path
     config: ArchConfig
     weights: WeightStore
-    tokenizer: object
+    tokenizer: _Reader
 
     @property
     def name(self) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator
+from typing import cast
 
 import numpy as np
 
@@ -19,28 +20,37 @@ __all__ = ["ACTIVATIONS", "each_layer_queries_keys", "layer_queries_keys"]
 _erf = np.frompyfunc(math.erf, 1, 1)
 
 
+def _erf_array(x: np.ndarray) -> np.ndarray:
+    """erf of each element (an object array): a ufunc from frompyfunc is typed to return a
+    scalar or an array, and an array in gives an array out."""
+    return cast(np.ndarray, _erf(x))
+
+
 def _gelu_tanh(x: np.ndarray) -> np.ndarray:
-    return 0.5 * x * (1.0 + np.tanh(np.float32(math.sqrt(2.0 / math.pi))
-                                    * (x + np.float32(0.044715) * x ** 3)))
+    y: np.ndarray = 0.5 * x * (1.0 + np.tanh(np.float32(math.sqrt(2.0 / math.pi))
+                                             * (x + np.float32(0.044715) * x ** 3)))
+    return y
 
 
 ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "silu": lambda x: x / (1.0 + np.exp(-x)),
     "relu": lambda x: np.maximum(x, 0),
-    "gelu": lambda x: (0.5 * x * (1.0 + _erf(x / math.sqrt(2.0)).astype(np.float32))),
+    "gelu": lambda x: (0.5 * x * (1.0 + _erf_array(x / math.sqrt(2.0)).astype(np.float32))),
     "gelu_new": _gelu_tanh,
     "gelu_pytorch_tanh": _gelu_tanh,
 }
 
 
 def _rms(x: np.ndarray, weight: np.ndarray, eps: float) -> np.ndarray:
-    return weight * (x / np.sqrt((x * x).mean(-1, keepdims=True) + np.float32(eps)))
+    y: np.ndarray = weight * (x / np.sqrt((x * x).mean(-1, keepdims=True) + np.float32(eps)))
+    return y
 
 
 def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
     mean = x.mean(-1, keepdims=True)
     var = ((x - mean) ** 2).mean(-1, keepdims=True)
-    return (x - mean) / np.sqrt(var + np.float32(eps)) * weight + bias
+    y: np.ndarray = (x - mean) / np.sqrt(var + np.float32(eps)) * weight + bias
+    return y
 
 
 def _mask(t: int, window: int | None) -> np.ndarray:
@@ -58,7 +68,8 @@ def _attend(q: np.ndarray, k: np.ndarray, v: np.ndarray, group: int,
     scores = np.where(_mask(q.shape[1], window), scores, -np.inf)
     scores = np.exp(scores - scores.max(-1, keepdims=True))
     weights = scores / scores.sum(-1, keepdims=True)
-    return (weights @ v).transpose(1, 0, 2).reshape(q.shape[1], -1)
+    mixed: np.ndarray = (weights @ v).transpose(1, 0, 2).reshape(q.shape[1], -1)
+    return mixed
 
 
 class _Llama:
@@ -72,7 +83,7 @@ class _Llama:
         return self.store.get(self.prefix + name, shape)
 
     def _linear(self, x: np.ndarray, name: str, n_out: int, n_in: int) -> np.ndarray:
-        y = x @ self._w(f"{name}.weight", (n_out, n_in)).T
+        y: np.ndarray = x @ self._w(f"{name}.weight", (n_out, n_in)).T
         if self.prefix + f"{name}.bias" in self.store.names:
             y = y + self._w(f"{name}.bias", (n_out,))
         return y
@@ -119,8 +130,9 @@ class _Llama:
         gate = self._linear(h, f"{at}.mlp.gate_proj", inner, c.hidden)
         up = self._linear(h, f"{at}.mlp.up_proj", inner, c.hidden)
         act = ACTIVATIONS[c.activation](gate)
-        return (x + self._linear(act * up, f"{at}.mlp.down_proj", c.hidden, inner)
-                ).astype(np.float32)
+        out: np.ndarray = (x + self._linear(act * up, f"{at}.mlp.down_proj", c.hidden, inner)
+                           ).astype(np.float32)
+        return out
 
 
 class _Gpt2:
@@ -134,7 +146,9 @@ class _Gpt2:
         return self.store.get(self.prefix + name, shape)
 
     def _conv1d(self, x: np.ndarray, name: str, n_in: int, n_out: int) -> np.ndarray:
-        return x @ self._w(f"{name}.weight", (n_in, n_out)) + self._w(f"{name}.bias", (n_out,))
+        y: np.ndarray = x @ self._w(f"{name}.weight", (n_in, n_out)) + self._w(f"{name}.bias",
+                                                                            (n_out,))
+        return y
 
     def _norm(self, x: np.ndarray, name: str) -> np.ndarray:
         n = self.cfg.hidden
@@ -153,13 +167,16 @@ class _Gpt2:
         tokens = self.store.rows(self.prefix + "wte.weight", (vocab, self.cfg.hidden), ids)
         places = self.store.rows(self.prefix + "wpe.weight", (positions, self.cfg.hidden),
                                  np.arange(len(ids)))
-        return tokens + places
+        embedded: np.ndarray = tokens + places
+        return embedded
 
     def _qkv(self, x: np.ndarray, layer: int) -> np.ndarray:
         c = self.cfg
         h = self._norm(x, f"h.{layer}.ln_1")
         qkv = self._conv1d(h, f"h.{layer}.attn.c_attn", c.hidden, 3 * c.hidden)
-        return qkv.reshape(x.shape[0], 3, c.n_heads, c.head_dim).transpose(1, 2, 0, 3)
+        split: np.ndarray = qkv.reshape(x.shape[0], 3, c.n_heads, c.head_dim).transpose(
+            1, 2, 0, 3)
+        return split
 
     def queries_keys(self, x: np.ndarray, layer: int, rope: bool
                      ) -> tuple[np.ndarray, np.ndarray]:
@@ -175,7 +192,9 @@ class _Gpt2:
         h = self._norm(x, f"{at}.ln_2")
         inner = self.store.shape(self.prefix + f"{at}.mlp.c_fc.weight")[1]
         act = ACTIVATIONS[c.activation](self._conv1d(h, f"{at}.mlp.c_fc", c.hidden, inner))
-        return (x + self._conv1d(act, f"{at}.mlp.c_proj", inner, c.hidden)).astype(np.float32)
+        out: np.ndarray = (x + self._conv1d(act, f"{at}.mlp.c_proj", inner, c.hidden)
+                           ).astype(np.float32)
+        return out
 
 
 def _model(cfg: ArchConfig, store: WeightStore) -> _Llama | _Gpt2:

@@ -59,5 +59,6 @@ def attention_maps(layer: LayerQK) -> np.ndarray:
     scores *= layer.scale
     t = scores.shape[-1]
     scores[:, ~np.tri(t, dtype=bool)] = -np.inf
-    weights = np.exp(scores - scores.max(-1, keepdims=True))
-    return weights / weights.sum(-1, keepdims=True)
+    weights: np.ndarray = np.exp(scores - scores.max(-1, keepdims=True))
+    weights /= weights.sum(-1, keepdims=True)
+    return weights

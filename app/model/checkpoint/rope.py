@@ -21,7 +21,8 @@ def inverse_frequencies(cfg: ArchConfig) -> np.ndarray:
     inv = inv.astype(np.float32)
     scaling = dict(cfg.rope_scaling)
     if cfg.rope_type == "linear":
-        return (inv / np.float32(scaling["factor"])).astype(np.float32)
+        linear: np.ndarray = (inv / np.float32(scaling["factor"])).astype(np.float32)
+        return linear
     if cfg.rope_type == "llama3":
         factor = scaling["factor"]
         low, high = scaling["low_freq_factor"], scaling["high_freq_factor"]
@@ -45,6 +46,6 @@ def apply_rope(x: np.ndarray, cfg: ArchConfig) -> np.ndarray:
     rot = x[..., :r]
     half = r // 2
     turned = np.concatenate([-rot[..., half:], rot[..., :half]], axis=-1)
-    out = x.copy()
+    out: np.ndarray = x.copy()
     out[..., :r] = rot * cos + turned * sin
     return out

@@ -10,6 +10,7 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from tokenizers import Tokenizer
 
@@ -47,7 +48,7 @@ def byte_level_table() -> dict[str, int]:
     return {chr(c): b for b, c in zip(printable, chars, strict=True)}
 
 
-def _uses_byte_level(spec: dict) -> bool:
+def _uses_byte_level(spec: dict[str, Any]) -> bool:
     """Whether the tokenizer maps bytes to printable characters (GPT-2, Qwen, Llama 3)."""
     return '"ByteLevel"' in json.dumps([spec.get("pre_tokenizer"), spec.get("decoder")])
 

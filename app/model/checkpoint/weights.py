@@ -77,7 +77,7 @@ class WeightStore:
     def __init__(self, files: dict[str, Path], headers: Header) -> None:
         self._files = files
         self._headers = headers
-        self._open: dict[Path, object] = {}
+        self._open: dict[Path, safe_open] = {}
 
     @property
     def names(self) -> frozenset[str]:
@@ -112,7 +112,9 @@ class WeightStore:
         path = self._files[name]
         if path not in self._open:
             self._open[path] = safe_open(str(path), framework="np")
-        return _float32(self._open[path].get_tensor(name))
+        # safetensors' stub leaves get_tensor unannotated (it returns the NumPy array).
+        tensor: np.ndarray = self._open[path].get_tensor(name)  # type: ignore[no-untyped-call]
+        return _float32(tensor)
 
 
 def open_weights(folder: Path) -> WeightStore:

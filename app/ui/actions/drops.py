@@ -11,8 +11,10 @@ program it came from is not kept waiting while a question or the head chooser is
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 from PySide6.QtCore import QEvent, QObject, QTimer, QUrl, Signal
+from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QMainWindow, QMessageBox
 
 from app.i18n import tr
@@ -50,15 +52,16 @@ class FileDrops(QObject):
         if watched is not self.window:
             return False
         kind = event.type()
+        dropped = cast(QDropEvent, event)  # what a drag's and a drop's events are
         if kind in (QEvent.Type.DragEnter, QEvent.Type.DragMove):
-            if event.mimeData().hasUrls() and self.question is None:
-                event.acceptProposedAction()  # refused on drop, with a message saying why
+            if dropped.mimeData().hasUrls() and self.question is None:
+                dropped.acceptProposedAction()  # refused on drop, with a message saying why
             else:
                 event.ignore()
             return True
-        if kind == QEvent.Type.Drop and event.mimeData().hasUrls():
-            urls = list(event.mimeData().urls())
-            event.acceptProposedAction()
+        if kind == QEvent.Type.Drop and dropped.mimeData().hasUrls():
+            urls = list(dropped.mimeData().urls())
+            dropped.acceptProposedAction()
             QTimer.singleShot(0, self, lambda: self.drop(urls))
             return True
         return False

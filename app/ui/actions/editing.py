@@ -41,11 +41,12 @@ def editing_specs(document: Document, reset: Callable[[], None],
                    lambda _=False: _step_scorer(document, -1), ("Shift+F8",), menu="world",
                    section=1),
     ]
+    # (type: ignore[misc]: mypy cannot infer a lambda whose default binds the loop's value)
     specs += [ActionSpec(f"world_{world}",
-                         lambda w=world: world_title(w, document.state),
+                         lambda w=world: world_title(w, document.state),  # type: ignore[misc]
                          lambda _=False, w=world: document.set_world(w), (f"Ctrl+{number}",),
                          menu="world", checkable=True, group="world",
-                         checked=lambda w=world: document.state.world == w,
+                         checked=lambda w=world: document.state.world == w,  # type: ignore[misc]
                          enabled=(lambda: document.state.imported is not None)
                          if world == "imported" else None)
               for number, world in enumerate(WORLDS, start=1)]

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow, QMessageBox, QWidget
+from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox, QWidget
 
 from app.i18n import tr
 from app.model.scores_csv import scores_csv
@@ -16,6 +16,7 @@ from app.ui.actions.common import warn
 from app.ui.actions.spec import ActionSpec
 from app.ui.export import copy_image, save_csv, save_image
 from app.ui.panels.base import Panel
+from app.ui.qt_known import gui_app
 
 
 class ExportActions(QObject):
@@ -31,7 +32,7 @@ class ExportActions(QObject):
         """Where a file dialog starts, for a file name (beside the current scenario)."""
         self.message: QMessageBox | None = None
         self._panel_name: str | None = None
-        QApplication.instance().focusChanged.connect(self._on_focus_changed)
+        gui_app().focusChanged.connect(self._on_focus_changed)
 
     def action_specs(self) -> list[ActionSpec]:
         """File → Export: pictures and the scores as files, then pictures to the clipboard."""
@@ -55,8 +56,9 @@ class ExportActions(QObject):
     def current_panel(self) -> Panel:
         """The panel last focused, else the first one on screen (what 'this panel' means)."""
         panels = self.panels
-        if self._panel_name in panels and panels[self._panel_name].isVisible():
-            return panels[self._panel_name]
+        name = self._panel_name
+        if name is not None and name in panels and panels[name].isVisible():
+            return panels[name]
         visible = [p for p in panels.values() if p.isVisible()]
         return (visible or list(panels.values()))[0]
 

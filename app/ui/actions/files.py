@@ -8,10 +8,10 @@ question on quit when work would be lost. The files themselves are the state lay
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import (
-    QApplication,
     QFileDialog,
     QInputDialog,
     QLabel,
@@ -32,6 +32,7 @@ from app.ui.actions.refusals import capture_refusal
 from app.ui.actions.spec import ActionSpec
 from app.ui.errors import installed as installed_error_hook
 from app.ui.notices import word
+from app.ui.qt_known import gui_app
 from app.ui.settings import settings
 
 RECENT_LIMIT = 5
@@ -77,10 +78,11 @@ class FileActions(QObject):
             ActionSpec("quit", "action.quit", self.window.close, ("Ctrl+Q",), menu="file",
                        section=2),
         ]
-        specs += [ActionSpec(f"recent_{n}", lambda n=n: self._recent_title(n),
+        # (type: ignore[misc]: mypy cannot infer a lambda whose default binds the loop's value)
+        specs += [ActionSpec(f"recent_{n}", lambda n=n: self._recent_title(n),  # type: ignore[misc]
                              lambda _=False, i=n - 1: self.open_recent(i), (f"Ctrl+Alt+{n}",),
-                             menu="file.recent", visible=lambda n=n: n <= len(self._recent),
-                             tip=lambda n=n: self._recent_file(n))
+                             menu="file.recent", visible=lambda n=n: n <= len(self._recent),  # type: ignore[misc]
+                             tip=lambda n=n: self._recent_file(n))  # type: ignore[misc]
                   for n in range(1, RECENT_LIMIT + 1)]
         return specs
 
@@ -154,7 +156,7 @@ class FileActions(QObject):
         if status:  # after what begin_session said about the restore, not instead of it
             bar = self.window.statusBar()
             bar.showMessage(" ".join(filter(None, [bar.currentMessage(), *status])), 15000)
-        QApplication.instance().aboutToQuit.connect(self.session.end)
+        gui_app().aboutToQuit.connect(self.session.end)
         if notes:
             self._note(notes)
         return autosave
@@ -340,7 +342,8 @@ class FileActions(QObject):
     # ---- recent files -----------------------------------------------------------------------
 
     def recent_files(self) -> list[str]:
-        return [str(f) for f in settings().value(keys.RECENT_FILES, [], list)][:RECENT_LIMIT]
+        stored = cast("list[object]", settings().value(keys.RECENT_FILES, [], list))  # a list
+        return [str(f) for f in stored][:RECENT_LIMIT]
 
     def _store_recent(self, files: list[str]) -> None:
         store = settings()

@@ -28,8 +28,8 @@ class StopQuestion(QMessageBox):
                          QMessageBox.StandardButton.NoButton, parent)
         self.setObjectName("poll_stop_question")
         self.setInformativeText(tr("poll.stop.detail", phones=phones))
-        self.stop_button = QPushButton(tr("poll.stop.stop"), objectName="poll_stop")
-        self.keep_button = QPushButton(tr("poll.stop.keep"), objectName="poll_keep")
+        self.stop_button = QPushButton(tr("poll.stop.stop"), objectName="poll_stop")  # type: ignore[call-overload]
+        self.keep_button = QPushButton(tr("poll.stop.keep"), objectName="poll_keep")  # type: ignore[call-overload]
         self.addButton(self.stop_button, QMessageBox.ButtonRole.DestructiveRole)
         self.addButton(self.keep_button, QMessageBox.ButtonRole.RejectRole)
         self.setDefaultButton(self.keep_button)

@@ -70,11 +70,12 @@ class PollActions(QObject):
         ]
         for number, interface in enumerate(self.interfaces[:NETWORKS_LISTED]):
             text = f"{interface.name}: {interface.address}"
+            # (type: ignore[misc]: mypy cannot infer a lambda whose default binds the loop's value)
             specs.append(ActionSpec(
-                f"poll_on_{number}", lambda t=text: t,
+                f"poll_on_{number}", lambda t=text: t,  # type: ignore[misc]
                 lambda _=False, a=interface.address: self.choose(a),
                 (f"{NETWORK_KEYS}{number + 1}",), menu="view.poll_network", checkable=True,
-                group="poll_network", checked=lambda a=interface.address: self.host == a))
+                group="poll_network", checked=lambda a=interface.address: self.host == a))  # type: ignore[misc]
         specs.append(ActionSpec(
             "poll_on_every", "poll.action.every", lambda _=False: self.choose(EVERY_INTERFACE),
             (f"{NETWORK_KEYS}9",), menu="view.poll_network", checkable=True,

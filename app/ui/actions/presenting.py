@@ -31,7 +31,8 @@ class PresentationActions(QObject):
         self.badge = ZoomBadge(window)
         presentation.look_changed.connect(self._on_look_changed)
         # the stage fits a build after the zoom step: the badge then says what it drew
-        presentation.fitted.connect(lambda: self.badge.isVisible() and self._show_zoom())
+        presentation.fitted.connect(
+            lambda: self._show_zoom() if self.badge.isVisible() else None)
         window.installEventFilter(self)
 
     def action_specs(self) -> list[ActionSpec]:
@@ -60,10 +61,11 @@ class PresentationActions(QObject):
         theme_titles = {"light": "classroom.theme.light",
                         "projector": "classroom.theme.projector", "dark": "classroom.theme.dark"}
         for letter, name in zip(THEME_KEYS, THEME_CHOICES, strict=True):
+            # (type: ignore[misc]: mypy cannot infer a lambda whose default binds the loop's value)
             specs.append(ActionSpec(
                 f"theme_{name}", theme_titles[name], lambda _=False, n=name: p.set_theme(n),
                 (f"Ctrl+Alt+{letter}",), menu="view.theme", checkable=True, group="theme",
-                checked=lambda n=name: p.theme_name == n))
+                checked=lambda n=name: p.theme_name == n))  # type: ignore[misc]
         return specs
 
     def zoom(self, step: Callable[[], None]) -> None:

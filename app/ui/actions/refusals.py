@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from app.i18n import tr
 from app.model.capture import CaptureError
+from app.model.errors import Problem
 from app.model.jsonfile import ROOT
 
 
@@ -12,8 +13,8 @@ def capture_refusal(error: CaptureError) -> str:
     of it that is ("In bad.npz, k has width d = 5 …"). A problem the catalogue has no words
     for keeps the model's English words."""
     problem = error.problem
-    key = getattr(problem, "key", None)
-    words = tr(key, **problem.params) if key else str(problem)
+    words = (tr(problem.key, **problem.params) if isinstance(problem, Problem) and problem.key
+             else str(problem))
     name = error.path.name
     if error.field == ROOT:
         return tr("import.refusal.file", file=name, problem=words)

@@ -25,6 +25,7 @@ from app.poll.classpoll import ClassPoll
 from app.state.lesson import LessonRun
 from app.ui.fonts import HEADING, READING, STRONG, emphasize
 from app.ui.layout.slides import Slides
+from app.ui.qt_known import layout_of
 from app.ui.widgets.poll_bars import PollBars
 from app.ui.widgets.rich_label import rich_label
 
@@ -49,31 +50,31 @@ class PresenterConsole(QWidget):
         self.poll = poll
         self.poll_bars = PollBars()
         self.poll_bars.bind(poll)
-        self.connected = QLabel(objectName="console_poll_devices")
+        self.connected = QLabel(objectName="console_poll_devices")  # type: ignore[call-overload]
         self.values: dict[str, str] = {}
         self.plain: dict[str, str] = {}
-        self.place = QLabel(objectName="console_place")
+        self.place = QLabel(objectName="console_place")  # type: ignore[call-overload]
         emphasize(self.place, HEADING, bold=True)
-        self.clock = QLabel(objectName="console_clock")
+        self.clock = QLabel(objectName="console_clock")  # type: ignore[call-overload]
         emphasize(self.clock, STRONG, bold=True)
-        self.blanked = QLabel(objectName="console_blanked")
+        self.blanked = QLabel(objectName="console_blanked")  # type: ignore[call-overload]
         emphasize(self.blanked, STRONG, bold=True)
         self.blanked.hide()
-        self.coming = QLabel(objectName="console_next")
+        self.coming = QLabel(objectName="console_next")  # type: ignore[call-overload]
         self.coming.setWordWrap(True)
-        self.secret = QFrame(objectName="console_answer_box")
+        self.secret = QFrame(objectName="console_answer_box")  # type: ignore[call-arg]
         self.secret.setFrameShape(QFrame.Shape.StyledPanel)
-        self.secret_title = QLabel(objectName="console_answer_title")
+        self.secret_title = QLabel(objectName="console_answer_title")  # type: ignore[call-overload]
         emphasize(self.secret_title, READING, bold=True)
         self.secret_text = rich_label("console_answer")
         box = QVBoxLayout(self.secret)
         box.addWidget(self.secret_title)
         box.addWidget(self.secret_text)
-        self.notes = QWidget(objectName="console_notes")
+        self.notes = QWidget(objectName="console_notes")  # type: ignore[call-arg]
         QVBoxLayout(self.notes).setContentsMargins(0, 0, 0, 0)
-        self.previous_button = QPushButton("◀", objectName="console_previous")
-        self.next_button = QPushButton("▶", objectName="console_next_button")
-        self.reveal_button = QPushButton(objectName="console_reveal")
+        self.previous_button = QPushButton("◀", objectName="console_previous")  # type: ignore[call-overload]
+        self.next_button = QPushButton("▶", objectName="console_next_button")  # type: ignore[call-overload]
+        self.reveal_button = QPushButton(objectName="console_reveal")  # type: ignore[call-overload]
         for button in (self.previous_button, self.next_button, self.reveal_button):
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         # as the clicker steps: the scene's builds first, then the lesson
@@ -86,10 +87,10 @@ class PresenterConsole(QWidget):
         top.addWidget(self.clock)
         top.addWidget(self.reveal_button)
         top.addWidget(self.next_button)
-        self.picture = QLabel(objectName="console_projector")
+        self.picture = QLabel(objectName="console_projector")  # type: ignore[call-overload]
         """What the projector shows now, small (the stage's own pixels)."""
         self.picture.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignRight)
-        self.next_picture = QLabel(objectName="console_next_picture")
+        self.next_picture = QLabel(objectName="console_next_picture")  # type: ignore[call-overload]
         """The scene's next build as the projector will show it, when a click brings one."""
         self.next_picture.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignRight)
         self.next_picture.hide()
@@ -113,7 +114,7 @@ class PresenterConsole(QWidget):
         column.addWidget(self.notes, 1)
         self._started = QElapsedTimer()
         self._started.start()
-        self._ticker = QTimer(self, interval=TICK_MS, timeout=self._tick)
+        self._ticker = QTimer(self, interval=TICK_MS, timeout=self._tick)  # type: ignore[call-arg]
         for signal in (lesson.moved, lesson.revealed, slides.built):
             signal.connect(lambda _index: self.show_scene())
         poll.running_changed.connect(lambda _on: self.show_scene())
@@ -121,7 +122,7 @@ class PresenterConsole(QWidget):
 
     def hold_tool(self, action: QAction) -> QToolButton:
         """A button for a window action the teacher needs here (the history of answers)."""
-        button = QToolButton(objectName=f"console_{action.objectName()}")
+        button = QToolButton(objectName=f"console_{action.objectName()}")  # type: ignore[call-arg]
         button.setDefaultAction(action)
         button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self._top.insertWidget(self._top.count() - 2, button)  # before Reveal and ▶
@@ -129,7 +130,7 @@ class PresenterConsole(QWidget):
 
     def hold_notes(self, notes: QWidget | None) -> None:
         """Show `notes` (the guide) in the notes area, or nothing."""
-        layout = self.notes.layout()
+        layout = layout_of(self.notes)
         while layout.count():
             layout.takeAt(0)
         if notes is not None:

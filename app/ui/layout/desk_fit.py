@@ -14,12 +14,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, QSize, Qt, QTimer
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabBar
 
 from app.ui.fonts import SMALL, points
 from app.ui.layout.tab_titles import fit_titles, least_width
+
+if TYPE_CHECKING:
+    from app.ui.panels.base import Panel
 
 LEFT, RIGHT = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
 PASSES = 3
@@ -125,7 +130,7 @@ class DeskFit(QObject):
                 QEvent.Type.Resize, QEvent.Type.LanguageChange, QEvent.Type.Show,
                 QEvent.Type.ApplicationFontChange):  # a zoom step: other readable sizes
             self.schedule()
-        elif (isinstance(watched, QTabBar) and event.type() == QEvent.Type.Resize
+        elif (isinstance(watched, QTabBar) and isinstance(event, QResizeEvent)
               and event.size().width() != event.oldSize().width() and self.active()):
             fit_titles(watched, points(SMALL))  # a separator dragged: no road, the titles fit
         return False
@@ -176,7 +181,7 @@ class DeskFit(QObject):
 
     def need(self, dock: QDockWidget) -> QSize:
         """The dock's readable size: its panel's, and the dock's own title bar and frame."""
-        panel = dock.widget()
+        panel = cast("Panel", dock.widget())  # `readable` docks hold panels
         chrome = dock.size() - panel.size()
         return panel.readable_size() + QSize(max(0, chrome.width()), max(0, chrome.height()))
 

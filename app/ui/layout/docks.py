@@ -61,7 +61,8 @@ class DockHost(QObject):
             self.window.addDockWidget(spec.area, dock)
             # a tab brought to the front is shown without a show event of its panel, and an
             # opaque page over the whole panel spares it the paint: catch up here
-            dock.visibilityChanged.connect(lambda on, name=spec.name: on and self._seen(name))
+            dock.visibilityChanged.connect(
+                lambda on, name=spec.name: self._seen(name) if on else None)
             if spec.tab_with and spec.tab_with in self.docks:
                 self.window.tabifyDockWidget(self.docks[spec.tab_with], dock)
             self.docks[spec.name] = dock

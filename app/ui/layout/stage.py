@@ -7,6 +7,8 @@ arrangement's to say (`app.ui.layout.arrangement`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
@@ -28,6 +30,7 @@ from app.state.lesson import LessonRun
 from app.ui.fonts import DISPLAY, HEADING, READING, STRONG, emphasize
 from app.ui.layout.slides import Slides
 from app.ui.panels.base import Panel
+from app.ui.qt_known import layout_of
 from app.ui.widgets.poll_bars import PollBars
 from app.ui.widgets.poll_card import PollCard
 from app.ui.widgets.rich_label import rich_label
@@ -64,7 +67,7 @@ class Stage(QWidget):
         self.poll = poll
         self.values: dict[str, str] = {}
         self.plain: dict[str, str] = {}
-        self.title = QLabel(objectName="stage_title")
+        self.title = QLabel(objectName="stage_title")  # type: ignore[call-overload]
         self.title.setWordWrap(True)
         self.title.setTextFormat(Qt.TextFormat.PlainText)
         emphasize(self.title, DISPLAY, bold=True)
@@ -72,28 +75,28 @@ class Stage(QWidget):
         emphasize(self.question, DISPLAY)
         self.answer = rich_label("stage_answer")
         emphasize(self.answer, READING)
-        self.body = QWidget(objectName="stage_body")
+        self.body = QWidget(objectName="stage_body")  # type: ignore[call-arg]
         # the panels' own minimum sizes must never push the window past the projector: the
         # arrangement gives each build the room it reads in, or shrinks the stage's type
         self.body.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         self._body_layout = QBoxLayout(QBoxLayout.Direction.LeftToRight, self.body)
         self._body_layout.setContentsMargins(0, 0, 0, 0)
         self._body_layout.setSpacing(GAP)
-        self.counter = QLabel(objectName="stage_counter")
+        self.counter = QLabel(objectName="stage_counter")  # type: ignore[call-overload]
         emphasize(self.counter, STRONG, bold=True)
         self.strip = SceneStrip(lesson.count, "stage_scene_strip")
         self.strip.clicked.connect(lesson.go)
-        self.reveal_button = QPushButton(objectName="stage_reveal")
-        self.set_up_button = QPushButton(objectName="stage_set_up_again")
+        self.reveal_button = QPushButton(objectName="stage_reveal")  # type: ignore[call-overload]
+        self.set_up_button = QPushButton(objectName="stage_set_up_again")  # type: ignore[call-overload]
         for button in (self.reveal_button, self.set_up_button):
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Space stays the clicker's key
         self.reveal_button.clicked.connect(lesson.reveal)
         self.set_up_button.clicked.connect(lesson.set_up_again)
-        self.build_marks = QLabel(objectName="stage_builds")
+        self.build_marks = QLabel(objectName="stage_builds")  # type: ignore[call-overload]
         emphasize(self.build_marks, HEADING, bold=True)
         self.poll_bars = PollBars()
         self.poll_bars.bind(poll, lesson.is_revealed)
-        self.join = QLabel(objectName="stage_poll_join")
+        self.join = QLabel(objectName="stage_poll_join")  # type: ignore[call-overload]
         self.join.setTextFormat(Qt.TextFormat.PlainText)
         footer = QHBoxLayout()
         footer.setSpacing(GAP)
@@ -117,7 +120,7 @@ class Stage(QWidget):
         column.addLayout(asked)
         column.addWidget(self.body, 1)
         column.addLayout(footer)
-        self.band = QFrame(self, objectName="stage_notes_band")
+        self.band = QFrame(self, objectName="stage_notes_band")  # type: ignore[call-arg]
         self.band.setFrameShape(QFrame.Shape.StyledPanel)
         self.band.setAutoFillBackground(True)
         QVBoxLayout(self.band).setContentsMargins(6, 6, 6, 6)
@@ -127,7 +130,7 @@ class Stage(QWidget):
         self.card.setAutoFillBackground(True)
         self.card.setFrameShape(QFrame.Shape.StyledPanel)
         self.card.hide()
-        self.curtain = QWidget(self, objectName="stage_blank")
+        self.curtain = QWidget(self, objectName="stage_blank")  # type: ignore[call-arg]
         """Black over everything (B): the class looks at the teacher, not the screen."""
         self.curtain.setStyleSheet("background-color: black;")
         self.curtain.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
@@ -164,7 +167,7 @@ class Stage(QWidget):
         self.answer.setVisible(hidden and revealed)
         if asked is not None:
             self.question.setText(asked.get(languages).format(**self.values))
-        if hidden:
+        if hidden and scene.answer is not None:  # (hidden: it has one)
             self.answer.setText(scene.answer.get(languages).format(**self.values)
                                 if revealed else "")
         self.counter.setText(tr("guide.scene.counter", number=run.index + 1, count=run.count))
@@ -195,7 +198,7 @@ class Stage(QWidget):
 
     def body_room(self) -> QSize:
         """The room the body has for panels now (the header grows with a revealed answer)."""
-        self.layout().activate()
+        layout_of(self).activate()
         return self.body.size()
 
     def compact_answers(self, on: bool) -> None:
@@ -210,14 +213,14 @@ class Stage(QWidget):
         """Whether the header, laid out now, gives a wrapped text less height than it needs
         (the stage never grows past its screen: the room comes from the body, or the type
         has to shrink, or the class's answers go compact)."""
-        self.layout().activate()
+        layout_of(self).activate()
         bars = self.poll_bars
         return (bars.isVisible() and bars.minimumSizeHint().width() > bars.width()) or any(
             widget.isVisible() and widget.hasHeightForWidth()
             and widget.heightForWidth(widget.width()) > widget.height()
             for widget in (self.title, self.question, self.answer, bars))
 
-    def place(self, panels: list[QWidget], across: bool, stretches: list[int]) -> None:
+    def place(self, panels: Sequence[QWidget], across: bool, stretches: list[int]) -> None:
         """Show `panels` in the body, side by side or one over the other; any panel the body
         held before and does not hold now is hidden (the arrangement hands it back)."""
         layout = self._body_layout
@@ -225,7 +228,7 @@ class Stage(QWidget):
                             else QBoxLayout.Direction.TopToBottom)
         while layout.count():
             item = layout.takeAt(0)
-            widget = item.widget()
+            widget = item.widget() if item is not None else None
             if widget is not None and widget not in panels:
                 widget.hide()
         self._placed = list(panels)
@@ -239,11 +242,12 @@ class Stage(QWidget):
 
     def hold_notes(self, notes: QWidget | None) -> None:
         """The widget the band shows when opened (the guide), or None (it is on the console)."""
-        band = self.band.layout()
+        band = layout_of(self.band)
         while band.count():
             item = band.takeAt(0)
-            if item.widget() is not None and item.widget() is not notes:
-                item.widget().hide()
+            widget = item.widget() if item is not None else None
+            if widget is not None and widget is not notes:
+                widget.hide()
         if notes is not None:
             notes.setParent(self.band)
             band.addWidget(notes)
@@ -262,7 +266,7 @@ class Stage(QWidget):
         self.curtain.raise_()
 
     def show_notes(self, on: bool) -> None:
-        self.band.setVisible(bool(on) and self.band.layout().count() > 0)
+        self.band.setVisible(bool(on) and layout_of(self.band).count() > 0)
         self._fit_band()
         self.band.raise_()
 

@@ -8,6 +8,7 @@ show is. The arrangement decides when."""
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import (
     QByteArray,
@@ -37,6 +38,9 @@ from app.ui.layout.stage import GAP, Stage
 from app.ui.lesson_values import scene_values
 from app.ui.look import MIN_SCALE
 from app.ui.panels.base import Panel
+
+if TYPE_CHECKING:
+    from app.ui.panels.guide.panel import GuidePanel
 from app.ui.presentation import Presentation
 
 GUIDE = "guide"
@@ -83,10 +87,10 @@ class StageHost(QObject):
         self.slides.built.connect(lambda _index: self.arrange())
         for signal in (lesson.moved, lesson.revealed, self.slides.built):
             signal.connect(lambda _index: self.blank(False))  # a step shows the class again
-        self._picture = QTimer(self, singleShot=True, interval=PICTURE_MS,
+        self._picture = QTimer(self, singleShot=True, interval=PICTURE_MS,  # type: ignore[call-arg]
                                timeout=self._show_picture)
         """The console's picture of the projector, taken once edits and steps settle."""
-        self._preview = QTimer(self, singleShot=True, interval=PREVIEW_MS,
+        self._preview = QTimer(self, singleShot=True, interval=PREVIEW_MS,  # type: ignore[call-arg]
                                timeout=self._show_preview)
         """The console's picture of the next build, drawn once the teacher rests."""
         self._previewing = False
@@ -127,7 +131,7 @@ class StageHost(QObject):
         self.stage.show()
         self.up = True
         projector = self.projector()
-        guide = self.host.panels[GUIDE]
+        guide = cast("GuidePanel", self.host.panels[GUIDE])
         self._geometry = window.saveGeometry()
         self._was_full = window.isFullScreen()
         if projector is not None:
@@ -162,7 +166,7 @@ class StageHost(QObject):
             panel.offer_room(None)
             self.docks[name].setWidget(panel)
         self.held = {}
-        guide = self.host.panels[GUIDE]
+        guide = cast("GuidePanel", self.host.panels[GUIDE])
         self.stage.hold_notes(None)
         self.console.hold_notes(None)
         guide.withhold(False)
@@ -290,9 +294,9 @@ class StageHost(QObject):
             build = builds[min(self.slides.build, len(builds) - 1)]
             shown = [panels[name] for name in build.names]
             self.stage.place(shown, build.across, [1] * len(shown))
-            sizes = self._fit(build, shown)  # measured shown, as they will be read
+            fitted = self._fit(build, shown)  # measured shown, as they will be read
             self.stage.place(shown, build.across,
-                             [max(1, (w if build.across else h) // 10) for w, h in sizes])
+                             [max(1, (w if build.across else h) // 10) for w, h in fitted])
             for name, panel in panels.items():
                 if name not in build.names:
                     panel.hide()

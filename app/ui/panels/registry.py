@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import Qt
 
 from app.i18n import tr
-from app.model.state import LabState
+from app.model.state import LabState, World
 from app.ui.panels.base import Panel
 
 Area = Qt.DockWidgetArea
@@ -43,7 +43,7 @@ class PanelSpec:
     title: str | Callable[[LabState], str] = ""
     """The dock's title: a catalogue key, or the title for a state (the editor names the
     world's width)."""
-    world: str | None = None
+    world: World | None = None
     """The one world the panel edits (its dock is put away while the other is open)."""
     observes_while_hidden: bool = False
     """The panel must see every change, not only the latest state: it is built with the

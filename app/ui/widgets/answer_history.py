@@ -41,16 +41,16 @@ class AnswerHistory(QDialog):
         self.history = history
         self.name_of = name_of
         """A scene's name for the table, from its id (the lesson's number for it)."""
-        self.classes = QListWidget(objectName="answer_history_classes")
-        self.table = QTableWidget(objectName="answer_history_table")
+        self.classes = QListWidget(objectName="answer_history_classes")  # type: ignore[call-arg]
+        self.table = QTableWidget(objectName="answer_history_table")  # type: ignore[call-overload]
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().hide()
-        self.empty = QLabel(objectName="answer_history_empty")
+        self.empty = QLabel(objectName="answer_history_empty")  # type: ignore[call-overload]
         self.empty.setWordWrap(True)
-        self.problem = QLabel(objectName="answer_history_problem")
+        self.problem = QLabel(objectName="answer_history_problem")  # type: ignore[call-overload]
         self.problem.setWordWrap(True)
         self.problem.setTextFormat(Qt.TextFormat.PlainText)
-        self.export_button = QPushButton(objectName="answer_history_export")
+        self.export_button = QPushButton(objectName="answer_history_export")  # type: ignore[call-overload]
         self.export_button.clicked.connect(export)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.addButton(self.export_button, QDialogButtonBox.ButtonRole.ActionRole)

@@ -77,7 +77,7 @@ class FlowLayout(QLayout):
 
     def _shown(self) -> list[QLayoutItem]:
         return [item for item in self._items
-                if not (item.widget() is not None and item.widget().isHidden())]
+                if not ((widget := item.widget()) is not None and widget.isHidden())]
 
     def _place(self, rect: QRect, move: bool) -> int:
         """Lay the rows out in `rect` (when `move`) and return the height they take."""

@@ -10,6 +10,8 @@ never claims a value the document does not hold, and the note quotes what was ty
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QEvent, QPoint, QRect, Qt, Signal
 from PySide6.QtGui import QFocusEvent, QHideEvent, QKeyEvent, QPalette, QValidator
 from PySide6.QtWidgets import (
@@ -41,6 +43,12 @@ PROBLEMS = {
 def quoted(text: str) -> str:
     """The typed text as a note quotes it: one line, cut in the middle when long."""
     return shown_name(text.strip(), TYPED_ROOM)
+
+
+if TYPE_CHECKING:  # the mixin's super() calls go on into Qt's spin box
+    _SpinBoxBase = QAbstractSpinBox
+else:
+    _SpinBoxBase = object
 
 
 def note_area(box: QWidget) -> QWidget:
@@ -95,6 +103,7 @@ class NumberNote(QLabel):
         self.box = box
         self.setText(text)
         area = self.parentWidget()
+        assert area is not None  # a note is made as a child of its area (`of`)
         seen = area.visibleRegion().boundingRect()
         if seen.isEmpty():
             seen = area.rect()
@@ -119,7 +128,7 @@ class NumberNote(QLabel):
 class TypedEntry:
     """What every number box does with its text; the boxes below hand their events here."""
 
-    def __init__(self, box: QAbstractSpinBox, whole: bool) -> None:
+    def __init__(self, box: NumberBox | WholeBox, whole: bool) -> None:
         self.box = box
         self.whole = whole
 
@@ -134,7 +143,8 @@ class TypedEntry:
 
     def shown(self) -> str:
         box = self.box
-        return box.textFromValue(box.value())
+        # each box takes its own value back (mypy pairs a union's methods and values freely)
+        return box.textFromValue(box.value())  # type: ignore[arg-type]
 
     def changed(self) -> bool:
         return self.box.lineEdit().text() != self.shown()
@@ -145,7 +155,8 @@ class TypedEntry:
             return
         text = self.box.lineEdit().text()
         reading = self.read(text)
-        if reading.problem == "several" and getattr(self.box, "takes_rows", False):
+        if reading.problem == "several" and isinstance(self.box, NumberBox) and (
+                self.box.takes_rows):
             self.restore()
             self.box.row_typed.emit(tuple(split_numbers(text)), text)
             return
@@ -153,7 +164,8 @@ class TypedEntry:
             self.restore()
             self.refuse(self.refusal(text, reading))
             return
-        self.box.setValue(reading.value)
+        # a whole box reads whole numbers only, which PySide6 passes on as int
+        self.box.setValue(reading.value)  # type: ignore[arg-type]
         taken = self.box.value()
         self.restore()
         if reading.reread or taken != reading.value:
@@ -229,14 +241,14 @@ class TypedEntry:
         self.quiet(self.box)  # its words were the old language's
 
 
-class _TypedBox:
+class _TypedBox(_SpinBoxBase):
     """What both boxes hand to their `TypedEntry`: validating, keys, leaving the box, being
     hidden, Escape before a window's shortcut, a new language. Mixed in before the spin
     box class, so each override calls on into Qt's own."""
 
     entry: TypedEntry
 
-    def validate(self, text: str, pos: int) -> object:
+    def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
         return self.entry.state(text), text, pos
 
     def fixup(self, text: str) -> str:

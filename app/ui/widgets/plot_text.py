@@ -16,6 +16,8 @@ it is given.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPainter
@@ -24,6 +26,8 @@ from PySide6.QtWidgets import QGraphicsItem
 
 class PlotText(pg.TextItem):
     """A `pg.TextItem` (same arguments) that is painted again only when it changes."""
+
+    _lastScene: Any  # pyqtgraph's: the scene whose transform the text follows
 
     def __init__(self, text: str = "", **options: object) -> None:
         super().__init__(text, **options)

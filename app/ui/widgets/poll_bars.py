@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import cast
 
 from PySide6.QtCore import QEvent, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette, QResizeEvent
@@ -27,6 +28,7 @@ from app.model.tally import MAX_DEVICES, SceneCounts
 from app.poll.classpoll import ClassPoll
 from app.ui.fonts import HEADING, emphasize
 from app.ui.format import format_number
+from app.ui.qt_known import layout_of
 
 __all__ = ["RIGHT_COLOUR", "Bar", "PollBars"]
 
@@ -117,7 +119,7 @@ class _Row(QWidget):
     def mark_after_letter(self, on: bool) -> None:
         """Compact, the choices stand side by side and a mark after a count would sit
         nearer the next choice's letter than its own: it goes right after its letter."""
-        row = self.layout()
+        row = cast(QHBoxLayout, self.layout())  # made in __init__
         row.removeWidget(self.mark)
         row.insertWidget(1 if on else row.count(), self.mark, 0)
 
@@ -191,7 +193,7 @@ class PollBars(QWidget):
                                      else Qt.AlignmentFlag.AlignRight)
                                     | Qt.AlignmentFlag.AlignVCenter)
             row.bar.updateGeometry()
-            row.layout().setAlignment(row.letter, Qt.AlignmentFlag.AlignVCenter if self.compact
+            layout_of(row).setAlignment(row.letter, Qt.AlignmentFlag.AlignVCenter if self.compact
                                       else Qt.AlignmentFlag.AlignTop)
             row.mark_after_letter(self.compact)
             self._list.addWidget(row, i // columns, i % columns)
@@ -205,7 +207,9 @@ class PollBars(QWidget):
         closing = self.compact and count <= columns and self._line_width() <= self.width()
         where = (0, count) if closing else ((count + columns - 1) // columns, 0, 1, -1)
         index = self._list.indexOf(self.total)
-        if index >= 0 and self._list.getItemPosition(index)[:2] == where[:2]:
+        # getItemPosition gives (row, column, row span, column span); its stub says object
+        if index >= 0 and cast("tuple[int, ...]", self._list.getItemPosition(index))[:2] == (
+                where[:2]):
             return
         self._list.removeWidget(self.total)
         self._list.addWidget(self.total, *where)
@@ -213,7 +217,7 @@ class PollBars(QWidget):
     def _line_width(self) -> int:
         """The width of the compact line with the total closing it."""
         spacing = self._list.horizontalSpacing()
-        margins = self.layout().contentsMargins()
+        margins = layout_of(self).contentsMargins()
         return (sum(row.sizeHint().width() + spacing for row in self.rows)
                 + self.total.sizeHint().width() + margins.left() + margins.right())
 

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem
+
+if TYPE_CHECKING:  # pyqtgraph is untyped: these document what the scene sends
+    from pyqtgraph.GraphicsScene.mouseEvents import MouseClickEvent
 
 
 class Polyline(pg.GraphicsObject):
@@ -38,7 +42,7 @@ class Polyline(pg.GraphicsObject):
         self._clickable_px = clickable_px
         self.setData(xs, ys)
 
-    def setData(self, xs: Sequence[float], ys: Sequence[float]) -> None:
+    def setData(self, xs: Iterable[float], ys: Iterable[float]) -> None:
         xs, ys = tuple(map(float, xs)), tuple(map(float, ys))
         if (xs, ys) == (self._xs, self._ys):
             return
@@ -102,7 +106,7 @@ class Polyline(pg.GraphicsObject):
         painter.setPen(self._pen)
         painter.drawPolyline(self._points)
 
-    def mouseClickEvent(self, ev: object) -> None:
+    def mouseClickEvent(self, ev: MouseClickEvent) -> None:
         if self._clickable_px <= 0 or ev.button() != Qt.MouseButton.LeftButton:
             return
         if self._within_band(ev.pos()):
@@ -115,7 +119,8 @@ class Polyline(pg.GraphicsObject):
         if px <= 0 or py <= 0:
             return False
         x, y = point.x() / px, point.y() / py  # in pixels from here on
-        corners = [(p.x() / px, p.y() / py) for p in self._points]
+        # QPolygonF is a sequence of points at run time; its stub leaves out iterating it
+        corners = [(p.x() / px, p.y() / py) for p in self._points]  # type: ignore[attr-defined]
         for (x0, y0), (x1, y1) in itertools.pairwise(corners):
             dx, dy = x1 - x0, y1 - y0
             length2 = dx * dx + dy * dy

@@ -32,7 +32,8 @@ class FittedScrollArea(QScrollArea):
     def relayout(self) -> None:
         """Lay the content out again now: a child just changed its fixed size, which Qt may
         not report to a layout that is between activations."""
-        layout = self.widget().layout()
+        content = self.widget()
+        layout = content.layout() if content is not None else None
         if layout is not None:
             layout.invalidate()
             layout.activate()

@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.ui.qt_known import layout_of
+
 SCREEN_SHARE = 0.9
 """The dialog takes at most this share of the screen's free width and height."""
 
@@ -61,19 +63,20 @@ class ShortcutsDialog(QDialog):
 
     def text(self) -> str:
         """Every row as "name<TAB>keys", one a line (what the dialog lists)."""
-        return "\n".join(f"{self.table.item(r, 0).text()}\t{self.table.item(r, 1).text()}"
+        return "\n".join(f"{_text(self.table.item(r, 0))}\t{_text(self.table.item(r, 1))}"
                          for r in range(self.table.rowCount()))
 
     def fit_screen(self) -> None:
         """As large as the whole list, but never beyond the screen: then the table scrolls."""
-        screen = (self.parentWidget().screen() if self.parentWidget() is not None else None) \
+        parent = self.parentWidget()
+        screen = (parent.screen() if parent is not None else None) \
             or QGuiApplication.primaryScreen()
         self.table.resizeColumnsToContents()
         frame = 2 * self.table.frameWidth()
         want_w = sum(self.table.columnWidth(c) for c in range(2)) + frame + 40
         want_h = sum(self.table.rowHeight(r) for r in range(self.table.rowCount())) + frame
-        margins = self.layout().contentsMargins()
-        want_h += margins.top() + margins.bottom() + 3 * self.layout().spacing() + 60
+        margins = layout_of(self).contentsMargins()
+        want_h += margins.top() + margins.bottom() + 3 * layout_of(self).spacing() + 60
         want_w += margins.left() + margins.right()
         if screen is not None:
             area = screen.availableGeometry()
@@ -85,3 +88,9 @@ class ShortcutsDialog(QDialog):
         else:
             self.resize(want_w, want_h)
         self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+
+def _text(item: QTableWidgetItem | None) -> str:
+    """A cell's text: the dialog fills every cell of the table when it is made."""
+    assert item is not None
+    return item.text()

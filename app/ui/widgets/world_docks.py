@@ -13,6 +13,8 @@ from collections.abc import Callable, Mapping
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
+from app.model.state import World
+
 DOCKS_OF: dict[str, str] = {"imported": "teaching"}
 """A world that keeps another world's docks: a capture's q and k are edited, like the 4-D
 world's, in the vector editor (which shows the selected pair's largest dimensions there)."""
@@ -25,7 +27,7 @@ class WorldDocks(QObject):
     """
 
     def __init__(self, window: QMainWindow, docks: Mapping[str, QDockWidget],
-                 worlds: Mapping[str, str], open_world: Callable[[str], None]) -> None:
+                 worlds: Mapping[str, World], open_world: Callable[[World], None]) -> None:
         super().__init__(window)
         self._window = window
         self._docks = {name: docks[name] for name in worlds}
@@ -34,8 +36,8 @@ class WorldDocks(QObject):
         self._world = ""
         for name, dock in self._docks.items():
             dock.toggleViewAction().triggered.connect(
-                lambda on, home=self._worlds[name]: on and home != self._world
-                and open_world(home))
+                lambda on, home=self._worlds[name]: open_world(home)
+                if on and home != self._world else None)
 
     @property
     def put_away(self) -> frozenset[str]:

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.fonts import HEADING, STRONG, points, ui_font
+from app.ui.qt_known import layout_of
 from app.ui.widgets.text_fit import largest_size, wrapped_height
 
 HINT_PT, BUTTON_PT = HEADING, STRONG
@@ -49,11 +50,11 @@ class WorldHint(QWidget):
     def __init__(self, name: str, on_switch: Callable[[], None],
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.hint = QLabel(objectName=f"{name}_hint")
+        self.hint = QLabel(objectName=f"{name}_hint")  # type: ignore[call-overload]
         self.hint.setWordWrap(True)
         self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.hint.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.switch_button = QPushButton(objectName=f"{name}_switch_world")
+        self.switch_button = QPushButton(objectName=f"{name}_switch_world")  # type: ignore[call-overload]
         self.switch_button.clicked.connect(on_switch)
         layout = QVBoxLayout(self)
         layout.addStretch(1)
@@ -78,9 +79,9 @@ class WorldHint(QWidget):
     def fit(self) -> None:
         """The largest sizes up to the look's that fit: the button's text in one line across
         the page, then the message, wrapped, in the height the button leaves."""
-        margins = self.layout().contentsMargins()
+        margins = layout_of(self).contentsMargins()
         width = max(1, self.width() - margins.left() - margins.right())
-        height = self.height() - margins.top() - margins.bottom() - self.layout().spacing()
+        height = self.height() - margins.top() - margins.bottom() - layout_of(self).spacing()
         button = largest_size(points(BUTTON_PT),
                               lambda size: self._button_fits(size, width))
         self.switch_button.setFont(ui_font(button, bold=True))

@@ -43,6 +43,7 @@ class ZoomBadge(QLabel):
     def _place(self) -> None:
         self.adjustSize()
         host = self.parentWidget()
+        assert host is not None  # made over its host window
         self.move((host.width() - self.width()) // 2, INSET)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:

@@ -6,6 +6,8 @@ them into document edits and redraws the bars from the document's next view.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QLocale, QPointF, QRectF, Qt, Signal
@@ -14,6 +16,9 @@ from PySide6.QtWidgets import QAbstractSpinBox, QWidget
 
 from app.model.state import EDIT_LIMIT
 from app.ui.widgets.number_box import NumberBox
+
+if TYPE_CHECKING:  # pyqtgraph is untyped: these document what the scene sends
+    from pyqtgraph.GraphicsScene.mouseEvents import MouseClickEvent, MouseDragEvent
 
 BAR_WIDTH = 0.7
 
@@ -73,12 +78,12 @@ class BarColumns(pg.GraphicsObject):
     def _column(self, x: float) -> int:
         return int(np.clip(round(x), 0, len(self._values) - 1))
 
-    def mouseClickEvent(self, ev: object) -> None:
+    def mouseClickEvent(self, ev: MouseClickEvent) -> None:
         if ev.button() == Qt.MouseButton.LeftButton:
             ev.accept()
             self.clicked.emit(self._column(ev.pos().x()))
 
-    def mouseDragEvent(self, ev: object) -> None:
+    def mouseDragEvent(self, ev: MouseDragEvent) -> None:
         if ev.button() != Qt.MouseButton.LeftButton:
             ev.ignore()
             return

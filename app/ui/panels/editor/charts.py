@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from app.ui.look import SELECTION_COLOUR
 from app.ui.panels.editor.bars import BarColumns, EntryBox
+from app.ui.qt_known import layout_of
 
 ROLES = ("q", "k")
 SNAP = 0.1
@@ -46,9 +47,10 @@ def stacked_width(cell: QWidget) -> int:
     """A token cell's width in the two-column layout (name over buttons), whatever its
     direction now: the narrow layout puts them in a row, and measuring that row would keep
     the dock narrow for good."""
-    layout = cell.layout()
+    layout = layout_of(cell)
     margins = layout.contentsMargins()
-    widest = max(layout.itemAt(i).minimumSize().width() for i in range(layout.count()))
+    widest = max(item.minimumSize().width() for i in range(layout.count())
+                 if (item := layout.itemAt(i)) is not None)
     return widest + margins.left() + margins.right()
 
 

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from app.i18n import tr
 from app.model.capture import VALUE_LIMIT
 from app.model.capture_view import largest_terms
+from app.model.state import Role
 from app.state.document import Document
 from app.ui.fonts import READING, SMALL, emphasize
 from app.ui.format import name_tip, plain_tip, shown_name
@@ -58,21 +59,21 @@ class ImportedEditor(QWidget):
         self.dims = np.zeros(0, dtype=int)  # the dimension under each bar column
         self._reach = 0.0
         self._pair: tuple[object, ...] | None = None
-        self.pair_line = QLabel(objectName="editor_imported_pair")
+        self.pair_line = QLabel(objectName="editor_imported_pair")  # type: ignore[call-overload]
         self.pair_line.setTextFormat(Qt.TextFormat.PlainText)  # token names from a file
         self.pair_line.setWordWrap(True)
-        self.order_line = QLabel(objectName="editor_imported_order")
+        self.order_line = QLabel(objectName="editor_imported_order")  # type: ignore[call-overload]
         self.order_line.setWordWrap(True)
         self.plots: dict[str, ChartView] = {}
         self.bars: dict[str, BarColumns] = {}
         self.ticks: dict[str, list[QLabel]] = {role: [] for role in ROLES}
-        self.role_labels = {role: QLabel(objectName=f"editor_imported_{role}_role")
+        self.role_labels = {role: QLabel(objectName=f"editor_imported_{role}_role")  # type: ignore[call-overload]
                             for role in ROLES}
         self._tick_rows = {role: QHBoxLayout() for role in ROLES}
         self._charts = QGridLayout()
         self._charts.setHorizontalSpacing(6)
         self._charts.setVerticalSpacing(2)
-        self.dim_label = QLabel(objectName="editor_imported_dim_label")
+        self.dim_label = QLabel(objectName="editor_imported_dim_label")  # type: ignore[call-overload]
         self.dim_spin = WholeBox()
         self.dim_spin.setObjectName("editor_imported_dim")
         self.dim_label.setBuddy(self.dim_spin)
@@ -83,7 +84,7 @@ class ImportedEditor(QWidget):
             box.setRange(-VALUE_LIMIT, VALUE_LIMIT)
             box.setDecimals(DECIMALS)
             box.setSingleStep(0.01)
-        self.fixed_note = QLabel(objectName="editor_imported_fixed")
+        self.fixed_note = QLabel(objectName="editor_imported_fixed")  # type: ignore[call-overload]
         self.fixed_note.setWordWrap(True)
         self._lay_out()
         self.dim_spin.valueChanged.connect(lambda _value: self._show_entries())
@@ -237,7 +238,7 @@ class ImportedEditor(QWidget):
 
     # --- edits -----------------------------------------------------------------------------
 
-    def _edit(self, role: str, dim: int, value: float) -> None:
+    def _edit(self, role: Role, dim: int, value: float) -> None:
         state = self.document.state
         if state.world != "imported" or state.imported is None:
             return
@@ -252,8 +253,8 @@ class ImportedEditor(QWidget):
             self.dim_spin.setValue(int(self.dims[column]) + 1)  # its exact value shows below
         self.document.begin_drag()
 
-    def _on_dragged(self, role: str, column: int, value: float) -> None:
+    def _on_dragged(self, role: Role, column: int, value: float) -> None:
         self._edit(role, int(self.dims[column]), round(value, DRAG_PLACES))
 
-    def _on_typed(self, role: str, value: float) -> None:
+    def _on_typed(self, role: Role, value: float) -> None:
         self._edit(role, self.dim_spin.value() - 1, value)

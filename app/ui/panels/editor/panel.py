@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from app.i18n import current, tr
 from app.model.reshape import colour_slots, tokens_of
+from app.model.state import Role
 from app.state.document import Document
 from app.ui.fonts import READING, emphasize
 from app.ui.format import token_glosses
@@ -34,6 +35,7 @@ from app.ui.panels.editor.charts import (
 )
 from app.ui.panels.editor.imported import ImportedEditor
 from app.ui.panels.editor.reshape import ReshapeBar
+from app.ui.qt_known import layout_of
 from app.ui.widgets.number_box import quoted
 from app.ui.widgets.scroll import FittedScrollArea
 from app.ui.widgets.world_hint import WorldHint, pages_with_hint
@@ -92,7 +94,7 @@ class EditorPanel(Panel):
                 lambda token, r=role: self._pick(r, token))
         self.reshape_bar = ReshapeBar(self.document)
         self.reshape_bar.refused.connect(self._on_refused)
-        self.help_line = QLabel(objectName="editor_help")
+        self.help_line = QLabel(objectName="editor_help")  # type: ignore[call-overload]
         self.help_line.setWordWrap(True)
         column = QVBoxLayout(page)
         column.setContentsMargins(0, 0, 0, 0)
@@ -101,7 +103,7 @@ class EditorPanel(Panel):
         column.addStretch(1)
         self._scroll = FittedScrollArea(page)
         self._scroll.verticalScrollBar().rangeChanged.connect(self._on_page_grown)
-        self.message = QLabel(objectName="editor_message")
+        self.message = QLabel(objectName="editor_message")  # type: ignore[call-overload]
         self.message.setWordWrap(True)
         self.message.hide()
         self._content = QWidget()
@@ -180,7 +182,7 @@ class EditorPanel(Panel):
         state, count = self.document.state, len(self._cells)
         shown = tuple(range(count))  # the panel's own height: its scroll area resizes later
         if self.look.stage and len(state.teaching_q) == count:
-            margins = self.layout().contentsMargins()
+            margins = layout_of(self).contentsMargins()
             fits = self._rows_height(shown) <= self.height() - margins.top() - margins.bottom()
             shown = rows.stage_tokens(count, (state.query, state.key), fits)
         if shown != self._shown_tokens:
@@ -206,6 +208,7 @@ class EditorPanel(Panel):
         scrolled page."""
         state = self.document.state
         page = self._scroll.widget()
+        assert page is not None  # the scroll area holds the page from the start
         rect = QRect()
         for token in {state.query, state.key} if one is None else {one}:
             for widget in (self._cells[token], *(self.charts[(role, token)].widget
@@ -253,7 +256,7 @@ class EditorPanel(Panel):
         chart = self.charts[("q", shown)].widget  # lags its font)
         bar = 0 if self.look.stage else self.style().pixelMetric(
             QStyle.PixelMetric.PM_ScrollBarExtent)
-        margins = self.layout().contentsMargins()
+        margins = layout_of(self).contentsMargins()
         return rows.wide_width(self._cells, [*self.name_labels, *self.gloss_labels], chart,
                                self._grid.horizontalSpacing(), self.look.stage) + bar + (
             margins.left() + margins.right())
@@ -265,7 +268,7 @@ class EditorPanel(Panel):
         chart = self.charts[("q", shown)].widget
         bar = 0 if self.look.stage else self.style().pixelMetric(
             QStyle.PixelMetric.PM_ScrollBarExtent)
-        margins = self.layout().contentsMargins()
+        margins = layout_of(self).contentsMargins()
         grid = rows.narrow_width(self._cells, list(self.role_marks.values()), chart,
                                  self._grid.horizontalSpacing())
         return max(grid, self.reshape_bar.minimumSizeHint().width()) + bar + (
@@ -287,7 +290,7 @@ class EditorPanel(Panel):
         width = self._narrow_width() if narrow else wide
         state = self.document.state
         pair = rows.stage_tokens(len(self._cells), (state.query, state.key), fits_all=False)
-        margins = self.layout().contentsMargins()
+        margins = layout_of(self).contentsMargins()
         return QSize(width, self._rows_height(pair, narrow=narrow)
                      + margins.top() + margins.bottom())
 
@@ -386,7 +389,7 @@ class EditorPanel(Panel):
     def _pick(self, role: str, token: int) -> None:
         self.document.select(**({"query": token} if role == "q" else {"key": token}))
 
-    def _edit(self, role: str, token: int, dim: int, value: float) -> None:
+    def _edit(self, role: Role, token: int, dim: int, value: float) -> None:
         state = self.document.state
         if state.world != "teaching":
             return
@@ -399,7 +402,7 @@ class EditorPanel(Panel):
         self.message.hide()
         self.document.begin_drag()
 
-    def _on_dragged(self, role: str, token: int, dim: int, value: float, free: bool) -> None:
+    def _on_dragged(self, role: Role, token: int, dim: int, value: float, free: bool) -> None:
         self._edit(role, token, dim, snapped(value, free))
 
     def _on_drag_finished(self, role: str, token: int, dim: int) -> None:
@@ -418,7 +421,7 @@ class EditorPanel(Panel):
             box.setFocus()
             box.selectAll()
 
-    def _on_typed(self, role: str, token: int, dim: int, value: float) -> None:
+    def _on_typed(self, role: Role, token: int, dim: int, value: float) -> None:
         self.message.hide()
         self._edit(role, token, dim, value)
 
@@ -426,7 +429,7 @@ class EditorPanel(Panel):
         self.message.setText(text)
         self.message.show()
 
-    def _on_row_typed(self, role: str, token: int, box: EntryBox, parts: tuple[str, ...],
+    def _on_row_typed(self, role: Role, token: int, box: EntryBox, parts: tuple[str, ...],
                       text: str) -> None:
         """Several numbers typed or pasted into one box: d of them fill the vector (one undo
         step); another count is refused under the box."""

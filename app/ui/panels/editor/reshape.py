@@ -36,13 +36,13 @@ class ReshapeBar(QWidget):
         self.document = document
         self.setObjectName("editor_reshape")
         self.token_label = QLabel()
-        self.token_combo = QComboBox(objectName="editor_reshape_token")
+        self.token_combo = QComboBox(objectName="editor_reshape_token")  # type: ignore[call-arg]
         self.token_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        self.name_edit = QLineEdit(objectName="editor_reshape_name")
+        self.name_edit = QLineEdit(objectName="editor_reshape_name")  # type: ignore[call-overload]
         self.name_edit.setMaxLength(reshape.MAX_NAME * 2)  # longer text is refused by name
-        self.rename_button = QPushButton(objectName="editor_reshape_rename")
-        self.remove_button = QPushButton(objectName="editor_reshape_remove")
-        self.add_button = QPushButton(objectName="editor_reshape_add")
+        self.rename_button = QPushButton(objectName="editor_reshape_rename")  # type: ignore[call-overload]
+        self.remove_button = QPushButton(objectName="editor_reshape_remove")  # type: ignore[call-overload]
+        self.add_button = QPushButton(objectName="editor_reshape_add")  # type: ignore[call-overload]
         self.dim_label = QLabel()
         self.dim_spin = WholeBox()
         self.dim_spin.setObjectName("editor_reshape_dim")

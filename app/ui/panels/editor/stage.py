@@ -5,6 +5,8 @@ and the room the rows take."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QBoxLayout,
@@ -28,6 +30,7 @@ from app.ui.panels.editor.charts import (
     stacked_width,
 )
 from app.ui.panels.editor.title import LESSON_D
+from app.ui.qt_known import layout_of
 
 
 def token_cell(token: int, name: str, colour: str, groups: dict[str, QButtonGroup],
@@ -36,17 +39,17 @@ def token_cell(token: int, name: str, colour: str, groups: dict[str, QButtonGrou
     cell = QWidget()
     layout = QBoxLayout(QBoxLayout.Direction.TopToBottom, cell)
     layout.setContentsMargins(0, 0, 0, 0)
-    label = QLabel(name, objectName=f"editor_name_{token}")
+    label = QLabel(name, objectName=f"editor_name_{token}")  # type: ignore[call-overload]
     label.setStyleSheet(f"color: {colour};")
     label.setTextFormat(Qt.TextFormat.PlainText)  # a token name from data, never markup
     layout.addWidget(label)
-    gloss = QLabel(objectName=f"editor_gloss_{token}")  # English only: "(gave)"
+    gloss = QLabel(objectName=f"editor_gloss_{token}")  # type: ignore[call-overload]  # English only: "(gave)"
     gloss.setTextFormat(Qt.TextFormat.PlainText)
     layout.addWidget(gloss)
     row = QHBoxLayout()
     buttons = {}
     for role in ROLES:
-        button = QPushButton(role, objectName=f"editor_pick_{role}_{token}", checkable=True)
+        button = QPushButton(role, objectName=f"editor_pick_{role}_{token}", checkable=True)  # type: ignore[call-overload]
         groups[role].addButton(button, token)
         buttons[role] = button
         row.addWidget(button)
@@ -136,8 +139,8 @@ def lay_out_rows(grid: QGridLayout, headers: dict[str, QLabel],
     for token, cell in enumerate(cells):
         top = 1 + rows * token
         grid.addWidget(cell, top, 0, 1, 3 if narrow else 1)
-        cell.layout().setDirection(QBoxLayout.Direction.LeftToRight if narrow
-                                   else QBoxLayout.Direction.TopToBottom)
+        cast(QBoxLayout, layout_of(cell)).setDirection(  # a token cell's is a box layout
+            QBoxLayout.Direction.LeftToRight if narrow else QBoxLayout.Direction.TopToBottom)
         for index, role in enumerate(ROLES):
             row, column = (top + 1 + index, 2) if narrow else (top, 2 + index)
             if narrow:
@@ -172,9 +175,9 @@ def narrow_width(cells: list[QWidget], marks: list[QLabel], chart: QWidget,
 
 def lined_width(cell: QWidget) -> int:
     """A token cell's width in the narrow layout (name, gloss and buttons in a row)."""
-    layout = cell.layout()
+    layout = layout_of(cell)
     margins = layout.contentsMargins()
-    items = [layout.itemAt(i) for i in range(layout.count())]
+    items = [item for i in range(layout.count()) if (item := layout.itemAt(i)) is not None]
     shown = [item.minimumSize().width() for item in items if not item.isEmpty()]
     return sum(shown) + layout.spacing() * max(len(shown) - 1, 0) + (
         margins.left() + margins.right())

@@ -76,6 +76,7 @@ class ExpansionPanel(Panel):
     """Shows why the selected score is what it is, one dimension at a time."""
 
     name = "expansion"
+    scroll: FittedScrollArea  # type: ignore[assignment]  # the attribute hides QWidget.scroll()
     depends_on = STATE_FIELDS
     """The selected pair of any world, under any scorer: every field can change it."""
     holds_while_dragging = True
@@ -155,8 +156,9 @@ class ExpansionPanel(Panel):
             self.bars_plot.setMinimumWidth(self.bars_width())
         else:
             self.bars_plot.setMinimumWidth(0)
-            for row, widget in enumerate((*texts[:2], self.bars_plot, *texts[2:])):
-                grid.addWidget(widget, row, 0)
+            column: tuple[QWidget, ...] = (*texts[:2], self.bars_plot, *texts[2:])
+            for row, placed in enumerate(column):
+                grid.addWidget(placed, row, 0)
             grid.setRowStretch(2, 1)
             grid.setRowStretch(5, 1)  # past the bars' largest height, room is left below
         self.scroll.relayout()

@@ -29,6 +29,7 @@ from app.ui.panels.guide.checklist import Checklist
 from app.ui.panels.guide.measure import MeasureBox
 from app.ui.panels.guide.sections import AFTER_MEASURE, BEFORE_MEASURE, CLOSING, section_html
 from app.ui.panels.guide.stepper import Stepper
+from app.ui.qt_known import layout_of
 from app.ui.widgets.reshaped_note import ReshapedNote
 from app.ui.widgets.rich_label import rich_label
 from app.ui.widgets.stage_text import kept_whole
@@ -47,6 +48,7 @@ class GuidePanel(Panel):
 
     name = "guide"
     depends_on = ()
+    scroll: QScrollArea  # type: ignore[assignment]  # the attribute hides QWidget.scroll()
     """Nothing: its notes follow the lesson run, its checklist the class's choices."""
     observes_while_hidden = SPEC.observes_while_hidden  # declared once, with its dock
 
@@ -126,7 +128,7 @@ class GuidePanel(Panel):
         text = (max(self.scroll.minimumSizeHint().height(), GUIDE_TEXT_LINES * line)
                 if self.run.scene.blocks else 0)
         notes = self.stepper.heightForWidth(width or self.stepper.width())
-        return notes + text + 2 * self.layout().spacing()
+        return notes + text + 2 * layout_of(self).spacing()
 
     def withhold(self, on: bool) -> None:
         """Where the class can see it (the notes band, the lesson's docks), the blocks that

@@ -194,7 +194,7 @@ class HeatmapCanvas(QObject):
     def set_lesson_mask(self, allowed: np.ndarray) -> None:
         """Hatch the cells the causal mask removes (redrawn only when the mask changes)."""
         mask = ~allowed
-        if np.array_equal(mask, self._mask):
+        if self._mask is not None and np.array_equal(mask, self._mask):
             return
         self._mask = mask
         path = QtGui.QPainterPath()

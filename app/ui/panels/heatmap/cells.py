@@ -126,9 +126,9 @@ class CellGrid(pg.GraphicsObject):
         for row in rows:
             line = self._colours[row]
             for col in cols:
-                if line[col] is not None:
+                if (rgba := line[col]) is not None:
                     painter.fillRect(QRectF(col - 0.5, row - 0.5, 1.0, 1.0),
-                                     QtGui.QColor.fromRgbF(*line[col]))
+                                     QtGui.QColor.fromRgbF(*rgba))
         if self.labels_visible and self.labels:
             to_device = painter.transform()
             painter.resetTransform()  # numbers keep their point size however large a cell is
@@ -304,7 +304,7 @@ class CellLayer:
         """Scale mode's numbered axes (0 … T): tick numbers sized to the plot's height, as
         pyqtgraph spaces about five of them along it whatever their size. Refits only when
         T or the size changes: refitting regenerates both axes."""
-        names = {"left": [str(T)], "top": [str(T)]}
+        names: dict[str, Sequence[str]] = {"left": [str(T)], "top": [str(T)]}
         size = min(max(points(READING), self.floor), max(self.floor, 0.12 * self.plot.vb.height()))
         tick = round(size * 2) / 2
         if (names, tick) != (self.names, self._tick_pt):
@@ -348,7 +348,8 @@ class CellLayer:
     def set_placed_axes(self, ticks: dict[str, list[tuple[int, str]]], point: float) -> None:
         """Ticks at chosen rows and columns (a large import's thinned names) in a `point`-size
         font, set only when they change: new ticks regenerate an axis."""
-        labels = {side: [text for _, text in pairs] for side, pairs in ticks.items()}
+        labels: dict[str, Sequence[str]] = {side: [text for _, text in pairs]
+                                            for side, pairs in ticks.items()}
         if (labels, point) == (self.names, self._tick_pt):
             return
         for side, pairs in ticks.items():
@@ -389,7 +390,7 @@ class CellLayer:
         rows, cols = shape
         on = self.look.spotlight and cell is not None and rows * cols > 0
         self.veil.setVisible(on)
-        if not on:
+        if not on or cell is None:  # (no cell is never on)
             return
         row, col = cell
         path = QtGui.QPainterPath()

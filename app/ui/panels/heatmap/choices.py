@@ -90,19 +90,19 @@ class HeatmapChoices:
 
     def __init__(self, document: Document, parent: QWidget) -> None:
         self.document = document
-        self.e_button = QPushButton(parent, objectName="heatmap_source_e", checkable=True)
+        self.e_button = QPushButton(parent, objectName="heatmap_source_e", checkable=True)  # type: ignore[call-overload]
         self.e_button.toggled.connect(
             lambda on: document.set_options(heatmap_source=HEATMAP_SOURCES[int(on)]))
         self.length_label = QLabel(parent)
-        self.slider = QSlider(Qt.Orientation.Horizontal, parent, objectName="heatmap_q_scale")
+        self.slider = QSlider(Qt.Orientation.Horizontal, parent, objectName="heatmap_q_scale")  # type: ignore[call-overload]
         self.slider.setRange(0, len(Q_SCALES) - 1)
         self.slider.setPageStep(1)
         self.slider.setTickPosition(QSlider.TickPosition.TicksBelow)
         self.slider.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.slider.valueChanged.connect(
             lambda i: document.set_options(q_scale=Q_SCALES[i]))
-        self.value_label = QLabel(parent, objectName="heatmap_q_scale_value")
-        self.note = QLabel(parent, objectName="heatmap_weights_note")
+        self.value_label = QLabel(parent, objectName="heatmap_q_scale_value")  # type: ignore[call-overload]
+        self.note = QLabel(parent, objectName="heatmap_weights_note")  # type: ignore[call-overload]
         self.note.setWordWrap(True)
         for widget in (self.e_button, self.length_label, self.value_label):
             restrain(widget)

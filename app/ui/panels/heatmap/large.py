@@ -4,6 +4,7 @@ a downsampled image, as scale mode draws one, with thinned token ticks and the c
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -43,7 +44,7 @@ def _step(count: int, ticks: int) -> int:
         scale *= 10
 
 
-def thinned(names: tuple[str, ...], ticks: int, chars: int) -> list[tuple[int, str]]:
+def thinned(names: Sequence[str], ticks: int, chars: int) -> list[tuple[int, str]]:
     """Every step-th name as "index name", so a reader can find a token by number too."""
     step = _step(len(names), ticks)
     out = []
@@ -101,7 +102,7 @@ class Picture:
 
 def show_image(canvas: HeatmapCanvas, picture: Picture, values: np.ndarray,
                levels: tuple[float, float], cmap: pg.ColorMap, unit: str,
-               names: dict[str, tuple[str, ...]], causal: bool) -> None:
+               names: Mapping[str, Sequence[str]], causal: bool) -> None:
     """Draw `values` (NaN: no colour) as block extremes sized to the plot's pixels."""
     rows, cols = values.shape
     image = picture.of(canvas, values)

@@ -7,6 +7,7 @@ and scale mode (scale_mode.py) draws random Q, K up to T = 4096 from its own wor
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -38,6 +39,7 @@ from app.ui.panels.heatmap.readout import (
     readout_text,
 )
 from app.ui.panels.heatmap.scale_mode import ScaleMode
+from app.ui.qt_known import layout_of
 from app.ui.widgets.live_label import LiveLabel
 from app.ui.widgets.stage_text import kept_whole, least_pt, unbroken
 from app.ui.widgets.text_fit import wrapped_height
@@ -58,7 +60,7 @@ class _Matrix:
     levels: tuple[float, float]
     cmap: pg.ColorMap
     unit: str
-    names: dict[str, list[str] | tuple[str, ...]]
+    names: dict[str, Sequence[str]]
     allowed: np.ndarray
     texts: list[list[str]]
     """Each cell's number, [row][column]; the cells print them when they hold them."""
@@ -104,21 +106,21 @@ class HeatmapPanel(Panel):
         self.refresh()
 
     def _build_controls(self) -> None:
-        self.scores_button = QtWidgets.QPushButton(objectName="heatmap_scores", checkable=True)
-        self.weights_button = QtWidgets.QPushButton(objectName="heatmap_weights", checkable=True)
+        self.scores_button = QtWidgets.QPushButton(objectName="heatmap_scores", checkable=True)  # type: ignore[call-overload]
+        self.weights_button = QtWidgets.QPushButton(objectName="heatmap_weights", checkable=True)  # type: ignore[call-overload]
         self._modes = QtWidgets.QButtonGroup(self)
         for index, button in enumerate((self.scores_button, self.weights_button)):
             self._modes.addButton(button, index)
         self._modes.idClicked.connect(
             lambda index: self.document.set_options(heatmap_mode=("scores", "weights")[index]))
-        self.causal_box = QtWidgets.QCheckBox(objectName="heatmap_causal")
+        self.causal_box = QtWidgets.QCheckBox(objectName="heatmap_causal")  # type: ignore[call-overload]
         self.causal_box.toggled.connect(lambda on: self.document.set_options(causal=on))
-        self.scale_box = QtWidgets.QCheckBox(objectName="heatmap_scale")
+        self.scale_box = QtWidgets.QCheckBox(objectName="heatmap_scale")  # type: ignore[call-overload]
         self.scale_box.toggled.connect(lambda on: self.document.set_options(scale_mode=on))
-        self.t_combo = QtWidgets.QComboBox(objectName="heatmap_scale_t")
+        self.t_combo = QtWidgets.QComboBox(objectName="heatmap_scale_t")  # type: ignore[call-arg]
         self.t_combo.addItems([f"T = {t:,}" for t in SCALE_TS])
         self.t_combo.currentIndexChanged.connect(
-            lambda i: i >= 0 and self.document.set_options(scale_T=SCALE_TS[i]))
+            lambda i: self.document.set_options(scale_T=SCALE_TS[i]) if i >= 0 else None)
         for widget in (self.scores_button, self.weights_button, self.causal_box,
                        self.scale_box, self.t_combo):
             restrain(widget)  # past 150 % the zoom goes to the cells, not the buttons
@@ -229,7 +231,8 @@ class HeatmapPanel(Panel):
         self._fit_lines()
 
     def _fit_lines(self) -> None:
-        layout, margins = self.layout(), self.layout().contentsMargins()
+        layout = layout_of(self)
+        margins = layout.contentsMargins()
         room = (self.height() - self._controls.sizeHint().height() - margins.top()
                 - margins.bottom() - 3 * layout.spacing())
         stage = self.look.stage
@@ -264,7 +267,7 @@ class HeatmapPanel(Panel):
         other line shows when there is room for it too. A dock shorter than this squeezes
         the cells past printing their numbers."""
         stage = self.look.stage
-        margins, spacing = self.layout().contentsMargins(), self.layout().spacing()
+        margins, spacing = layout_of(self).contentsMargins(), layout_of(self).spacing()
         plot = (self.canvas.readable_plot(self._picture_side()) if stage else
                 self.canvas.readable_plot(self.look.px(ROOMY_PLOT_HEIGHT), points(DESK_CELL_PT)))
         plot = plot.expandedTo(QSize(0, self.canvas.graphics.minimumHeight()))
@@ -281,9 +284,9 @@ class HeatmapPanel(Panel):
             inner = max(inner, self._controls.minimumSize().width())
         line = math.ceil(wrapped_height(label.text(), font, inner)) if label.text() else 0
         height = plot.height() + line + controls.height() + 3 * spacing
-        size = QSize(inner + margins.left() + margins.right(),
-                     height + margins.top() + margins.bottom())
-        return size if stage else size.expandedTo(super().readable_size())
+        whole = QSize(inner + margins.left() + margins.right(),
+                      height + margins.top() + margins.bottom())
+        return whole if stage else whole.expandedTo(super().readable_size())
 
     def sizeHint(self) -> QSize:
         """Modest, so the term-by-term dock below gets room at 1280×720; it grows from there."""
@@ -327,6 +330,7 @@ class HeatmapPanel(Panel):
         view, state = self.document.view, self.document.state
         embeddings = self.choices.shows_embeddings(state, view)
         if embeddings:
+            assert view.embeddings is not None  # on screen only when the view has them
             values, wanted, signed = (np.ma.filled(view.embeddings.cos.astype(np.float64),
                                                    np.nan), (-1.0, 1.0), True)
         elif state.options.heatmap_mode == "weights":
@@ -338,6 +342,7 @@ class HeatmapPanel(Panel):
         meaning = (state.scorer, state.options.heatmap_mode, embeddings, values.shape)
         levels = self._levels.fit(wanted, meaning, hold=self.document.dragging)
         self.pointer.set_grid(values.shape)
+        names: dict[str, Sequence[str]]
         if needs_image(values.shape):  # an imported capture: past the cell grid's reach
             names = {"left": view.query_names, "top": view.key_names}
         else:
@@ -360,6 +365,7 @@ class HeatmapPanel(Panel):
     def _draw(self) -> None:
         """The matrix's colours, numbers, axes and hatching (each only redrawn if changed)."""
         matrix, canvas = self._matrix, self.canvas
+        assert matrix is not None  # drawn only once the lesson's matrix is made
         if needs_image(matrix.values.shape):
             show_image(canvas, self.picture, matrix.values, matrix.levels, matrix.cmap,
                        matrix.unit, matrix.names, not matrix.allowed.all())

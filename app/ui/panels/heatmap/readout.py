@@ -6,7 +6,7 @@ cells (the panel decides what picking does)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 from PySide6 import QtGui
@@ -20,6 +20,8 @@ from app.ui.format import format_percent, format_score, pair_formula, shown_name
 from app.ui.panels.heatmap.choices import weights_formula
 
 if TYPE_CHECKING:
+    from pyqtgraph.GraphicsScene.mouseEvents import MouseClickEvent  # untyped: documents it
+
     from app.ui.panels.heatmap.canvas import HeatmapCanvas
 
 PERCENT = 100.0
@@ -48,6 +50,7 @@ def cell_text(state: LabState, view: View, embeddings: bool, shape: tuple[int, i
     percent weights; `embeddings` when the embeddings' cosine is on screen."""
     decimals = _decimals(shape)
     if embeddings:
+        assert view.embeddings is not None  # on screen only when the view has them
         value = view.embeddings.cos[row, col]
         return _score_text(None if value is np.ma.masked else float(value), decimals)
     if state.options.heatmap_mode == "weights":
@@ -66,7 +69,11 @@ def cell_texts(state: LabState, view: View, embeddings: bool,
     decimals = _decimals(shape)
     if state.options.heatmap_mode == "weights" and not embeddings:
         return [[_weight_text(weight) for weight in line] for line in view.weights.tolist()]
-    matrix = view.embeddings.cos if embeddings else view.active
+    if embeddings:
+        assert view.embeddings is not None  # on screen only when the view has them
+        matrix = view.embeddings.cos
+    else:
+        matrix = view.active
     allowed = (np.ones(shape, dtype=bool) if embeddings else view.allowed).tolist()
     return [["−∞" if not free else _score_text(None if masked else value, decimals)
              for value, masked, free in zip(values, masks, frees, strict=True)]
@@ -127,7 +134,7 @@ class CellPointer(QObject):
     def _cell_at(self, scene_pos: QPointF) -> tuple[int, int] | None:
         return None if self._shape is None else self._canvas.cell_at(scene_pos, self._shape)
 
-    def _on_clicked(self, event: object) -> None:
+    def _on_clicked(self, event: MouseClickEvent) -> None:
         cell = self._cell_at(event.scenePos())
         if cell is not None:
             event.accept()
@@ -143,7 +150,7 @@ class CellPointer(QObject):
             self.hover = None
             self.hovered.emit(None)
         if watched is self._canvas.graphics and event.type() == QEvent.Type.KeyPress:
-            return self._on_key(event)
+            return self._on_key(cast(QtGui.QKeyEvent, event))  # a KeyPress event
         return super().eventFilter(watched, event)
 
     def _on_key(self, event: QtGui.QKeyEvent) -> bool:

@@ -90,7 +90,7 @@ class ScaleMode(QObject):
         never passes for the new one's."""
         self.stale = stale
         self.canvas.fade_image(stale)
-        if stale:
+        if stale and self._requested is not None:  # (stale only ever after a request)
             self.readout_changed.emit(tr("heatmap.scale_pending",
                                          scorer=tr(f"scorer.{self._requested.scorer}")))
 

@@ -22,6 +22,7 @@ from app.ui.fonts import READING, emphasize
 from app.ui.panels.base import Panel
 from app.ui.panels.landscapes.plot import LandscapePlot, wrapping
 from app.ui.panels.landscapes.q_length import QLength
+from app.ui.qt_known import layout_of
 from app.ui.widgets.world_hint import WorldHint, pages_with_hint
 
 MINIMUM_SIZE = (240, 150)
@@ -93,7 +94,7 @@ class LandscapesPanel(Panel):
 
     def __init__(self, document: Document, parent: QWidget | None = None) -> None:
         super().__init__(document, parent)
-        self.intro = QLabel(objectName="landscapes_intro")
+        self.intro = QLabel(objectName="landscapes_intro")  # type: ignore[call-overload]
         wrapping(self.intro)
         emphasize(self.intro, READING)
         self.q_length = QLength()
@@ -158,7 +159,7 @@ class LandscapesPanel(Panel):
     def _above(self, width: int, roomy: bool) -> int:
         """The height the intro (where there is room) and the q-length row take."""
         intro = self.intro.heightForWidth(width) if roomy else 0
-        return intro + self.q_length.sizeHint().height() + self._content.layout().spacing()
+        return intro + self.q_length.sizeHint().height() + layout_of(self._content).spacing()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         """Arrange the four for the new size; the intro line only where there is room."""

@@ -55,10 +55,10 @@ class LandscapePlot:
 
     def __init__(self, scorer: str) -> None:
         self.scorer = scorer
-        self.title = QLabel(objectName=f"landscape_{scorer}_title")
+        self.title = QLabel(objectName=f"landscape_{scorer}_title")  # type: ignore[call-overload]
         self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.title.setTextFormat(Qt.TextFormat.PlainText)
-        self.caption = QLabel(objectName=f"landscape_{scorer}_caption")
+        self.caption = QLabel(objectName=f"landscape_{scorer}_caption")  # type: ignore[call-overload]
         self.caption.setTextFormat(Qt.TextFormat.PlainText)
         for label in (self.title, self.caption):
             wrapping(label)
@@ -102,7 +102,7 @@ class LandscapePlot:
             self.levels.append(label)
         self.names: list[pg.TextItem] = []
         self._view: View | None = None
-        self._contours = True
+        self._contours: bool = True
         self._look = Look()
         self._signed = True
         self._shown: tuple[float, float] = (0.0, 0.0)
@@ -137,7 +137,7 @@ class LandscapePlot:
         labelled contours at every step would cost more than the rest of the frame."""
         self._view, self._contours = view, contours
         land = view.landscape_at(self.aspect(), self.scorer) if view is not None else None
-        if land is None:
+        if land is None or view is None:  # (no view, no landscape)
             return
         self._paint_field(land, contours)
         self._paint_vectors(view)

@@ -28,18 +28,18 @@ class QLength(QWidget):
         self.setObjectName("landscapes_q_length")
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
-        self.title = QLabel(objectName="landscapes_q_length_title")
+        self.title = QLabel(objectName="landscapes_q_length_title")  # type: ignore[call-overload]
         emphasize(self.title, READING, bold=True)
         row.addWidget(self.title)
         self.buttons: dict[float, QPushButton] = {}
         for factor in Q_LENGTHS:
-            button = QPushButton(factor_text(factor), checkable=True,
+            button = QPushButton(factor_text(factor), checkable=True,  # type: ignore[call-overload]
                                  objectName=f"landscapes_q_{factor:g}")
             emphasize(button, READING, bold=True)
             button.clicked.connect(lambda _checked=False, f=factor: self._on_clicked(f))
             self.buttons[factor] = button
             row.addWidget(button)
-        self.norm = QLabel(objectName="landscapes_q_norm")
+        self.norm = QLabel(objectName="landscapes_q_norm")  # type: ignore[call-overload]
         self.norm.setTextFormat(Qt.TextFormat.PlainText)
         emphasize(self.norm, STRONG)
         row.addWidget(self.norm)

@@ -154,7 +154,7 @@ class MatchModel(QAbstractTableModel):
         column at a time from plain lists (a 4,096-key import has 40,000 cells)."""
         rows = self.rows
         columns = [self._column(column) for column in COLUMNS]
-        grid = []
+        grid: list[tuple[tuple[object, ...], ...]] = []
         for row in range(len(rows.names)):
             # what paints: a tooltip is read when it is shown, so a new one repaints nothing
             # (the reasons it quotes change at most drag steps, and announced every cell)

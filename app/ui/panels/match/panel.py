@@ -44,6 +44,7 @@ from app.ui.panels.match.model import (
     NumericSortProxy,
     highlight_kind,
 )
+from app.ui.qt_known import layout_of
 from app.ui.widgets.live_label import LiveLabel
 from app.ui.widgets.scroll import FittedScrollArea
 from app.ui.widgets.stage_text import kept_whole, unbroken
@@ -73,7 +74,8 @@ def reason_text(reason: SwapReason, names: tuple[str, ...]) -> str:
     values["da"], values["db"] = format_apart(*reason.dot)
     # Distances read better as |q−k| than as the negative scores the table sorts by.
     sign = -1.0 if reason.other == "neg_euclidean" else 1.0
-    values["oa"], values["ob"] = format_apart(*(sign * x for x in reason.other_scores))
+    winner, loser = reason.other_scores
+    values["oa"], values["ob"] = format_apart(sign * winner, sign * loser)
     return tr(REASON_KEYS[(reason.other, reason.kind)], **values)
 
 
@@ -81,6 +83,7 @@ class MatchTablePanel(Panel):
     """A sortable table of one query row; picking a row selects that key everywhere."""
 
     name = "match"
+    scroll: FittedScrollArea  # type: ignore[assignment]  # the attribute hides QWidget.scroll()
     depends_on = STATE_FIELDS
     """Every key of the selected query under every scorer: every field can change it."""
     holds_while_dragging = True
@@ -354,7 +357,7 @@ class MatchTablePanel(Panel):
 
     def _frame(self) -> tuple[int, int]:
         """The page's margins around its content (and the allowance `_fit_table` keeps)."""
-        margins = self.scroll.widget().layout().contentsMargins()
+        margins = layout_of(self.scroll.widget()).contentsMargins()
         return (margins.left() + margins.right() + math.ceil(self.look.px(24)),
                 margins.top() + margins.bottom())
 
@@ -364,11 +367,11 @@ class MatchTablePanel(Panel):
         table = self.table
         rows = sum(table.rowHeight(r) for r in range(self.proxy.rowCount()))
         header = self._compact_header or table.horizontalHeader().sizeHint().height()
-        return (self.caption.heightForWidth(width) + self.scroll.widget().layout().spacing()
+        return (self.caption.heightForWidth(width) + layout_of(self.scroll.widget()).spacing()
                 + header + rows + 2 * table.frameWidth())
 
     def _reasons_height(self, width: int) -> int:
-        spacing = self.scroll.widget().layout().spacing()
+        spacing = layout_of(self.scroll.widget()).spacing()
         return sum(label.heightForWidth(width) + spacing
                    for label in (self.reasons_title, self.reasons))
 
@@ -382,7 +385,7 @@ class MatchTablePanel(Panel):
             height = self.height() - frame_h
             table = self._table_block(self.table.maximumWidth())
             above = (self.caption.heightForWidth(self.width() - frame_w)  # over both columns
-                     + self.scroll.widget().layout().spacing())
+                     + layout_of(self.scroll.widget()).spacing())
             wide = wide and above + self._reasons_height(int(room)) <= height
             below = table + self._reasons_height(self.width() - frame_w) <= height
             for label in (self.reasons_title, self.reasons):

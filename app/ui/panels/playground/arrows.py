@@ -8,17 +8,22 @@ moved back into place when the document's new view arrives.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
+from app.model.state import Role
 from app.ui.look import SELECTION_COLOUR, Look
 from app.ui.widgets.plot_text import PlotText
 from app.ui.widgets.polyline import Polyline
 
-VectorId = tuple[str, int]
+if TYPE_CHECKING:  # pyqtgraph is untyped: these document what the scene sends
+    from pyqtgraph.GraphicsScene.mouseEvents import HoverEvent, MouseClickEvent, MouseDragEvent
+
+VectorId = tuple[Role, int]
 LABEL_GAP_PX = 16
 """Pixels (at 100 %) between a point and the label placed beside it."""
 
@@ -72,18 +77,18 @@ class TipHandle(pg.GraphicsObject):
         painter.setPen(QPen(ring, width))
         painter.drawEllipse(QPointF(0, 0), self._radius, self._radius)
 
-    def hoverEvent(self, ev: object) -> None:
+    def hoverEvent(self, ev: HoverEvent) -> None:
         hover = not ev.isExit() and ev.acceptDrags(Qt.MouseButton.LeftButton)
         if hover != self._hover:
             self._hover = hover
             self.update()
 
-    def mouseClickEvent(self, ev: object) -> None:
+    def mouseClickEvent(self, ev: MouseClickEvent) -> None:
         if ev.button() == Qt.MouseButton.LeftButton:
             ev.accept()
             self.clicked.emit(self.role, self.index)
 
-    def mouseDragEvent(self, ev: object) -> None:
+    def mouseDragEvent(self, ev: MouseDragEvent) -> None:
         if ev.button() != Qt.MouseButton.LeftButton:
             ev.ignore()
             return

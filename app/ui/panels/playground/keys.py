@@ -9,8 +9,9 @@ from app.ui.panels.playground.arrows import VectorId
 
 NUDGE, FINE_NUDGE = 0.5, 0.1
 NUMBER_KEYS = {getattr(Qt.Key, f"Key_{n}"): n for n in range(10)}
-ARROW_STEPS = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0),
-               Qt.Key.Key_Up: (0, 1), Qt.Key.Key_Down: (0, -1)}
+ARROW_STEPS: dict[int, tuple[int, int]] = {
+    Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0),
+    Qt.Key.Key_Up: (0, 1), Qt.Key.Key_Down: (0, -1)}
 
 
 def key_action(key: int, shift: bool, order: list[VectorId], active: VectorId,

@@ -63,24 +63,26 @@ class PairMarks:
         shown label with the point it belongs beside and the direction it leaves it in
         first (radians), for the panel to place clear of every other label."""
         plane, pair = view.plane, view.pair
+        assert plane is not None  # the panel paints only the 2-D world, which has a plane
         k = view.k[key]
-        sweep = plane.arc_sweep_deg
-        named = (not isinstance(sweep, Undefined) and not isinstance(pair.angle_deg, Undefined)
-                 and abs(sweep) >= NAMED_ANGLE_DEG)
+        start, sweep = plane.arc_start_deg, plane.arc_sweep_deg  # a sweep has a start
+        named = (not isinstance(sweep, Undefined) and not isinstance(start, Undefined)
+                 and not isinstance(pair.angle_deg, Undefined) and abs(sweep) >= NAMED_ANGLE_DEG)
         # an arc too narrow to name hides with its θ: shown, it would keep an earlier step's
         # points (a key dragged onto q in one move left a piece of the old arc behind)
         self.arc.setVisible(named)
         self.theta_label.setVisible(named)
         shown: list[tuple[pg.TextItem, tuple[float, float], float]] = []
         if named:
+            assert not isinstance(start, Undefined) and not isinstance(sweep, Undefined)
             radius = float(np.clip(0.35 * min(plane.norm_q, plane.norm_k[key]),
                                    0.3, 0.2 * extent))
-            points = arc_points(plane.arc_start_deg, sweep, radius)
+            points = arc_points(start, sweep, radius)
             self.arc.setData(points[:, 0], points[:, 1])
-            middle = arc_points(plane.arc_start_deg + sweep / 2, 0.0, radius, 1)[0]
+            middle = arc_points(start + sweep / 2, 0.0, radius, 1)[0]
             self._set_text(self.theta_label, tr("playground.theta"))
             shown.append((self.theta_label, (float(middle[0]), float(middle[1])),
-                          math.radians(plane.arc_start_deg + sweep / 2)))
+                          math.radians(start + sweep / 2)))
         foot = plane.foot
         for item in (self.projection_line, self.projection_span, self.foot,
                      self.projection_label):

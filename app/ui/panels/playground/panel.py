@@ -5,6 +5,7 @@ the chosen scorer's own calculation for the selected key (identity.py)."""
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import numpy as np
 import pyqtgraph as pg
@@ -24,6 +25,7 @@ from app.i18n import tr
 from app.model.landscape import Landscape
 from app.model.plane import editable_values
 from app.model.scoring import SCORERS
+from app.model.state import Role
 from app.model.view import View
 from app.state.document import Document
 from app.ui.figure_plot import Arrow, PlotFigure
@@ -49,6 +51,7 @@ from app.ui.panels.playground.marks import PairMarks
 from app.ui.panels.playground.placement import Rect
 from app.ui.panels.playground.readouts import PlaneReadouts
 from app.ui.panels.playground.room import MINIMUM_PLANE, ReadoutRoom
+from app.ui.qt_known import layout_of
 from app.ui.widgets.axes import cache_axes, repaint_in_one_rect
 from app.ui.widgets.stage_text import kept_whole
 from app.ui.widgets.world_hint import WorldHint, pages_with_hint
@@ -136,8 +139,9 @@ class PlaygroundPanel(Panel):
         self.arc, self.foot, self.projection_label = (
             self.marks.arc, self.marks.foot, self.marks.projection_label)
         self.arrows: dict[VectorId, VectorArrow] = {}
-        specs = [("q", 0, QUERY_COLOUR)] + [("k", j, colour)
-                                            for j, colour in enumerate(self._key_colours)]
+        specs: list[tuple[Role, int, str]] = [
+            ("q", 0, QUERY_COLOUR),
+            *(("k", j, colour) for j, colour in enumerate(self._key_colours))]
         for role, index, colour in specs:
             arrow = VectorArrow(self.plot, role, index, colour)
             arrow.handle.started.connect(self._on_drag_started)
@@ -154,7 +158,7 @@ class PlaygroundPanel(Panel):
         self._content = QWidget()
         self._body = QBoxLayout(QBoxLayout.Direction.TopToBottom, self._content)
         self._body.setContentsMargins(0, 0, 0, 0)
-        self.caption = QLabel(objectName="playground_caption")
+        self.caption = QLabel(objectName="playground_caption")  # type: ignore[call-overload]
         self.caption.setWordWrap(True)
         self.caption.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.caption.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -209,7 +213,7 @@ class PlaygroundPanel(Panel):
         """Readouts beside the plane or below it (app/ui/panels/playground/room.py), decided
         again when the panel resizes and when the table's texts or fonts change (during a
         drag, `keep`: where they are, with room for their new texts)."""
-        margins = self.layout().contentsMargins()
+        margins = layout_of(self).contentsMargins()
         width = self.width() - margins.left() - margins.right()
         around_w, around_h = self._plane_chrome()
         self._room.fit(width, self.height() - margins.top() - margins.bottom(), self.look,
@@ -225,7 +229,7 @@ class PlaygroundPanel(Panel):
         caption = self.caption.heightForWidth(math.ceil(side + around_w))
         width, height = self._room.readable(side + around_w, side + around_h + caption,
                                             self.look.stage, self.room())
-        margins = self.layout().contentsMargins()
+        margins = layout_of(self).contentsMargins()
         return QSize(width + margins.left() + margins.right(),
                      height + margins.top() + margins.bottom()).expandedTo(
             super().readable_size())
@@ -294,6 +298,7 @@ class PlaygroundPanel(Panel):
             self._seen_key = state.key
             self._active = ("k", state.key)
         land = view.landscape_at(self.plane_aspect())  # the plot's shape: no white bands
+        assert land is not None  # the 2-D world with a plane (checked above) has one
         self._fit_range(land)
         self.landscape.paint(land)
         self._show_formula()
@@ -397,21 +402,21 @@ class PlaygroundPanel(Panel):
 
     # --- gestures ------------------------------------------------------------------------
 
-    def _on_drag_started(self, role: str, index: int) -> None:
+    def _on_drag_started(self, role: Role, index: int) -> None:
         self._active = (role, index)
         self.document.begin_drag()
 
-    def _on_dragged(self, role: str, index: int, x: float, y: float, free: bool) -> None:
+    def _on_dragged(self, role: Role, index: int, x: float, y: float, free: bool) -> None:
         shown = np.array([snapped(x, free), snapped(y, free)])
         self._edit(role, index, shown)
 
     def _on_drag_finished(self, _role: str, _index: int) -> None:
         self.document.end_drag()  # every panel refits its held scales
 
-    def _on_arrow_clicked(self, role: str, index: int) -> None:
+    def _on_arrow_clicked(self, role: Role, index: int) -> None:
         self._select((role, index))
 
-    def _edit(self, role: str, index: int, shown: np.ndarray) -> None:
+    def _edit(self, role: Role, index: int, shown: np.ndarray) -> None:
         """Store the vector that is drawn at `shown` (RoPE may rotate what is drawn)."""
         state = self.document.state
         if state.world != "dialogue":
@@ -439,7 +444,7 @@ class PlaygroundPanel(Panel):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.canvas and event.type() == QEvent.Type.KeyPress:
-            return self._on_key(event)
+            return self._on_key(cast(QKeyEvent, event))  # a KeyPress event
         return super().eventFilter(watched, event)
 
     def _on_key(self, event: QKeyEvent) -> bool:
@@ -453,7 +458,7 @@ class PlaygroundPanel(Panel):
             return False
         kind, what = action
         if kind == "pick":
-            self._select(what)
+            self._select(cast(VectorId, what))  # a pick names a vector
         elif kind == "nudge":
-            self._nudge(*what)
+            self._nudge(*cast("tuple[float, float]", what))  # a nudge is (dx, dy)
         return True

@@ -18,6 +18,7 @@ from app.ui.fonts import READING, STRONG, emphasize
 from app.ui.format import UNDEFINED_TEXT, format_score, shown_name, with_gloss
 from app.ui.look import Look
 from app.ui.panels.playground.identity import identity_text, vector_text
+from app.ui.qt_known import layout_of
 from app.ui.widgets.sizes import QWIDGETSIZE_MAX
 from app.ui.widgets.stage_text import unbroken
 from app.ui.widgets.tips import set_tip
@@ -72,7 +73,7 @@ class PlaneReadouts(QWidget):
         self.glosses: dict[str, str] = {}  # token → English gloss, shown beside it in English
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        self.query_line = QLabel(objectName="playground_query")
+        self.query_line = QLabel(objectName="playground_query")  # type: ignore[call-overload]
         layout.addWidget(self.query_line)
         grid = self._grid = QGridLayout()
         grid.setHorizontalSpacing(8)
@@ -84,7 +85,7 @@ class PlaneReadouts(QWidget):
             grid.addWidget(self.headers[name], 0, column)
         self.cells: list[dict[str, QLabel]] = []
         for j in range(key_count):
-            row = {name: QLabel(objectName=f"playground_{name}_{j}") for name in COLUMNS}
+            row = {name: QLabel(objectName=f"playground_{name}_{j}") for name in COLUMNS}  # type: ignore[call-overload]
             for column, name in enumerate(COLUMNS):
                 side = Qt.AlignmentFlag.AlignLeft if column < 2 else Qt.AlignmentFlag.AlignRight
                 row[name].setAlignment(side | Qt.AlignmentFlag.AlignVCenter)
@@ -93,8 +94,8 @@ class PlaneReadouts(QWidget):
             self.cells.append(row)
         grid.setColumnStretch(len(COLUMNS), 1)
         layout.addLayout(grid)
-        self.identity = QLabel(objectName="playground_identity")
-        self.help_line = QLabel(objectName="playground_help")
+        self.identity = QLabel(objectName="playground_identity")  # type: ignore[call-overload]
+        self.help_line = QLabel(objectName="playground_help")  # type: ignore[call-overload]
         for label in (self.identity, self.help_line):
             label.setWordWrap(True)
         for label in (self.query_line, self.identity):
@@ -122,7 +123,7 @@ class PlaneReadouts(QWidget):
         if event.type() == QEvent.Type.LayoutRequest:
             self.relaid.emit()
         elif event.type() == QEvent.Type.Show:
-            self.layout().invalidate()  # fonts set while hidden (start in presentation mode)
+            layout_of(self).invalidate()  # fonts set while hidden (start in presentation mode)
         return handled
 
     def hold(self, on: bool) -> None:
@@ -234,7 +235,7 @@ class PlaneReadouts(QWidget):
                     label.setVisible(on)
 
     def needed_height(self, width: int) -> int:
-        layout = self.layout()
+        layout = layout_of(self)
         if layout.hasHeightForWidth():
             return layout.totalHeightForWidth(width)
         return self.sizeHint().height()
@@ -259,6 +260,7 @@ class PlaneReadouts(QWidget):
         if self._holding:
             self._pin_shown()
         plane = view.plane
+        assert plane is not None  # painted for the 2-D world only, which has a plane
         self.query_line.setText(unbroken(tr(  # "|q| = 3.61" on one line
             "playground.query_line", name=with_gloss(view.query_names[0], self.glosses),
             vector=vector_text(view.q[0]), norm=format_score(plane.norm_q))))

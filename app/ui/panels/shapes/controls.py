@@ -49,14 +49,14 @@ class ShapesControls(QObject):
     def __init__(self, stops: tuple[int, ...], parent: QWidget) -> None:
         super().__init__(parent)
         self.stops = stops
-        self.lesson_button = QRadioButton(objectName="shapes_lesson_scale")
-        self.anchor_button = QRadioButton(objectName="shapes_anchor_scale")
+        self.lesson_button = QRadioButton(objectName="shapes_lesson_scale")  # type: ignore[call-overload]
+        self.anchor_button = QRadioButton(objectName="shapes_anchor_scale")  # type: ignore[call-overload]
         self.group = QButtonGroup(self)
         self.group.addButton(self.lesson_button)
         self.group.addButton(self.anchor_button)
         self.lesson_button.toggled.connect(
             lambda lesson: self.scale_chosen.emit("lesson" if lesson else "anchor"))
-        self.slider = QSlider(Qt.Orientation.Horizontal, objectName="shapes_T_slider")
+        self.slider = QSlider(Qt.Orientation.Horizontal, objectName="shapes_T_slider")  # type: ignore[call-overload]
         self.slider.setRange(0, len(stops) - 1)
         self.slider.setPageStep(STEPS_PER_OCTAVE)
         self.slider.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -74,8 +74,8 @@ class ShapesControls(QObject):
         self.d_a_spin.valueChanged.connect(self.d_a_chosen.emit)
         self._wheel_guard = WheelOnlyWhenFocused(parent)  # scrolling the panel keeps T, dₐ
         self._wheel_guard.guard(self.slider, self.spin, self.d_a_spin)
-        self.scale_label = QLabel(objectName="shapes_scale_shown")
-        self.values_label = QLabel(objectName="shapes_values")
+        self.scale_label = QLabel(objectName="shapes_scale_shown")  # type: ignore[call-overload]
+        self.values_label = QLabel(objectName="shapes_values")  # type: ignore[call-overload]
         for widget in (self.lesson_button, self.anchor_button, self.scale_label):
             emphasize(widget)
         for widget in (self.T_label, self.d_a_label, self.values_label):

@@ -16,6 +16,7 @@ from app.ui.format import format_number, format_shape
 def stage_detail(stage: Stage, config: ModelConfig) -> str:
     """Name, what it does, tensors in and out with shapes, and learned parameters."""
     heads, kv = config.num_attention_heads, config.num_key_value_heads
+    assert heads is not None and kv is not None  # the anchor's: read with require_attention
     note = tr(f"shapes.note.{stage.key}", rotary=config.rotary_dims,
               head_dim=config.head_dim, heads=heads, kv=kv, group=heads // kv)
 

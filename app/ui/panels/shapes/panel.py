@@ -29,6 +29,7 @@ from app.ui.panels.shapes.controls import ShapesControls, slider_values
 from app.ui.panels.shapes.cube import CubeDiagram, Labels
 from app.ui.panels.shapes.diagram import ShapesDiagram
 from app.ui.panels.shapes.flow import FlowList, stage_detail
+from app.ui.qt_known import widget_at
 from app.ui.widgets.scroll import FittedScrollArea
 from app.ui.widgets.stage_text import font_px, legible_scripts, unbroken
 
@@ -42,6 +43,7 @@ class ShapesPanel(Panel):
     """Log-scaled S = Q_h·K_hᵀ with a T slider, and a clickable decoder-layer flow."""
 
     name = "shapes"
+    scroll: FittedScrollArea  # type: ignore[assignment]  # the attribute hides QWidget.scroll()
     depends_on = ("world", "scorer", "options", "teaching_tokens", "teaching_q.shape",
                   "imported.queries.shape", "imported.keys.shape")
     """Sizes and settings only (the capture's too, not its values): a drag of a vector
@@ -51,6 +53,9 @@ class ShapesPanel(Panel):
         super().__init__(document, parent)
         data = document.data
         self.anchor = data.anchor
+        # read with require_attention: the anchor has every attention shape
+        assert self.anchor.head_dim is not None
+        assert self.anchor.max_position_embeddings is not None
         self.lesson_T, self.lesson_d = (int(n) for n in data.teaching.Q.shape)
         self.anchor_d = int(self.anchor.head_dim)
         self.max_T = int(self.anchor.max_position_embeddings)
@@ -75,7 +80,7 @@ class ShapesPanel(Panel):
         self.caption.setWordWrap(True)
         self.bytes_note = QLabel()
         self.bytes_note.setWordWrap(True)
-        self.import_note = QLabel(objectName="shapes_import_note")  # the imported world only
+        self.import_note = QLabel(objectName="shapes_import_note")  # type: ignore[call-overload]  # the imported world only
         self.import_note.setWordWrap(True)
         self.import_note.hide()
         self.bytes_note.setTextFormat(Qt.TextFormat.RichText)
@@ -169,7 +174,7 @@ class ShapesPanel(Panel):
             for widget in pair:
                 column.addWidget(widget)
             picture.addWidget(box)
-        self.qk_box, self.cube_box = (picture.itemAt(i).widget() for i in range(2))
+        self.qk_box, self.cube_box = (widget_at(picture, i) for i in range(2))
         picture.addStretch(1)
         self.head_row = QBoxLayout(QBoxLayout.Direction.LeftToRight, self.head_box)
         self.head_row.addLayout(picture, 3)

@@ -211,7 +211,8 @@ class KVChart(QWidget):
     def hypothetical(self, bar: KVBar) -> bool:
         """The chosen context is past what the model was built for: a what-if, not a config."""
         native = self._model(bar).max_position_embeddings
-        return bar.scheme != "state" and bool(native) and self.tokens > native
+        return (bar.scheme != "state" and native is not None and bool(native)
+                and self.tokens > native)
 
     def describe(self, bar: KVBar) -> str:
         """One bar in words (its tooltip line): per token, the chosen context, and whether

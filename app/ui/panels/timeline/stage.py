@@ -5,15 +5,23 @@ fits), who takes which width, and the readable size of each arrangement."""
 from __future__ import annotations
 
 import math
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol, cast
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QFontMetricsF
-from PySide6.QtWidgets import QBoxLayout, QSizePolicy, QWidget
+from PySide6.QtWidgets import QBoxLayout, QLabel, QScrollArea, QSizePolicy, QStackedWidget, QWidget
 
 from app.ui.look import Look
+from app.ui.qt_known import layout_of
 from app.ui.widgets.sizes import QWIDGETSIZE_MAX
 from app.ui.widgets.stage_text import least_width, stage_shaped
+
+if TYPE_CHECKING:
+    from app.ui.panels.timeline.cards import StageStrip
+    from app.ui.panels.timeline.kv_chart import KVChart
+    from app.ui.panels.timeline.rope_page import RopePage
+    from app.ui.widgets.live_label import LiveLabel
+    from app.ui.widgets.reshaped_note import ReshapedNote
 
 
 class Staged(Protocol):
@@ -21,19 +29,19 @@ class Staged(Protocol):
     import back into it)."""
 
     body: QBoxLayout
-    card: QWidget
-    card_page: QWidget
+    card: LiveLabel
+    card_page: QScrollArea
     content: QWidget
-    kv: QWidget
-    live: QWidget
-    live_label: QWidget
+    kv: KVChart
+    live: QStackedWidget
+    live_label: QLabel
     look: Look
-    pages: dict[str, QWidget]
-    reshaped: QWidget
-    rope: QWidget
-    sink_text: QWidget
-    sink_value: QWidget
-    strip: QWidget
+    pages: dict[str, QScrollArea]
+    reshaped: ReshapedNote
+    rope: RopePage
+    sink_text: QLabel
+    sink_value: QLabel
+    strip: StageStrip
 
     def height(self) -> int: ...
 
@@ -75,22 +83,25 @@ class StageBody:
         panel = self.panel
         if kind == "kv":
             chart = panel.kv
-            lines = sum(label.heightForWidth(width) + chart.layout().spacing()
+            lines = sum(label.heightForWidth(width) + layout_of(chart).spacing()
                         for label in (chart.caption, chart.legend, chart.context_label,
                                       chart.focus, chart.source) if not label.isHidden())
-            return lines + chart.plot.minimumHeight()
+            plot: int = chart.plot.minimumHeight()  # pyqtgraph is untyped
+            return lines + plot
         page = panel.pages[kind]
-        live = page.widget()  # never below what its page (a scroll area) takes at the least
+        live = page.widget()
+        assert live is not None  # every page scrolls one view
+        # never below what its page (a scroll area) takes at the least
         text = live.heightForWidth(width) if live.hasHeightForWidth() else 0
         return max(text, live.minimumSizeHint().height(), page.minimumSizeHint().height())
 
     def _size(self, width: int, body: int) -> QSize:
         """The whole panel around a body `width` wide and `body` tall: the strip above it."""
         panel = self.panel
-        column = panel.content.layout()
+        column = layout_of(panel.content)
         margins, spacing = column.contentsMargins(), column.spacing()
         note = (panel.reshaped.heightForWidth(width) + spacing
-                if panel.reshaped.isVisibleTo(panel) else 0)
+                if panel.reshaped.isVisibleTo(cast(QWidget, panel)) else 0)  # it is the panel
         return QSize(width + margins.left() + margins.right(),
                      panel.strip.heightForWidth(width) + spacing + note + body
                      + margins.top() + margins.bottom())
@@ -127,7 +138,7 @@ class StageBody:
         live view, or above a short one when that fits the height; beside it otherwise, the
         live view at its width and the card taking the rest. The desk's proportions else."""
         panel, stage, wide = self.panel, self.panel.look.stage, kind in WIDE
-        margins = panel.content.layout().contentsMargins()  # the content's own width lags
+        margins = layout_of(panel.content).contentsMargins()  # the content's own width lags
         width = panel.width() - margins.left() - margins.right()  # the panel's, when resized
         self.down = stage and (wide or self.stacked(kind, width).height() <= panel.height())
         panel.body.setDirection(QBoxLayout.Direction.TopToBottom if self.down
@@ -138,7 +149,7 @@ class StageBody:
         policy = (Qt.ScrollBarPolicy.ScrollBarAlwaysOff if stage
                   else Qt.ScrollBarPolicy.ScrollBarAsNeeded)  # the stage gives all they need
         for page in (panel.card_page, panel.live.currentWidget()):
-            page.setVerticalScrollBarPolicy(policy)
+            cast(QScrollArea, page).setVerticalScrollBarPolicy(policy)  # every page scrolls
         for page in dict.fromkeys(panel.pages.values()):  # the stage: the page shown sizes it
             shown = page is panel.live.currentWidget() or not stage
             grow = QSizePolicy.Policy.Preferred if shown else QSizePolicy.Policy.Ignored
