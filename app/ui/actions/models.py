@@ -43,7 +43,7 @@ class ModelActions(QObject):
     def view_specs(self) -> list[ActionSpec]:
         """View → Every head of the model, once a sentence has been run."""
         return [ActionSpec("model_overview", "model_folder.action.overview",
-                           self.show_overview, menu="view",
+                           self.show_overview, ("Ctrl+Shift+M",), menu="view",
                            enabled=lambda: self.run.checkpoint is not None
                            and bool(self.run.text))]
 
