@@ -11,11 +11,13 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton
 
 from app.i18n import tr
+from app.ui.figure import Text
 from app.ui.panels.expansion.panel import ExpansionPanel
 from app.ui.panels.landscapes.panel import LandscapesPanel
 from app.ui.panels.match.model import COLUMNS
 from app.ui.panels.match.panel import MatchTablePanel
 from app.ui.panels.playground.panel import PlaygroundPanel
+from app.ui.panels.shapes.panel import ShapesPanel
 from app.ui.panels.timeline.panel import TimelinePanel
 from tests.ui.exported import check_figure, svg_tags
 
@@ -98,3 +100,26 @@ def test_the_landscapes_export_four_plots_with_their_contour_values(open_2d_pane
         assert values and set(values) <= set(texts), "the contour values the plot prints"
     names = set(panel.document.view.key_names)
     assert sum(text in names for text in texts) == len(panel.plots) * len(names), "key dots"
+
+
+def test_the_shapes_panel_exports_its_sizes_as_a_table(qtbot, open_panel, tmp_path) -> None:
+    panel = open_panel(ShapesPanel, (1200, 520))
+    panel.anchor_button.click()  # the anchor's context: sizes in MiB and GiB
+    panel.d_a_spin.setValue(panel.d_a * 2)
+    part = panel.inputs_part
+    controls = [part.lesson_button.text(), part.anchor_button.text(), panel.caption.text(),
+                panel.cube_caption.text(), panel.flow_title.text()]
+    texts = check_figure(panel, tmp_path, controls)
+    assert tr("shapes.head_title") in texts, "the head's title"
+    setting = [text for text in texts if text.startswith(part.scale_label.text())]
+    assert len(setting) == 1, "the scale under the title"
+    assert setting[0].split(" · ")[1:] == part.values_label.text().split("    "), "T, dₐ"
+    shown = {key: value.text() for key, (_name, value) in panel.numbers.items()}
+    assert any("GiB" in value for value in shown.values()), shown
+    assert set(shown.values()) <= set(texts), "every number the panel prints"
+    assert panel.cube.labels.times in texts, "the cube's ratio"
+    assert "Naive additive tensor T × T × dₐ" in texts, "a name, its subscript as a letter"
+    panel.withhold(True)
+    withheld = {shape.text for shape in panel.figure().shapes() if isinstance(shape, Text)}
+    assert not {shown["scores"], shown["additive"]} & withheld, "no answer before the reveal"
+    assert shown["pairs"] in withheld and tr("shapes.withheld") in withheld
