@@ -4,6 +4,7 @@ the SVG as the PNG shows it."""
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -66,9 +67,55 @@ def test_the_timeline_exports_the_stages_weights(qtbot, open_panel, tmp_path, st
     assert set(panel.document.view.key_names[:3]) <= set(texts), "the keys' names"
 
 
-def test_a_timeline_stage_without_weights_keeps_the_screenshot(qtbot, open_panel) -> None:
+@pytest.mark.parametrize("stage", ["kv_cache", "linear"])
+def test_the_timeline_exports_the_kv_bytes_as_a_table(qtbot, open_panel, tmp_path,
+                                                     stage) -> None:
     panel = open_panel(TimelinePanel, (900, 640))
-    assert panel.figure() is None, "no stage chosen: the card is words"
+    with qtbot.waitSignal(panel.document.changed, timeout=2000):
+        qtbot.mouseClick(panel.strip.chips[stage], Qt.MouseButton.LeftButton)
+    chart = panel.kv
+    controls = [panel.strip.chips[stage].text(), tr("timeline.hint"), chart.caption.text()]
+    texts = check_figure(panel, tmp_path, controls)
+    assert chart.context_label.text() in texts, "the context the sizes are for"
+    sizes = re.findall(r"\d[\d,.]* [KMGT]?i?B", chart.plot.toolTip())
+    assert len(sizes) >= len(chart.bars), chart.plot.toolTip()
+    cells = {text.rstrip("*") for text in texts}
+    assert set(sizes) <= cells, "every size the bars stand for, as the chart words it"
+    lit = [re.sub("<[^>]+>", "", cell) for cell in re.findall(r"<b>(.+?)</b>",
+                                                               chart.focus.text())]
+    assert lit and set(lit) <= cells, "the stage's own bars"
+    figure = panel.figure()
+    strong = [row.cells[3].rstrip("*") for row in figure.rows if row.strong]
+    assert sorted(strong) == sorted(lit), "the stage's bars, and only they, stand out"
+
+
+def test_the_timeline_exports_ropes_score_table(qtbot, open_panel, tmp_path) -> None:
+    panel = open_panel(TimelinePanel, (900, 640))
+    with qtbot.waitSignal(panel.document.changed, timeout=2000):
+        qtbot.mouseClick(panel.strip.chips["rope"], Qt.MouseButton.LeftButton)
+    rope = panel.rope
+    with qtbot.waitSignal(panel.document.changed, timeout=2000):
+        qtbot.mouseClick(rope.shift_button, Qt.MouseButton.LeftButton)
+    controls = [rope.shift_button.text(), tr("timeline.hint"), tr("timeline.rope.step_tip")]
+    texts = check_figure(panel, tmp_path, controls)
+    page = rope.scores.text()
+    shown = [html.unescape(re.sub("<[^>]+>", "", cell))
+             for cell in re.findall(r"<td align=center>(.*?)</td>", page)]
+    assert len(shown) == 6 * len(panel.document.view.key_names), page
+    assert set(shown) <= set(texts), "every cell the page prints"
+    header = [html.unescape(cell) for cell in re.findall(r"<th>(.*?)&nbsp;</th>", page)]
+    assert tr("timeline.rope.col_before") in header and set(header) <= set(texts)
+    assert tr("timeline.rope.unchanged") in texts, "what the shift did"
+    assert any(rope.step_unit.text() in text for text in texts), "the turn per position"
+
+
+@pytest.mark.parametrize("stage", [None, "rnn", "additive"])
+def test_a_timeline_stage_in_words_keeps_the_screenshot(qtbot, open_panel, stage) -> None:
+    panel = open_panel(TimelinePanel, (900, 640))
+    if stage is not None:
+        with qtbot.waitSignal(panel.document.changed, timeout=2000):
+            qtbot.mouseClick(panel.strip.chips[stage], Qt.MouseButton.LeftButton)
+    assert panel.figure() is None, "the live view is a sentence"
     with qtbot.waitSignal(panel.document.changed, timeout=2000):
         qtbot.mouseClick(panel.strip.chips["scaled_softmax"], Qt.MouseButton.LeftButton)
     assert panel.figure() is not None
