@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import html
 import re
+import xml.etree.ElementTree as ET
+from itertools import pairwise
 
+import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton
 
 from app.i18n import tr
 from app.ui.figure import Text
+from app.ui.figure_plot import joined
 from app.ui.panels.expansion.panel import ExpansionPanel
 from app.ui.panels.landscapes.panel import LandscapesPanel
 from app.ui.panels.match.model import COLUMNS
@@ -147,6 +151,12 @@ def test_the_landscapes_export_four_plots_with_their_contour_values(open_2d_pane
         assert values and set(values) <= set(texts), "the contour values the plot prints"
     names = set(panel.document.view.key_names)
     assert sum(text in names for text in texts) == len(panel.plots) * len(names), "key dots"
+    svg = tmp_path / "landscapes.svg"
+    lines = [node.get("points", "").split() for node in ET.parse(svg).iter()
+             if node.tag.endswith("}polyline")]
+    steps = sum(len(plot.shown_landscape().iso.segments) for plot in panel.plots.values())
+    assert sum(len(points) - 1 for points in lines) == steps, "each contour step drawn once"
+    assert len(svg_tags(svg)) < steps / 10, "steps joined into lines, not one element each"
 
 
 def test_the_shapes_panel_exports_its_sizes_as_a_table(qtbot, open_panel, tmp_path) -> None:
@@ -170,3 +180,14 @@ def test_the_shapes_panel_exports_its_sizes_as_a_table(qtbot, open_panel, tmp_pa
     withheld = {shape.text for shape in panel.figure().shapes() if isinstance(shape, Text)}
     assert not {shown["scores"], shown["additive"]} & withheld, "no answer before the reveal"
     assert shown["pairs"] in withheld and tr("shapes.withheld") in withheld
+
+
+def test_contour_steps_join_whichever_way_each_runs() -> None:
+    square = [((0, 0), (1, 0)), ((1, 1), (1, 0)), ((1, 1), (0, 1)), ((0, 1), (0, 0))]
+    apart = [((5, 5), (6, 5))]
+    lines = joined(np.array([square[2], apart[0], square[0], square[3], square[1]], float))
+    assert sorted(len(line) for line in lines) == [2, 5], "the square closes, the step apart"
+    loop = max(lines, key=len)
+    assert loop[0].tolist() == loop[-1].tolist(), "a closed contour ends where it starts"
+    steps = {frozenset((tuple(a), tuple(b))) for a, b in pairwise(loop.tolist())}
+    assert steps == {frozenset(map(tuple, step)) for step in square}, "each step once"
