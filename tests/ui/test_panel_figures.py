@@ -18,6 +18,7 @@ from app.i18n import tr
 from app.ui.figure import Text
 from app.ui.figure_plot import joined
 from app.ui.panels.expansion.panel import ExpansionPanel
+from app.ui.panels.expansion.written import number, operand
 from app.ui.panels.landscapes.panel import LandscapesPanel
 from app.ui.panels.match.model import COLUMNS
 from app.ui.panels.match.panel import MatchTablePanel
@@ -38,6 +39,24 @@ def test_term_by_term_exports_its_bars_with_values_and_names(open_panel, tmp_pat
     labels = [name for _x, name in panel._tick_labels]
     assert labels and set(labels) <= set(texts), "every term's name"
     assert panel.heading.text() in texts, "the heading names the pair"
+
+
+def test_term_by_term_exports_the_additive_scorers_terms(qtbot, open_panel, tmp_path) -> None:
+    panel = open_panel(ExpansionPanel, (480, 460))
+    with qtbot.waitSignal(panel.document.changed, timeout=2000):
+        panel.document.set_scorer("additive")
+    assert panel.showing_additive
+    texts = check_figure(panel, tmp_path, [panel.polar.text(), panel.dominant.text()])
+    view, state = panel.document.view, panel.document.state
+    w = panel.document.data.teaching.additive
+    terms = w.v * np.tanh(w.W1 @ view.q[state.query] + w.W2 @ view.k[state.key])
+    written = re.sub("<[^>]+>", "", panel.equation.text().split("<br>")[-1])
+    for value in terms:
+        assert number(value) in texts, f"v·t's term {number(value)}, as NumPy works it out"
+        assert operand(value) in written, "and as the written sum prints it"
+    labels = [name for _x, name in panel._tick_labels]
+    assert len(labels) == w.d_a and set(labels) <= set(texts), "every vᵢtᵢ's name"
+    assert panel.heading.text() in texts, "the heading names the pair and the scorer"
 
 
 def test_the_match_table_exports_its_header_and_rows(open_panel, tmp_path) -> None:
