@@ -1,7 +1,7 @@
-"""Owns how a panel's figure becomes a file: the figure is a list of rectangles, lines and
-texts, drawn by QPainter into a PNG and written as SVG elements, so both show one picture and
-the SVG holds shapes and text (anchored, so another font on the reader's machine stays
-centred in its cell), never a screenshot."""
+"""Owns how a panel's figure becomes a file: the figure is a list of rectangles, lines,
+polylines and texts, drawn by QPainter into a PNG and written as SVG elements, so both show one
+picture and the SVG holds shapes and text (anchored, so another font on the reader's machine
+stays centred in its cell), never a screenshot."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from html import escape
 from typing import Protocol
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QLineF, QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen, QPolygonF
 
 from app.ui.fonts import ui_font
 
@@ -43,6 +43,15 @@ class Line:
 
 
 @dataclass(frozen=True)
+class Polyline:
+    """Connected lines through `points`, in order: a contour is one element, not one per
+    step of its grid."""
+
+    points: tuple[tuple[float, float], ...]
+    stroke: str
+
+
+@dataclass(frozen=True)
 class Text:
     """One line of text: `anchor` (start, middle, end) at `x`, its middle at `y`; `upright`
     runs it bottom to top, starting at (x, y)."""
@@ -57,7 +66,7 @@ class Text:
     upright: bool = False
 
 
-Shape = Box | Line | Text
+Shape = Box | Line | Polyline | Text
 
 
 class Figure(Protocol):
@@ -101,6 +110,10 @@ def paint(painter: QPainter, shapes: list[Shape]) -> None:
         elif isinstance(shape, Line):
             painter.setPen(QPen(QColor(shape.stroke), 1.0))
             painter.drawLine(QLineF(shape.x1, shape.y1, shape.x2, shape.y2))
+        elif isinstance(shape, Polyline):
+            painter.setPen(QPen(QColor(shape.stroke), 1.0, Qt.PenStyle.SolidLine,
+                                Qt.PenCapStyle.SquareCap, Qt.PenJoinStyle.RoundJoin))
+            painter.drawPolyline(QPolygonF([QPointF(x, y) for x, y in shape.points]))
         else:
             painter.setFont(font(shape.px, shape.bold))
             painter.setPen(QColor(shape.colour))
@@ -151,6 +164,10 @@ def _element(shape: Shape) -> str:
     if isinstance(shape, Line):
         return (f'<line x1="{shape.x1:g}" y1="{shape.y1:g}" x2="{shape.x2:g}" '
                 f'y2="{shape.y2:g}" stroke="{shape.stroke}" stroke-width="1"/>')
+    if isinstance(shape, Polyline):
+        points = " ".join(f"{x:g},{y:g}" for x, y in shape.points)
+        return (f'<polyline points="{points}" fill="none" stroke="{shape.stroke}" '
+                'stroke-width="1" stroke-linejoin="round"/>')
     turn = (f' transform="rotate(-90 {shape.x:g} {shape.y:g})"' if shape.upright else "")
     weight = ' font-weight="bold"' if shape.bold else ""
     return (f'<text x="{shape.x:g}" y="{shape.y + _baseline(shape):g}" '
@@ -159,7 +176,8 @@ def _element(shape: Shape) -> str:
 
 
 def figure_svg(figure: Figure, title: str) -> bytes:
-    """The figure as SVG 1.1: rect, line and text elements in figure pixels, on white."""
+    """The figure as SVG 1.1: rect, line, polyline and text elements in figure pixels, on
+    white."""
     size = figure.size()
     w, h = size.width(), size.height()
     families = ", ".join(f"'{f}'" if " " in f else f for f in SVG_FAMILIES)

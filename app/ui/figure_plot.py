@@ -8,12 +8,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from itertools import pairwise
 
+import numpy as np
 from PySide6.QtCore import QSize
 
 from app.model.nice import snap_out
-from app.ui.figure import Box, Line, Shape, Text, height, width
+from app.ui.figure import Box, Line, Polyline, Shape, Text, height, width
 from app.ui.figure_bars import GAP, MARGIN, TEXT_PX, title_shapes, title_width
 from app.ui.format import format_score
 
@@ -27,6 +27,8 @@ DOT = 9.0
 """Pixels of a mark's square."""
 TICKS = 5
 """About how many ticks an axis shows."""
+JOIN_DECIMALS = 9
+"""Decimals (of data units) to which two segments' ends are one point."""
 INK, FRAME, GRID = "#000000", "#606060", "#E4E4E4"
 
 
@@ -139,9 +141,10 @@ class PlotFigure:
                    Text(MARGIN + text_h / 2, top + plot_h / 2, self.axis_names[1], TEXT_PX,
                         anchor="middle", upright=True)]
         for curve in self.curves:
-            points = [at(x, y) for x, y in zip(curve.xs, curve.ys, strict=True)
-                      if math.isfinite(x) and math.isfinite(y)]
-            shapes += [Line(*a, *b, curve.colour) for a, b in pairwise(points)]
+            points = tuple(at(x, y) for x, y in zip(curve.xs, curve.ys, strict=True)
+                           if math.isfinite(x) and math.isfinite(y))
+            if len(points) > 1:
+                shapes.append(Polyline(points, curve.colour))
         for arrow in self.arrows:
             shapes += _arrow(at(0.0, 0.0), at(arrow.x, arrow.y), arrow)
         for mark in self.marks:
@@ -204,7 +207,40 @@ def padded(low: float, high: float, share: float = 0.1) -> tuple[float, float]:
     return snap_out(low - share * span, high + share * span)
 
 
+def joined(segments: np.ndarray) -> list[np.ndarray]:
+    """Segments ((n, 2, 2): each from [i, 0] to [i, 1]) chained where one ends where another
+    starts or ends, as point arrays: a contour traced cell by cell becomes a few lines. Ends
+    meet to `JOIN_DECIMALS`, as two cells work out the point on their common edge."""
+    flat = segments.reshape(-1, 2)
+    keys = [tuple(p) for p in np.round(flat, JOIN_DECIMALS).tolist()]
+    at_point: dict[tuple[float, ...], list[int]] = {}
+    for end, key in enumerate(keys):
+        at_point.setdefault(key, []).append(end)
+    used = [False] * len(segments)
+
+    def walk(end: int) -> list[int]:
+        """The ends met going on from `end` (end 2i or 2i + 1 of segment i), in order."""
+        met = []
+        while True:
+            after = next((e for e in at_point[keys[end]] if not used[e // 2]), None)
+            if after is None:
+                return met
+            used[after // 2] = True
+            end = after ^ 1
+            met.append(end)
+
+    lines = []
+    for i, done in enumerate(used):
+        if not done:
+            used[i] = True
+            order = [*walk(2 * i)[::-1], 2 * i, 2 * i + 1]
+            lines.append(flat[[*order, *walk(2 * i + 1)]])
+    return lines
+
+
 def _shifted(shape: Shape, dx: float, dy: float) -> Shape:
+    if isinstance(shape, Polyline):
+        return replace(shape, points=tuple((x + dx, y + dy) for x, y in shape.points))
     if isinstance(shape, Line):
         return replace(shape, x1=shape.x1 + dx, y1=shape.y1 + dy, x2=shape.x2 + dx,
                        y2=shape.y2 + dy)

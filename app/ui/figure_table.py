@@ -1,5 +1,6 @@
-"""Owns tables as figures: a title, a bold header row and the rows as a panel shows them, in
-the shapes of app/ui/figure.py, so a table exports as the same picture to PNG and SVG."""
+"""Owns tables as figures: a title (and a line under it), a bold header row, the rows as a
+panel shows them and the notes under them, in the shapes of app/ui/figure.py, so a table
+exports as the same picture to PNG and SVG."""
 
 from __future__ import annotations
 
@@ -29,12 +30,16 @@ class TableRow:
 
 @dataclass(frozen=True)
 class TableFigure:
-    """A header and rows; columns flagged in `numeric` are right-aligned, as numbers are."""
+    """A header and rows; columns flagged in `numeric` are right-aligned, as numbers are;
+    `notes` are lines under the table (what a mark in a cell means, where numbers come
+    from)."""
 
     title: str
     header: Sequence[str]
     rows: Sequence[TableRow]
     numeric: Sequence[bool]
+    subtitle: str = ""
+    notes: Sequence[str] = ()
 
     def _widths(self) -> list[float]:
         widths: list[float] = []
@@ -47,13 +52,19 @@ class TableFigure:
     def _row_h(self) -> float:
         return math.ceil(height(TEXT_PX) * 1.7)
 
+    def _notes_h(self) -> float:
+        return sum(GAP + height(TEXT_PX) for _note in self.notes)
+
     def size(self) -> QSize:
-        w = max(2 * MARGIN + sum(self._widths()), title_width(self.title))
-        h = title_shapes(self.title)[1] + GAP + (len(self.rows) + 1) * self._row_h() + MARGIN
+        notes = max((width(note, TEXT_PX) * READER_SLACK for note in self.notes), default=0.0)
+        w = max(2 * MARGIN + sum(self._widths()), 2 * MARGIN + notes,
+                title_width(self.title, self.subtitle))
+        h = (title_shapes(self.title, self.subtitle)[1] + GAP
+             + (len(self.rows) + 1) * self._row_h() + self._notes_h() + MARGIN)
         return QSize(math.ceil(w), math.ceil(h))
 
     def shapes(self) -> list[Shape]:
-        shapes, top = title_shapes(self.title)
+        shapes, top = title_shapes(self.title, self.subtitle)
         top += GAP
         widths, row_h = self._widths(), self._row_h()
         total = sum(widths)
@@ -72,4 +83,8 @@ class TableFigure:
                                    anchor="end" if right else "start", bold=row.strong))
                 x += column
         shapes.append(Box(MARGIN, top, total, len(lines) * row_h, stroke=FRAME))
+        y = top + len(lines) * row_h
+        for note in self.notes:
+            shapes.append(Text(MARGIN, y + GAP + height(TEXT_PX) / 2, note, TEXT_PX))
+            y += GAP + height(TEXT_PX)
         return shapes

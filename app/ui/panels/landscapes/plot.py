@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QLabel, QSizePolicy
 
 from app.model.landscape import Landscape
 from app.model.view import View
-from app.ui.figure_plot import Arrow, Curve, Mark, PlotFigure
+from app.ui.figure_plot import Arrow, Curve, Mark, PlotFigure, joined
 from app.ui.fonts import BODY_PT, READING, STRONG, emphasize, scaled_font
 from app.ui.format import format_score, shown_name
 from app.ui.look import QUERY_COLOUR, Look, landscape_map, token_colour
@@ -148,9 +148,8 @@ class LandscapePlot:
         view, land = self._view, self.shown_landscape()
         if view is None or land is None:
             return None
-        ends = land.iso.segments.reshape(-1, 2, 2) if self._contours else np.zeros((0, 2, 2))
-        curves = [Curve((float(a[0]), float(b[0])), (float(a[1]), float(b[1])), CONTOUR)
-                  for a, b in ends]
+        lines = joined(land.iso.segments) if self._contours else []
+        curves = [Curve(line[:, 0].tolist(), line[:, 1].tolist(), CONTOUR) for line in lines]
         marks = [Mark(x, y, None, label.toPlainText()) for label, (x, y) in self._level_points
                  if label.isVisible()]
         marks += [Mark(float(view.k[j, 0]), float(view.k[j, 1]), token_colour(j),

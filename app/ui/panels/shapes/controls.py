@@ -37,6 +37,11 @@ def slider_values(low: int, high: int) -> tuple[int, ...]:
     return tuple(sorted({low, high, *(s for s in stops if low <= s <= high)}))
 
 
+def stated_values(T: int, d_a: int) -> tuple[str, str]:
+    """T and dₐ as the stage states them in words (and the panel's figure)."""
+    return f"{SEQUENCE}{NBSP}={NBSP}{format_number(T)}", f"dₐ{NBSP}={NBSP}{format_number(d_a)}"
+
+
 class ShapesControls(QObject):
     """The scale buttons, T and dₐ, laid out in `rows`; `T_chosen`, `d_a_chosen` and
     `scale_chosen` say what the teacher picked (the panel makes it the document's)."""
@@ -108,8 +113,7 @@ class ShapesControls(QObject):
             self.spin.setValue(T)
             self.d_a_spin.setValue(d_a)
         self.scale_label.setText(scale_text)
-        self.values_label.setText(f"{SEQUENCE}{NBSP}={NBSP}{format_number(T)}    "
-                                  f"dₐ{NBSP}={NBSP}{format_number(d_a)}")
+        self.values_label.setText("    ".join(stated_values(T, d_a)))
 
     def set_stage(self, stage: bool, mark: int) -> None:
         """On the stage the values in words replace the controls (the scene set them up)."""

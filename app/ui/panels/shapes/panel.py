@@ -22,12 +22,14 @@ from app.model.decoder_flow import STAGE_KEYS, Stage, decoder_stages
 from app.model.memory import additive_intermediate_bytes, score_matrix_bytes
 from app.model.state import MAX_SHAPES_D_A
 from app.state.document import Document
+from app.ui.figure_table import TableFigure
 from app.ui.fonts import READING, STRONG, emphasize
 from app.ui.format import format_bytes, format_number
 from app.ui.panels.base import Panel
-from app.ui.panels.shapes.controls import ShapesControls, slider_values
+from app.ui.panels.shapes.controls import ShapesControls, slider_values, stated_values
 from app.ui.panels.shapes.cube import CubeDiagram, Labels
 from app.ui.panels.shapes.diagram import ShapesDiagram
+from app.ui.panels.shapes.figure import number_names, shapes_figure
 from app.ui.panels.shapes.flow import FlowList, stage_detail
 from app.ui.qt_known import widget_at
 from app.ui.widgets.scroll import FittedScrollArea
@@ -338,6 +340,15 @@ class ShapesPanel(Panel):
             return tr("shapes.lesson_scale", d=self.lesson_d)
         return tr("shapes.anchor_scale", d=self.anchor_d)
 
+    def figure(self) -> TableFigure:
+        """The numbers beside the picture as shown ("?" while withheld) and the cube's ratio,
+        under the scale, T and dₐ: the drawings only restate them, and the decoder flow is a
+        list to click through, so both stay on screen."""
+        numbers = [(name, self.numbers[key][1].text()) for key, name in number_names().items()]
+        numbers.append((tr("shapes.ratio"), self.cube.labels.times))
+        setting = " · ".join((self._scale_text(), *stated_values(self.T, self.d_a)))
+        return shapes_figure(setting, numbers, self._bytes_note())
+
     # --- the decoder flow ------------------------------------------------------------------
 
     def _on_stage_picked(self, row: int) -> None:
@@ -370,19 +381,16 @@ class ShapesPanel(Panel):
     def _word_numbers(self) -> None:
         """The numbers' names and the note, their sub- and superscripts legible on the stage."""
         stage = self.look.stage
-        labels = {
-            "pairs": tr("shapes.pairs"),
-            "scores": tr("shapes.score_bytes"),
-            "additive": tr("shapes.additive_bytes"),
-        }
-        for key, text in labels.items():
+        for key, text in number_names().items():
             name = self.numbers[key][0]
             name.setText(legible_scripts(self._shown(text), name.font(), stage))
             # a wrapped Chinese name may break between any two characters: not one by one
             name.setMinimumWidth(round(NAME_EMS * font_px(name.font())) if stage else 0)
-        self.bytes_note.setText(legible_scripts(
-            tr("shapes.bytes_note", bytes=self.itemsize, d_a=self.anchor_d),
-            self.bytes_note.font(), stage))
+        self.bytes_note.setText(legible_scripts(self._bytes_note(), self.bytes_note.font(),
+                                                stage))
+
+    def _bytes_note(self) -> str:
+        return tr("shapes.bytes_note", bytes=self.itemsize, d_a=self.anchor_d)
 
     def retranslate(self) -> None:
         self.head_box.setTitle(tr("shapes.head_title"))

@@ -20,6 +20,7 @@ from app.i18n import tr
 from app.model.data import LessonData
 from app.model.modelconfig import ModelConfig
 from app.model.timeline import KVBar, kv_bars, kv_context
+from app.ui.figure_table import TableFigure, TableRow
 from app.ui.fonts import SMALL, emphasize, scaled_font
 from app.ui.format import format_bytes, format_number
 from app.ui.look import OKABE_ITO, Look
@@ -35,6 +36,8 @@ PLOT_LEAST = 200
 PER_TOKEN, WHOLE = "per_token", "whole"
 COLOURS = {PER_TOKEN: OKABE_ITO[4], WHOLE: OKABE_ITO[0]}
 HIGHLIGHT = OKABE_ITO[5]
+LIT_FILL = "#FADCC7"
+"""The highlight lightened, behind a lit row of the figure's table: black text reads on it."""
 MODEL_KEYS = {
     "deepseek-llm-67b": "timeline.kv.model.dsllm67b",
     "deepseek-v2": "timeline.kv.model.dsv2",
@@ -249,6 +252,27 @@ class KVChart(QWidget):
                 if any(self.hypothetical(bar) for bar in lit) else "")
         self.focus.setText(f"<table cellspacing=0>{rows}</table>{note}" if lit else "")
         self.focus.setVisible(bool(lit))
+
+    def figure(self) -> TableFigure:
+        """The bars' numbers as a table: a row per bar with its scheme and model as the axis
+        names them, its bytes per token and for the chosen context (marked when that is past
+        the model's native context), the stage's bars lit; a log axis prints no values, a
+        table prints them all."""
+        per_token, whole = self.bar_bytes(PER_TOKEN), self.bar_bytes(WHOLE)
+        rows = []
+        for bar in self.bars:
+            scheme, model = self._label(bar).split("\n")
+            lit = self.stage in bar.stages
+            total = format_bytes(whole[bar.id]) + ("*" if self.hypothetical(bar) else "")
+            cells = (scheme, model, format_bytes(per_token[bar.id]) if bar.id in per_token
+                     else "—", total)
+            rows.append(TableRow(cells, LIT_FILL if lit else None, lit))
+        notes = [f"* {tr('timeline.kv.beyond')}"] if any(map(self.hypothetical, self.bars)) else []
+        header = (tr("timeline.kv.col_scheme"), tr("timeline.kv.col_model"),
+                  tr("timeline.kv.per_token"), tr("timeline.kv.whole"))
+        return TableFigure(tr("timeline.kv.table_title"), header, rows,
+                           (False, False, True, True), self.context_label.text(),
+                           [*notes, self.source.text()])
 
     def retranslate(self) -> None:
         self.caption.setText(tr("timeline.kv.caption"))

@@ -30,6 +30,7 @@ from app.model.reshape import role_row
 from app.model.state import STATE_FIELDS
 from app.model.timeline import STAGES, Stage, stage
 from app.state.document import Document
+from app.ui.figure import Figure
 from app.ui.figure_bars import RowsFigure, WeightRow
 from app.ui.fonts import READING, emphasize
 from app.ui.format import format_figure, format_score
@@ -263,11 +264,17 @@ class TimelinePanel(Panel):
         caption = tr("timeline.sink.caption", query=view.query_names[row])
         return caption, weight_rows(names, weights, np.ones(len(names), bool), extra), note
 
-    def figure(self) -> RowsFigure | None:
-        """The chosen stage's weights as bars with their percentages under its caption (the
-        weights, heads and sink stages); None for the stages whose live view is words, a
-        RoPE table or the KV chart with its context slider: they export as they look."""
+    def figure(self) -> Figure | None:
+        """The chosen stage's live view without its controls: the weights, heads and sink
+        stages' weights as bars with their percentages under its caption, the KV stages' bytes
+        and RoPE's scores as tables. None with no stage chosen or for a stage whose live view
+        is words (the scorer it sets, or the world it needs): a figure of a sentence would
+        only set it again, so those export as they look."""
         chosen, view = self.current_stage(), self.document.view
+        if chosen is not None and chosen.panel == "kv":
+            return self.kv.figure()
+        if chosen is not None and chosen.panel == "rope":
+            return self.rope.figure()
         if chosen is not None and chosen.panel == "sink" and view.world == "teaching":
             caption, rows, _note = self._sink_rows()
             return RowsFigure(caption, [("", rows)], BAR_COLOUR)

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from app.i18n import tr
 from app.model.state import POSITION_LIMIT, ROPE_STEP_RANGE
 from app.state.document import Document
+from app.ui.figure_table import TableFigure, TableRow
 from app.ui.format import format_number, format_score, name_tip, plain_tip, shown_name
 from app.ui.widgets.number_box import NumberBox, WholeBox
 from app.ui.widgets.rich_label import rich_label
@@ -119,15 +120,16 @@ class RopePage(QWidget):
                                   degrees=format_number(math.degrees(step), 1)))
         in_world = view.world == "dialogue"
         on = state.options.rope and in_world
-        caption = tr("timeline.rope.caption", state=tr("timeline.on") if on else tr("timeline.off"))
-        self.caption.setText(f"<b>{html.escape(caption)}</b>" if in_world
+        self.caption.setText(f"<b>{html.escape(self._caption())}</b>" if in_world
                              else html.escape(tr("timeline.rope.need_dialogue")))
         self.shift_button.setEnabled(in_world)
         self.step_box.setEnabled(in_world)
         self.scores.setText(self._table(on) if in_world else "")
 
-    def _table(self, on: bool) -> str:
-        """Key, signed offset, |k|, the RoPE-off score, (before a shift,) the rotated one."""
+    def score_table(self) -> tuple[list[str], list[list[str]], list[str]]:
+        """The score table the page and its figure print: its header, a row per key (key,
+        signed offset, |k|, the RoPE-off score, before a shift the score then, the rotated
+        one) and, right after a shift, whether any score changed."""
         state, view = self.document.state, self.document.view
         now = np.ma.filled(view.scores["dot"][0], np.nan)
         baseline = view.baseline if view.baseline is not None else view.scores
@@ -140,23 +142,47 @@ class RopePage(QWidget):
                   tr("timeline.rope.col_off")]
         header += [tr("timeline.rope.col_before")] if before is not None else []
         header.append(tr("timeline.rope.col_after"))
-        rows = ["<tr>" + "".join(f"<th>{html.escape(h)}&nbsp;</th>" for h in header) + "</tr>"]
+        rows = []
         lengths = np.linalg.norm(view.k, axis=1)
         for j, name in enumerate(view.key_names):
-            cells = [html.escape(shown_name(name)),
-                     format_number(state.positions[j + 1] - state.positions[0]),
+            cells = [shown_name(name), format_number(state.positions[j + 1] - state.positions[0]),
                      format_score(float(lengths[j])), format_score(float(off[j]))]
             cells += [format_score(float(before[j]))] if before is not None else []
-            cells.append(f"<b>{format_score(float(now[j]))}</b>")
-            rows.append("<tr>" + "".join(f"<td align=center>{c}</td>" for c in cells) + "</tr>")
+            rows.append([*cells, format_score(float(now[j]))])
         notes = []
         if before is not None:
             same = np.allclose(before, now, rtol=0, atol=1e-9)
             notes.append(tr("timeline.rope.unchanged") if same else tr("timeline.rope.changed"))
+        return header, rows, notes
+
+    def figure(self) -> TableFigure | None:
+        """The score table under the caption, with the turn per position it was made with;
+        the explanation of why lengths stay is a paragraph, left to the page. None outside
+        the dialogue sample, where the page only says where RoPE is shown."""
+        if self.document.view.world != "dialogue":
+            return None
+        header, rows, notes = self.score_table()
+        step = f"{self.step_label.text()} {self.step_box.text()} {self.step_unit.text()}"
+        return TableFigure(self._caption(), header, [TableRow(row) for row in rows],
+                           [False, *(True for _ in header[1:])], tr("timeline.rope.table"),
+                           [step, *notes])
+
+    def _caption(self) -> str:
+        on = self.document.state.options.rope
+        return tr("timeline.rope.caption", state=tr("timeline.on") if on else tr("timeline.off"))
+
+    def _table(self, on: bool) -> str:
+        """The score table as HTML, the rotated score bold, and the notes under it."""
+        state, view = self.document.state, self.document.view
+        header, rows, notes = self.score_table()
+        lines = ["<tr>" + "".join(f"<th>{html.escape(h)}&nbsp;</th>" for h in header) + "</tr>"]
+        for cells in rows:
+            shown = [html.escape(cells[0]), *cells[1:-1], f"<b>{cells[-1]}</b>"]
+            lines.append("<tr>" + "".join(f"<td align=center>{c}</td>" for c in shown) + "</tr>")
         if on:
             notes.append(tr("timeline.rope.keeps",
                             q_len=format_score(float(np.linalg.norm(view.q[0]))),
                             step=format_number(state.options.rope_step, STEP_DECIMALS)))
         text = "".join(f"<p>{html.escape(note)}</p>" for note in notes)
         caption = html.escape(tr("timeline.rope.table"))
-        return f"<p>{caption}</p><table cellspacing=4>{''.join(rows)}</table>{text}"
+        return f"<p>{caption}</p><table cellspacing=4>{''.join(lines)}</table>{text}"
