@@ -220,7 +220,7 @@ def joined(segments: np.ndarray) -> list[np.ndarray]:
 
     def walk(end: int) -> list[int]:
         """The ends met going on from `end` (end 2i or 2i + 1 of segment i), in order."""
-        met = []
+        met: list[int] = []
         while True:
             after = next((e for e in at_point[keys[end]] if not used[e // 2]), None)
             if after is None:
