@@ -17,8 +17,8 @@ __all__ = [
     "SEQUENCE",
     "STAGE_KEYS",
     "Dim",
+    "LayerStep",
     "Shape",
-    "Stage",
     "Tensor",
     "decoder_stages",
 ]
@@ -32,7 +32,7 @@ Tensor = tuple[str, Shape]
 
 
 @dataclass(frozen=True)
-class Stage:
+class LayerStep:
     """One step of the layer: the named tensors in and out, and the learned tensors it owns.
 
     Tensor names are the math symbols the lesson uses (x, Q, K, V, S, A, O), not prose.
@@ -68,7 +68,7 @@ def _need(config: ModelConfig, name: str) -> int:
     return int(value)
 
 
-def decoder_stages(config: ModelConfig) -> tuple[Stage, ...]:
+def decoder_stages(config: ModelConfig) -> tuple[LayerStep, ...]:
     """Every stage of one full-attention layer, in STAGE_KEYS order (without biases).
 
     The output gate's projection is shown as its own stage although the checkpoint stores it
@@ -88,18 +88,18 @@ q_norm/k_norm) keeps the stage, with no weights, so the flow always has the same
     gate = (("gate_proj", (hidden, q_width)),) if config.attn_output_gate else ()
     qk_norms = (("q_norm", (d_h,)), ("k_norm", (d_h,))) if config.use_qk_norm else ()
     return (
-        Stage("embedding", (("ids", (T,)),), (x,),
+        LayerStep("embedding", (("ids", (T,)),), (x,),
               (("embed_tokens", (vocab, hidden)),)),
-        Stage("norm", (x,), (x,), (("input_layernorm", (hidden,)),)),
-        Stage("qkv", (x,), (q, k, v),
+        LayerStep("norm", (x,), (x,), (("input_layernorm", (hidden,)),)),
+        LayerStep("qkv", (x,), (q, k, v),
               (("q_proj", (hidden, q_width)), ("k_proj", (hidden, kv_width)),
                ("v_proj", (hidden, kv_width)))),
-        Stage("qk_norm", (q, k), (q, k), qk_norms),
-        Stage("rope", (q, k), (q, k)),
-        Stage("scores", (q, k), (s,)),
-        Stage("softmax", (s,), (a,)),
-        Stage("weighted_v", (a, v), (o,)),
-        Stage("output_gate", (o, x), (("O", (T, q_width)),), gate),
-        Stage("o_proj", (("O", (T, q_width)),), (("y", (T, hidden)),),
+        LayerStep("qk_norm", (q, k), (q, k), qk_norms),
+        LayerStep("rope", (q, k), (q, k)),
+        LayerStep("scores", (q, k), (s,)),
+        LayerStep("softmax", (s,), (a,)),
+        LayerStep("weighted_v", (a, v), (o,)),
+        LayerStep("output_gate", (o, x), (("O", (T, q_width)),), gate),
+        LayerStep("o_proj", (("O", (T, q_width)),), (("y", (T, hidden)),),
               (("o_proj", (q_width, hidden)),)),
     )

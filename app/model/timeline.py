@@ -21,7 +21,7 @@ __all__ = [
     "STAGES",
     "TRACKS",
     "KVBar",
-    "Stage",
+    "Milestone",
     "Track",
     "kv_bars",
     "kv_context",
@@ -49,7 +49,7 @@ BASE_OPTIONS: MappingProxyType[str, object] = MappingProxyType({
 
 
 @dataclass(frozen=True)
-class Stage:
+class Milestone:
     """One card of the timeline and what choosing it does to the live views."""
 
     id: str
@@ -71,58 +71,58 @@ def _options(**changes: object) -> MappingProxyType[str, object]:
     return MappingProxyType(changes)
 
 
-STAGES: tuple[Stage, ...] = (
-    Stage("rnn", "training", None, "Elman 1990; Sutskever et al. 2014",
+STAGES: tuple[Milestone, ...] = (
+    Milestone("rnn", "training", None, "Elman 1990; Sutskever et al. 2014",
           ("rnn_serial_steps", "rnn_hops_first_to_last")),
-    Stage("additive", "training", 2014, "Bahdanau, Cho & Bengio 2014",
+    Milestone("additive", "training", 2014, "Bahdanau, Cho & Bengio 2014",
           ("additive_intermediate_gib", "dot_scores_mib"),
           world="teaching", scorer="additive", here=True),
-    Stage("self_attention", "training", 2017, "Vaswani et al. 2017, §3.2",
+    Milestone("self_attention", "training", 2017, "Vaswani et al. 2017, §3.2",
           ("embed_cos_self", "embed_rank_last3", "qk_rank_top3", "names_k_cos",
            "anchor_head_dim", "unscaled_dot_std", "exp_20"),
           world="teaching", scorer="dot", here=True),
-    Stage("scaled_softmax", "training", 2017, "Vaswani et al. 2017, eq. (1)",
+    Milestone("scaled_softmax", "training", 2017, "Vaswani et al. 2017, eq. (1)",
           ("dialogue_scores", "dialogue_car_share_proportional", "anchor_head_dim",
            "unscaled_dot_std", "unmasked_weight_on_answer"),
           options=_options(heatmap_mode="weights"), world="teaching", scorer="scaled_dot",
           panel="weights"),
-    Stage("causal", "training", 2017, "Vaswani et al. 2017, §3.2.3",
+    Milestone("causal", "training", 2017, "Vaswani et al. 2017, §3.2.3",
           ("causal_prefix_forwards", "causal_prefix_positions", "masked_weight_apple",
            "masked_weight_xiaoming"),
           options=_options(heatmap_mode="weights", causal=True), world="teaching",
           scorer="scaled_dot", panel="weights"),
-    Stage("rope", "training", 2021, "Su et al. 2021 (RoFormer)",
+    Milestone("rope", "training", 2021, "Su et al. 2021 (RoFormer)",
           ("anchor_head_dim", "anchor_rope_dims"),
           options=_options(rope=True), world="dialogue", scorer="dot", panel="rope"),
-    Stage("multi_head", "training", 2017, "Vaswani et al. 2017, §3.2.2",
+    Milestone("multi_head", "training", 2017, "Vaswani et al. 2017, §3.2.2",
           ("head_a_weight_xiaoming", "head_b_weight_apple", "anchor_q_heads",
            "anchor_head_dim", "nocache_kv_computations", "nocache_kv_repeated"),
           options=_options(heatmap_mode="weights", causal=True), world="teaching",
           scorer="scaled_dot", panel="heads", split_heads=True),
-    Stage("sink", "training", 2023, "Xiao et al. 2023 → Gated Attention 2025",
+    Milestone("sink", "training", 2023, "Xiao et al. 2023 → Gated Attention 2025",
           ("apple_row_scaled", "apple_row_weights"),
           options=_options(heatmap_mode="weights", causal=True), world="teaching",
           scorer="scaled_dot", panel="sink"),
-    Stage("kv_cache", "generation", None, "",
+    Milestone("kv_cache", "generation", None, "",
           ("nocache_kv_computations", "cache_kv_computations", "anchor_full_layers",
            "anchor_q_heads", "anchor_head_dim", "anchor_mha_kib_per_token",
            "anchor_mha_gib_native"),
           panel="kv", kv_context="anchor"),
-    Stage("mqa", "generation", 2019, "Shazeer 2019",
+    Milestone("mqa", "generation", 2019, "Shazeer 2019",
           ("anchor_mqa_kib_per_token", "anchor_mqa_gib_native"),
           claims=("gqa_t5xxl_mha_avg", "gqa_t5xxl_mqa_avg"), panel="kv", kv_context="anchor"),
-    Stage("gqa", "generation", 2023, "Ainslie et al. 2023",
+    Milestone("gqa", "generation", 2023, "Ainslie et al. 2023",
           ("anchor_q_heads", "anchor_kv_groups", "anchor_gqa_kib_per_token",
            "anchor_gqa_gib_native", "dsllm67b_bytes_per_token", "dsllm67b_mha_bytes_per_token",
            "dsllm67b_gib_1m"),
           claims=("gqa_t5xxl_gqa8_avg", "gqa_t5xxl_gqa8_time", "gqa_t5xxl_mha_avg",
                   "gqa_t5xxl_mha_time", "gqa_t5xxl_mqa_time"),
           panel="kv", kv_context="anchor"),
-    Stage("mla", "generation", 2024, "DeepSeek-AI 2024 (V2) → V3, GLM-5.3",
+    Milestone("mla", "generation", 2024, "DeepSeek-AI 2024 (V2) → V3, GLM-5.3",
           ("mla_numbers_per_layer", "dsv2_bytes_per_token", "dsv3_bytes_per_token",
            "dsv2_vs_67b_reduction_pct", "glm53_bytes_per_token", "glm53_gib_native"),
           claims=("dsv2_kv_reduction_vs_67b",), panel="kv", kv_context="glm-5.3"),
-    Stage("linear", "generation", None, "DeepSeek-V4.1",
+    Milestone("linear", "generation", None, "DeepSeek-V4.1",
           ("anchor_linear_layers", "anchor_full_layers", "anchor_linear_state_mib"),
           claims=("dsv41_global_kv_per_token",), panel="kv", kv_context="long"),
 )
@@ -130,7 +130,7 @@ STAGES: tuple[Stage, ...] = (
 _BY_ID = {s.id: s for s in STAGES}
 
 
-def stage(stage_id: str) -> Stage:
+def stage(stage_id: str) -> Milestone:
     """The stage with this id; KeyError names the unknown id."""
     try:
         return _BY_ID[stage_id]
@@ -138,7 +138,7 @@ def stage(stage_id: str) -> Stage:
         raise KeyError(f"no timeline stage {stage_id!r}") from None
 
 
-def stages_of(track: Track) -> tuple[Stage, ...]:
+def stages_of(track: Track) -> tuple[Milestone, ...]:
     return tuple(s for s in STAGES if s.track == track)
 
 

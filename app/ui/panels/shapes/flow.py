@@ -8,12 +8,12 @@ from PySide6.QtGui import QResizeEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
 
 from app.i18n import tr
-from app.model.decoder_flow import Shape, Stage
+from app.model.decoder_flow import LayerStep, Shape
 from app.model.modelconfig import ModelConfig
 from app.ui.format import format_number, format_shape
 
 
-def stage_detail(stage: Stage, config: ModelConfig) -> str:
+def stage_detail(stage: LayerStep, config: ModelConfig) -> str:
     """Name, what it does, tensors in and out with shapes, and learned parameters."""
     heads, kv = config.num_attention_heads, config.num_key_value_heads
     assert heads is not None and kv is not None  # the anchor's: read with require_attention

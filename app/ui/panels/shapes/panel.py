@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.i18n import tr
-from app.model.decoder_flow import STAGE_KEYS, Stage, decoder_stages
+from app.model.decoder_flow import STAGE_KEYS, LayerStep, decoder_stages
 from app.model.memory import additive_intermediate_bytes, score_matrix_bytes
 from app.model.state import MAX_SHAPES_D_A
 from app.state.document import Document
@@ -63,7 +63,7 @@ class ShapesPanel(Panel):
         self.max_T = int(self.anchor.max_position_embeddings)
         self.itemsize = int(self.anchor.dtype_bytes)
         self.stops = slider_values(self.lesson_T, self.max_T)
-        self.stages: tuple[Stage, ...] = decoder_stages(self.anchor)
+        self.stages: tuple[LayerStep, ...] = decoder_stages(self.anchor)
         self._withheld = False
 
         self.diagram = ShapesDiagram()

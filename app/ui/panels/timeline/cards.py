@@ -10,7 +10,7 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QToolButton, QWidget
 
 from app.i18n import tr
-from app.model.timeline import STAGES, TRACKS, Stage
+from app.model.timeline import STAGES, TRACKS, Milestone
 from app.ui.fonts import emphasize
 from app.ui.lesson_values import bold_values
 from app.ui.look import OKABE_ITO, Look
@@ -19,7 +19,7 @@ from app.ui.widgets.flow import FlowLayout
 HERE_COLOUR = OKABE_ITO[1]
 
 
-def card_html(chosen: Stage, values: dict[str, str],
+def card_html(chosen: Milestone, values: dict[str, str],
               live: dict[str, str | None] | None = None) -> str:
     """The expanded card: name, source and year, what it solved, where it got stuck.
 

@@ -28,7 +28,7 @@ from app.i18n import tr
 from app.model.figures import live_teaching_figures
 from app.model.reshape import role_row
 from app.model.state import STATE_FIELDS
-from app.model.timeline import STAGES, Stage, stage
+from app.model.timeline import STAGES, Milestone, stage
 from app.state.document import Document
 from app.ui.figure import Figure
 from app.ui.figure_bars import RowsFigure, WeightRow
@@ -144,7 +144,7 @@ class TimelinePanel(Panel):
         """Show a stage: the document sets it up as one undo step."""
         self.document.apply_stage(stage_id)
 
-    def current_stage(self) -> Stage | None:
+    def current_stage(self) -> Milestone | None:
         stage_id = self.document.state.options.stage
         return stage(stage_id) if stage_id in {s.id for s in STAGES} else None
 
@@ -213,7 +213,7 @@ class TimelinePanel(Panel):
                  *data.dialogue.key_tokens, *data.teaching.tokens)
         return kept_whole(unbroken(legible_scripts(text, label.font(), True)), names)
 
-    def _live_values(self, shown: Stage) -> dict[str, str | None]:
+    def _live_values(self, shown: Milestone) -> dict[str, str | None]:
         """The card's teaching-world figures at the class's current vectors; None for each
         of them once the world is reshaped (its rows are no longer the lesson's tokens)."""
         state, data = self.document.state, self.document.data
@@ -224,7 +224,7 @@ class TimelinePanel(Panel):
         live = live_teaching_figures(data, state.teaching_q, state.teaching_k, shown.figures)
         return {key: format_figure(figure) for key, figure in live.items()}
 
-    def _live_text(self, chosen: Stage | None) -> str:
+    def _live_text(self, chosen: Milestone | None) -> str:
         state = self.document.state
         row = role_row(state, self.document.data, "query")  # or its fallback
         return live_text(chosen, self.document.view, row, state.options.causal,

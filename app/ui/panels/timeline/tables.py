@@ -10,7 +10,7 @@ import numpy as np
 from PySide6.QtWidgets import QScrollArea, QWidget
 
 from app.i18n import tr
-from app.model.timeline import Stage
+from app.model.timeline import Milestone
 from app.model.view import View
 from app.ui.figure_bars import WeightRow
 from app.ui.format import format_number, shown_name
@@ -49,7 +49,7 @@ def weight_rows(names: tuple[str, ...], weights: np.ndarray, allowed: np.ndarray
             for name, weight, ok in rows]
 
 
-def live_groups(chosen: Stage | None, view: View, row: int,
+def live_groups(chosen: Milestone | None, view: View, row: int,
                 causal: bool) -> tuple[str, list[tuple[str, list[WeightRow]]]] | None:
     """The caption and the weight rows (one group per head) of a stage whose live view is
     the query row's weights; None for a stage that shows words only."""
@@ -86,7 +86,7 @@ def rows_html(rows: list[WeightRow], width: float) -> str:
     return "<table cellspacing=2>" + "".join(out) + "</table>"
 
 
-def live_text(chosen: Stage | None, view: View, row: int, causal: bool, width: float) -> str:
+def live_text(chosen: Milestone | None, view: View, row: int, causal: bool, width: float) -> str:
     """The live view of a stage that drives no widget of its own: the scorer it sets, or
     the query row's weights (one table per head for the heads stage)."""
     if chosen is None or chosen.panel == "none":
