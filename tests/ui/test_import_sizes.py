@@ -55,3 +55,25 @@ def test_the_shapes_panel_names_the_imports_size(window, monkeypatch, tmp_path) 
     window.document.flush()
     shapes.refresh()
     assert not shapes.import_note.isVisibleTo(shapes)
+
+
+def test_a_picture_formats_no_cell_number(window, monkeypatch, tmp_path) -> None:
+    """Past the cell grid the heatmap is one picture: formatting every cell's number (16.7
+    million at T = 4096) took a minute before its first frame."""
+    from app.ui.panels.heatmap import panel as heatmap_module
+
+    formatted: list[tuple[int, int]] = []
+    real = heatmap_module.cell_texts
+
+    def counting(state, view, embeddings, shape):
+        formatted.append(shape)
+        return real(state, view, embeddings, shape)
+
+    monkeypatch.setattr(heatmap_module, "cell_texts", counting)
+    window.docks["heatmap"].show()
+    _import(window, monkeypatch, tmp_path / "wide.safetensors", 40, 40, 2)
+    window.panels["heatmap"].refresh()
+    assert formatted == []
+    _import(window, monkeypatch, tmp_path / "grid.safetensors", 30, 30, 2)
+    window.panels["heatmap"].refresh()
+    assert formatted and formatted[-1] == (30, 30)  # cells print their numbers up to the grid's

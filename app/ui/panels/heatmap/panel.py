@@ -350,7 +350,8 @@ class HeatmapPanel(Panel):
             names = {  # (only the rows: glossed column names would collide)
                 "left": [with_gloss(name, glosses) for name in view.query_names],
                 "top": [shown_name(name) for name in view.key_names]}
-        texts = cell_texts(state, view, embeddings, values.shape)
+        texts = ([] if needs_image(values.shape)  # a picture: no cell to print in
+                 else cell_texts(state, view, embeddings, values.shape))
         self._matrix = _Matrix(values, wanted, meaning, levels,
                                diverging_map() if signed else sequential_map(),
                                "%" if state.options.heatmap_mode == "weights" else "", names,
