@@ -4,6 +4,7 @@ changes, and the matplotlib peer draws the same steps, or is skipped without mat
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 from PySide6.QtGui import QPaintEvent, QRegion
@@ -11,6 +12,8 @@ from PySide6.QtGui import QPaintEvent, QRegion
 from bench.mpl_peer import peer_drag
 from bench.reference_paint import BARS, EQUATION, ReferenceView, cell_rect, reference_samples
 from bench.teaching_drag import KEY, T, TeachingDrag
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_a_drag_step_changes_the_dragged_keys_column_only() -> None:
@@ -62,3 +65,14 @@ def test_the_peer_blits_each_step(qapp) -> None:
     pytest.importorskip("matplotlib")
     result = peer_drag((640, 480), 2)
     assert len(result.samples_ms) == 2 and all(ms > 0 for ms in result.samples_ms)
+
+
+def test_matplotlib_is_the_bench_extra_and_nothing_of_the_app() -> None:
+    """The peer's library installs only with the bench extra; no app module imports it."""
+    tomllib = pytest.importorskip("tomllib")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert not any(dep.startswith("matplotlib") for dep in project["dependencies"])
+    assert any(dep.startswith("matplotlib") for dep in project["optional-dependencies"]["bench"])
+    importing = [path for path in (ROOT / "app").rglob("*.py")
+                 if "matplotlib" in path.read_text(encoding="utf-8")]
+    assert importing == []
