@@ -122,7 +122,8 @@ def evaluate(results: list[Result]) -> list[Target]:
     slowest = max(drags, key=lambda r: float(r.extra["ratio_to_reference"]), default=None)
     peer = next((r for r in results if r.group == "peer"
                  and r.extra.get("ratio_to_reference")), None)
-    startup = next((r for r in results if r.group == "startup"), None)
+    startup = next((r for r in results if r.group == "startup"
+                    and r.extra.get("ratio_to_reference")), None)  # not an import's row
     dot_1024 = _find(results, 'score_matrix("dot")', "T=1024, d=256")
     bare_1024 = _find(results, "bare NumPy", "T=1024, d=256")
     blocks_4096 = [r.extra["max_ui_block_ms"] for r in results
