@@ -24,10 +24,12 @@ def _venv_python() -> Path:
     return VENV / scripts / ("python.exe" if os.name == "nt" else "python")
 
 
-def _ensure_venv() -> Path:
-    """Create the venv and (re)install only when pyproject.toml changed since the last install.
+def _ensure_venv(extras: tuple[str, ...] = ("test",)) -> Path:
+    """Create the venv and (re)install only when pyproject.toml changed since the last install
+    or a command needs an extra that is not installed yet.
 
-    Both commands share one environment (app + test extra) so switching never reinstalls.
+    Every command shares one environment (app + test extra; `bench` adds its own extra, kept
+    on later installs) so switching between them never reinstalls.
     """
     if sys.version_info < (3, 10):  # noqa: UP036 - dev.py runs under whatever python3 is first
         sys.exit("Attention Lab needs Python 3.10 or newer")
@@ -36,14 +38,17 @@ def _ensure_venv() -> Path:
         print(f"creating {VENV} ...", flush=True)
         venv.EnvBuilder(with_pip=True).create(VENV)
     digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
-    if not STAMP.exists() or STAMP.read_text() != digest:
+    stamp = STAMP.read_text().split() if STAMP.exists() else []
+    installed = set(stamp[1].split(",")) if len(stamp) > 1 else set()
+    if stamp[:1] != [digest] or not set(extras) <= installed:
+        wanted = ",".join(sorted(installed | set(extras)))
         subprocess.run(
             [str(python), "-m", "pip", "install", "--disable-pip-version-check", "-q",
-             "-e", ".[test]"],
+             "-e", f".[{wanted}]"],
             cwd=ROOT,
             check=True,
         )
-        STAMP.write_text(digest)
+        STAMP.write_text(f"{digest} {wanted}")
     return python
 
 
@@ -69,7 +74,7 @@ def main(argv: list[str]) -> int:
         print(USAGE, file=sys.stderr)
         return 2
     command, rest = argv[0], argv[1:]
-    python = _ensure_venv()
+    python = _ensure_venv(("test", "bench") if command == "bench" else ("test",))
     if command == "test":
         env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
         chosen = _selection(rest)

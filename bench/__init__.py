@@ -1,9 +1,10 @@
 """Owns the benchmark's records: timed samples, their median and p95, and the targets.
 
 `python3 dev.py bench` (`python -m bench`, see `bench.run`) fills these from five measurements:
-UI latency through the real main window, model speed against bare NumPy, start-up in a
-subprocess, additive against dot-product scoring in time and peak memory, and the class's
-poll with simulated phones on loopback.
+UI latency through the real main window (beside a plain QPainter reference and a matplotlib
+peer), model speed against bare NumPy, start-up in a subprocess beside a bare window,
+additive against dot-product scoring in time and peak memory, and the class's poll with
+simulated phones on loopback.
 """
 
 from __future__ import annotations
@@ -61,19 +62,24 @@ class Result:
 
 @dataclass
 class Target:
-    """A stated goal `value ≤ limit`; `value` is None when this run did not measure its size."""
+    """A stated goal `value ≤ limit` (`value ≥ limit` when `at_least`), most of them a ratio
+    to a reference measured in the same run; `value` is None when this run did not measure
+    it. `reference` names what the value was divided by, `reference_ms` its time."""
 
     key: str
     text: str
     limit: float
     unit: str
     value: float | None = None
+    reference: str | None = None
+    reference_ms: float | None = None
+    at_least: bool = False
 
     @property
     def met(self) -> bool | None:
         if self.value is None or math.isnan(self.value):
             return None
-        return self.value <= self.limit
+        return self.value >= self.limit if self.at_least else self.value <= self.limit
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -81,7 +87,10 @@ class Target:
             "text": self.text,
             "limit": self.limit,
             "unit": self.unit,
+            "direction": "at least" if self.at_least else "at most",
             "value": self.value,
+            "reference": self.reference,
+            "reference_ms": self.reference_ms,
             "met": self.met,
         }
 

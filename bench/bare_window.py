@@ -1,4 +1,4 @@
-"""The start-up floor's child process: what any window of this app's libraries costs to show.
+"""The start-up reference's child process: what any window of this app's libraries costs to show.
 
 It imports what the app's first screen cannot do without (NumPy, PySide6's widgets and
 pyqtgraph, the latter as `app.ui` imports it), shows an empty main window with one line of

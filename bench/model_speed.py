@@ -1,6 +1,6 @@
 """Owns the model-only timings: recompute against bare NumPy, and additive against dot product.
 
-No Qt here: these are the floors the UI numbers are compared with. Bare `Q @ K.T` is the
+No Qt here: bare NumPy is the reference the model layer is judged against. Bare `Q @ K.T` is the
 least any dot-product picture can cost, so `score_matrix("dot")` over it is the model
 layer's own overhead; additive scoring is measured in time and in peak memory (tracemalloc
 sees NumPy's buffers), because its cost is the lesson's point.
@@ -52,7 +52,7 @@ def scale_recompute(T: int, d: int, repeat: int) -> list[Result]:
     }
     samples = time_interleaved(calls, repeat, warmup=2)
     size = f"T={T}, d={d}"
-    bare = Result("model", "bare NumPy Q @ K.T (floor)", size, samples["bare"])
+    bare = Result("model", "bare NumPy Q @ K.T (reference)", size, samples["bare"])
     dot = Result("model", 'score_matrix("dot")', size, samples["dot"])
     picture = Result("model", "scale-mode compute (Q, K + scores + downsample)", size,
                      samples["scale"])

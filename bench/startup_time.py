@@ -9,7 +9,7 @@ building the panels and painting. PYTHONDONTWRITEBYTECODE is dropped for the chi
 the unrecorded first launch the app's modules load from cached bytecode, as for a user.
 
 Each launch of the app is followed by one of `bench.bare_window`, a window of the same
-libraries with nothing of the app: its median is the start-up's floor on this machine.
+libraries with nothing of the app: its median is the start-up's reference on this machine.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ CHILD_TIMEOUT_S = 60.0
 APP_CHILD = (sys.executable, "-m", "bench.first_paint")
 """The app, started as its command line starts it, that reports its first paint."""
 BARE_CHILD = (sys.executable, "-m", "bench.bare_window")
-"""The start-up's floor: a window of the app's libraries, reporting its first paint."""
+"""The start-up's reference: a window of the app's libraries, reporting its first paint."""
 CHECKOUT = Path(__file__).resolve().parents[1]
 """The checkout that holds `bench` and `app`: the child starts there, so `-m bench.…` and the
 app it imports are this checkout's."""
@@ -98,19 +98,19 @@ def launch_once(command: Sequence[str] | None = None) -> float:
 def measure_startup(runs: int, warmup: bool = True) -> list[Result]:
     """Several launches of the app, each followed by one of a bare window of its libraries
     (`bare_window`), after an unrecorded pair that may still write bytecode caches. The
-    app's row carries the bare window's median as its floor: start-up figures from two
-    machines compare as ratios to their floors, not as seconds."""
+    app's row carries the bare window's median as its reference: start-up figures from two
+    machines compare as ratios to their references, not as seconds."""
     if warmup:
         launch_once()
         launch_once(BARE_CHILD)
-    samples, floor = [], []
+    samples, bare = [], []
     for _ in range(runs):
         samples.append(launch_once())
-        floor.append(launch_once(BARE_CHILD))
-    floor_ms = statistics.median(floor)
+        bare.append(launch_once(BARE_CHILD))
+    bare_ms = statistics.median(bare)
     app_row = Result("startup", "process start → first painted window", "the app", samples,
-                     {"floor_ms": floor_ms,
-                      "ratio_to_floor": statistics.median(samples) / floor_ms})
-    return [app_row, Result("startup_floor", "process start → first painted bare window "
+                     {"reference_ms": bare_ms,
+                      "ratio_to_reference": statistics.median(samples) / bare_ms})
+    return [app_row, Result("startup_reference", "process start → first painted bare window "
                             "(NumPy, Qt and pyqtgraph, nothing of the app)", "the libraries",
-                            floor)]
+                            bare)]

@@ -15,6 +15,7 @@ import pytest
 from app.model.scenes import load_scenes
 from bench import Result, Target, p95
 from bench.__main__ import build_parser
+from bench.mpl_peer import against
 from bench.run import FULL, QUICK, evaluate, format_table, row_note
 from bench.startup_time import MARK
 from bench.ui_latency import SETUP
@@ -23,12 +24,10 @@ ROOT = Path(__file__).resolve().parents[1]
 MACHINE_FIELDS = {"cpu_count", "cpu", "python", "numpy", "blas", "pyside6", "qt", "pyqtgraph",
                   "platform", "load_average_at_start", "environment"}
 RESULT_FIELDS = {"group", "name", "size", "runs", "median_ms", "p95_ms", "samples_ms"}
-TARGET_KEYS = {"teaching_edit_frame_p95", "scale_1024_edit_frame_p95", "scale_4096_ui_block",
-               "model_vs_numpy_1024", "startup_first_paint", "additive_peak_bounded",
-               "every_dock_edit_frame_p95", "startup_first_paint_1s", "stage_scene_drag_p95",
-               "poll_answer_p95", "poll_ui_block", "poll_counts_exact",
-               "import_every_dock_2s", "drag_default_p95_4ms", "drag_busy_p95_8ms",
-               "drag_within_4x_floor", "startup_first_paint_0_7s"}
+TARGET_KEYS = {"drag_vs_reference", "peer_vs_drag", "startup_vs_bare_window",
+               "model_vs_numpy_1024", "scale_4096_ui_block", "poll_ui_block",
+               "additive_peak_bounded", "poll_counts_exact"}
+DEFAULT_DRAG = "drag step → every visible panel repainted (default layout)"
 
 
 def test_p95_interpolates_like_numpy() -> None:
@@ -42,45 +41,59 @@ def test_target_is_met_missed_or_unmeasured() -> None:
     assert Target("a", "a", 8.0, "ms", 7.9).met is True
     assert Target("a", "a", 8.0, "ms", 8.1).met is False
     assert Target("a", "a", 8.0, "ms", None).met is None
+    assert Target("a", "a", 10.0, "×", 12.0, at_least=True).met is True
+    assert Target("a", "a", 10.0, "×", 9.0, at_least=True).to_json()["met"] is False
+
+
+def _drag(name: str, ms: float, ratio: float) -> Result:
+    return Result("ui", name, "T=5, d=4", [ms] * 20,
+                  {"reference_ms": ms / ratio, "ratio_to_reference": ratio,
+                   "max_ui_block_ms": ms})
 
 
 def test_evaluate_fills_each_target_from_its_size_only() -> None:
     size = "T=1024, d=256"
-    bare = Result("model", "bare NumPy Q @ K.T (floor)", size, [10.0])
+    bare = Result("model", "bare NumPy Q @ K.T (reference)", size, [10.0])
     dot = Result("model", 'score_matrix("dot")', size, [12.0], {"ratio_to_bare": 1.2})
     small = Result("model", 'score_matrix("dot")', "T=256, d=256", [1.0], {"ratio_to_bare": 9.0})
-    teaching = Result("ui", "drag step → every visible panel repainted (default layout)",
-                      "T=5, d=4",
-                      [float(x) for x in range(1, 22)], {"max_ui_block_ms": 3.0})
+    teaching = _drag(DEFAULT_DRAG, 20.0, 5.0)
     targets = {t.key: t for t in evaluate([small, bare, dot, teaching])}
     assert set(targets) == TARGET_KEYS
     assert targets["model_vs_numpy_1024"].value == 1.2
     assert targets["model_vs_numpy_1024"].met is True
-    assert targets["teaching_edit_frame_p95"].value == pytest.approx(20.0)
-    assert targets["teaching_edit_frame_p95"].met is False
-    assert targets["startup_first_paint"].met is None
+    assert targets["model_vs_numpy_1024"].reference_ms == 10.0
+    assert targets["drag_vs_reference"].value == 5.0
+    assert targets["drag_vs_reference"].reference_ms == 4.0
+    assert targets["drag_vs_reference"].met is False
+    assert targets["startup_vs_bare_window"].met is None
     table = format_table({name: "x" for name in MACHINE_FIELDS}, SETUP, [bare, dot, teaching],
                          list(targets.values()), [], QUICK)
     assert "[met   ]" in table and "[MISSED]" in table and "[—     ]" in table
+    assert "reference 4.00 ms" in table and "limit ≤ 4.00 ×" in table
 
 
-def test_every_dock_drag_and_start_up_have_their_own_targets() -> None:
-    """One 60 Hz frame with every dock shown, and a window within a second."""
-    every = Result("ui", "drag step → every visible panel repainted (every dock shown)",
-                   "T=5, d=4", [10.0] * 19 + [20.0])
-    default = Result("ui", "drag step → every visible panel repainted (default layout)",
-                     "T=5, d=4", [5.0])
-    startup = Result("startup", "process start → first painted window", "python main.py",
-                     [900.0, 1200.0, 1100.0])
-    targets = {t.key: t for t in evaluate([default, every, startup])}
-    assert targets["every_dock_edit_frame_p95"].value == pytest.approx(every.p95_ms)
-    assert targets["every_dock_edit_frame_p95"].met is True
-    assert targets["teaching_edit_frame_p95"].value == 5.0
-    assert targets["startup_first_paint_1s"].value == 1100.0
-    assert targets["startup_first_paint_1s"].met is False
-    assert targets["startup_first_paint"].met is True  # the older 1.5 s goal stays reported
-    assert {"every_dock_edit_frame_p95", "startup_first_paint_1s"} <= {
-        t["key"] for t in (target.to_json() for target in targets.values())}
+def test_start_up_and_the_peer_are_ratios_to_their_references() -> None:
+    """The app's first paint against a bare window's; matplotlib's step against the app's."""
+    default = _drag(DEFAULT_DRAG, 5.0, 2.0)
+    startup = Result("startup", "process start → first painted window", "the app",
+                     [900.0, 1200.0, 1100.0], {"reference_ms": 800.0,
+                                               "ratio_to_reference": 1100.0 / 800.0})
+    peer = against(Result("peer", "matplotlib peer", "T=5, d=4", [40.0, 60.0, 50.0]), default)
+    assert peer.extra["ratio_to_reference"] == pytest.approx(10.0)
+    targets = {t.key: t for t in evaluate([default, peer, startup])}
+    assert targets["startup_vs_bare_window"].value == pytest.approx(1.375)
+    assert targets["startup_vs_bare_window"].met is True
+    assert targets["startup_vs_bare_window"].reference_ms == 800.0
+    assert targets["peer_vs_drag"].value == pytest.approx(10.0)
+    assert targets["peer_vs_drag"].met is True
+    assert targets["peer_vs_drag"].reference_ms == 5.0
+    assert targets["peer_vs_drag"].to_json()["direction"] == "at least"
+    skipped = against(Result("peer", "matplotlib peer", "T=5, d=4", [],
+                             {"skipped": "matplotlib is not installed"}), default)
+    assert "ratio_to_reference" not in skipped.extra
+    unmeasured = {t.key: t for t in evaluate([default, skipped])}["peer_vs_drag"]
+    assert unmeasured.met is None
+    assert "skipped: matplotlib" in row_note(skipped)
     assert evaluate([])[0].met is None
 
 
@@ -128,21 +141,30 @@ def test_quick_bench_reports_every_field(tmp_path: Path) -> None:
     assert report["machine"]["cpu_count"] >= 1
     results = report["results"]
     assert {r["group"] for r in results} == {"ui", "panel", "model", "startup",
-                                             "startup_floor", "additive", "poll"}
-    for result in results:
+                                             "startup_reference", "additive", "poll", "peer"}
+    peer = next(r for r in results if r["group"] == "peer")
+    measured = [r for r in results if r is not peer or "skipped" not in peer]
+    for result in measured:
         assert set(result) >= RESULT_FIELDS, result["name"]
         assert result["runs"] == len(result["samples_ms"]) >= 1
         assert result["median_ms"] > 0 and result["p95_ms"] >= result["median_ms"]
     startup = next(r for r in results if r["group"] == "startup")
-    floor = next(r for r in results if r["group"] == "startup_floor")
-    assert startup["floor_ms"] == floor["median_ms"] and floor["runs"] == startup["runs"]
-    assert startup["ratio_to_floor"] == pytest.approx(startup["median_ms"] / floor["median_ms"])
+    bare = next(r for r in results if r["group"] == "startup_reference")
+    assert startup["reference_ms"] == bare["median_ms"] and bare["runs"] == startup["runs"]
+    assert startup["ratio_to_reference"] == pytest.approx(
+        startup["median_ms"] / bare["median_ms"])
     stage = [r for r in results if r["group"] == "ui" and r["name"].startswith("stage scene")]
     assert len(stage) == len(load_scenes()), "a stage row per lesson scene"
     assert all(r["size"].startswith("1024x768") and r["timeouts"] == 0 for r in stage)
     assert any("heatmap" in r["panels_repainted"] for r in stage)
     ui = [r for r in results if r["group"] == "ui" and r not in stage]
     assert any(r["name"].startswith("scale mode") for r in ui), "heatmap scale mode not measured"
+    drags = [r for r in results if r["group"] == "ui" and "drag step" in r["name"]]
+    assert all(r["ratio_to_reference"] == pytest.approx(r["median_ms"] / r["reference_ms"])
+               for r in drags)
+    if "skipped" not in peer:
+        default = next(r for r in ui if r["name"] == DEFAULT_DRAG)
+        assert peer["reference_ms"] == default["median_ms"] and peer["runs"] >= 1
     for result in ui:
         assert result["timeouts"] == 0, result["name"]
         assert result["max_ui_block_ms"] > 0 and result["ui_thread_cpu_median_ms"] > 0
@@ -160,15 +182,17 @@ def test_quick_bench_reports_every_field(tmp_path: Path) -> None:
     assert additive["time_ratio_to_dot"] > 0 and additive["memory_ratio_to_dot"] > 0
     targets = {t["key"]: t for t in report["targets"]}
     assert set(targets) == TARGET_KEYS
-    for key in ("teaching_edit_frame_p95", "startup_first_paint", "additive_peak_bounded",
-                "every_dock_edit_frame_p95", "startup_first_paint_1s"):
+    for key in ("drag_vs_reference", "startup_vs_bare_window", "additive_peak_bounded",
+                "poll_ui_block"):
         assert targets[key]["met"] in (True, False), key
-    assert targets["every_dock_edit_frame_p95"]["limit"] == 16.7
-    assert targets["stage_scene_drag_p95"]["limit"] == 16.7
-    assert targets["stage_scene_drag_p95"]["met"] in (True, False)
+    for key in ("drag_vs_reference", "startup_vs_bare_window"):
+        assert targets[key]["reference_ms"] > 0 and targets[key]["direction"] == "at most"
+    assert targets["drag_vs_reference"]["limit"] == 4.0
+    assert targets["startup_vs_bare_window"]["limit"] == 1.5
+    assert targets["peer_vs_drag"]["limit"] == 10.0
+    assert targets["peer_vs_drag"]["met"] is (None if "skipped" in peer else
+                                              targets["peer_vs_drag"]["value"] >= 10.0)
     assert targets["poll_counts_exact"]["value"] == 0.0  # exactness is not a timing
-    assert targets["poll_answer_p95"]["met"] in (True, False)
-    assert targets["startup_first_paint_1s"]["limit"] == 1000.0
     assert f"{report['machine']['cpu_count']} CPUs" in child.stdout
     for name in ("python", "numpy", "pyside6", "pyqtgraph"):
         assert str(report["machine"][name]) in child.stdout
@@ -240,29 +264,20 @@ def test_sigterm_to_the_bench_ends_its_start_up_child(tmp_path: Path) -> None:
             os.kill(child, signal.SIGKILL)
 
 
-def test_the_targets_judge_each_drag_row_against_its_floor() -> None:
-    """4 ms in the default layout and stage scene 1, 8 ms in the busiest, within 4x
-    of the floor."""
-    def drag(name: str, ms: float, ratio: float) -> Result:
-        return Result("ui", name, "T=5, d=4", [ms] * 20,
-                      {"floor_ms": ms / ratio, "ratio_to_floor": ratio})
-    default = drag("drag step → every visible panel repainted (default layout)", 3.0, 2.0)
-    every = drag("drag step → every visible panel repainted (every dock shown)", 7.0, 3.0)
-    scene = drag("stage scene 15 (questions): drag step → every visible panel repainted",
-                 9.0, 5.0)
-    picture = Result("ui", "scale mode: edit → new picture shown", "T=1024, d=256", [30.0],
-                     {"floor_ms": 2.0, "ratio_to_floor": 15.0})  # waits for the worker
-    targets = {t.key: t for t in evaluate([default, every, scene, picture])}
-    assert targets["drag_default_p95_4ms"].met is True
-    first = drag("stage scene 1 (question): drag step → every visible panel repainted", 4.5, 2.0)
-    judged = {t.key: t for t in evaluate([default, every, first, scene, picture])}
-    assert judged["drag_default_p95_4ms"].value == pytest.approx(4.5)  # scene 1 counts too
-    assert judged["drag_default_p95_4ms"].met is False
-    assert targets["drag_busy_p95_8ms"].value == pytest.approx(9.0)
-    assert targets["drag_busy_p95_8ms"].met is False
-    assert targets["drag_within_4x_floor"].value == pytest.approx(5.0)
-    assert targets["drag_within_4x_floor"].met is False
-    assert "floor 1.8 ms, 5.0× it" in row_note(scene)
+def test_the_drag_target_is_the_slowest_row_against_its_reference() -> None:
+    """Every drag row, default layout, every dock and each stage scene, within 4x of the
+    QPainter reference; a scale-mode picture (no reference: it waits for a worker) is not."""
+    default = _drag(DEFAULT_DRAG, 3.0, 2.0)
+    every = _drag("drag step → every visible panel repainted (every dock shown)", 7.0, 3.0)
+    scene = _drag("stage scene 15 (questions): drag step → every visible panel repainted",
+                  9.0, 5.0)
+    picture = Result("ui", "scale mode: edit → new picture shown", "T=1024, d=256", [30.0])
+    target = {t.key: t for t in evaluate([default, every, scene, picture])}["drag_vs_reference"]
+    assert target.value == pytest.approx(5.0) and target.met is False
+    assert target.reference_ms == pytest.approx(1.8) and "stage scene 15" in target.reference
+    assert "5.0× its reference (1.80 ms)" in row_note(scene)
+    within = {t.key: t for t in evaluate([default, every])}["drag_vs_reference"]
+    assert within.value == pytest.approx(3.0) and within.met is True
 
 
 BARE_PROBE = """
