@@ -23,8 +23,8 @@ import numpy as np
 
 from app.model.atomic import write_text_atomic
 from app.model.capture import Capture
-from app.model.capture_limits import MAX_SAVED_BYTES
-from app.model.capture_saved import IMPORTED_FIELDS, capture_from_dict, capture_to_dict
+from app.model.capture.limits import MAX_SAVED_BYTES
+from app.model.capture.saved import IMPORTED_FIELDS, capture_from_dict, capture_to_dict
 from app.model.errors import ScenarioError
 from app.model.jsonfile import (
     MAX_FILE_BYTES,

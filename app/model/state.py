@@ -18,7 +18,7 @@ Role = Literal["q", "k"]
 """A vector's role: a query or a key."""
 World = Literal["dialogue", "teaching", "imported"]
 WORLDS: tuple[World, ...] = ("dialogue", "teaching", "imported")
-"""imported: a trained model's own q and k (app/model/capture.py), once a file was imported."""
+"""imported: a trained model's own q and k (`app.model.capture`), once a file was imported."""
 HeatmapMode = Literal["scores", "weights"]
 HEATMAP_MODES: tuple[HeatmapMode, ...] = ("scores", "weights")
 HeatmapSource = Literal["qk", "embeddings"]

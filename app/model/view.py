@@ -22,7 +22,7 @@ from app.model.attention import (
     split_heads,
 )
 from app.model.breakdown import Breakdown, Swap, breakdown, disagreements, ranks
-from app.model.capture_view import (
+from app.model.capture.view import (
     SWAP_KEYS,
     available_scorers,
     edited_vector,

@@ -22,7 +22,7 @@ from app.model.capture import (
     capture_from_arrays,
     load_capture,
 )
-from app.model.capture_view import FULL_CELLS, available_scorers
+from app.model.capture.view import FULL_CELLS, available_scorers
 from app.model.data import load_lesson_data
 from app.model.errors import ScenarioError
 from app.model.scenario import dumps, loads

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from app.model.capture import Capture
-from app.model.capture_view import FULL_CELLS, edited_vector
+from app.model.capture.view import FULL_CELLS, edited_vector
 from app.model.data import load_lesson_data
 from app.model.view import compute_view, initial_state
 

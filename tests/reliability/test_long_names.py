@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication, QLabel
 from safetensors.numpy import save_file
 
 from app.model.capture import MAX_TOKEN_CHARS, load_capture
-from app.model.capture_view import REASON_KEYS
+from app.model.capture.view import REASON_KEYS
 from app.ui.panels.match.model import MatchModel
 from app.ui.panels.match.panel import MatchTablePanel
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from app.model import scenario
 from app.model.capture import Capture, capture_from_arrays
-from app.model.capture_limits import (
+from app.model.capture.limits import (
     MAX_HEADS,
     MAX_SAVED_NUMBERS,
     MAX_SOURCE_CHARS,

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from app.i18n import tr
 from app.model.capture import VALUE_LIMIT
-from app.model.capture_view import largest_terms
+from app.model.capture.view import largest_terms
 from app.model.state import Role
 from app.state.document import Document
 from app.ui.fonts import READING, SMALL, emphasize

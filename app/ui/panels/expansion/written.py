@@ -13,7 +13,7 @@ import numpy as np
 
 from app.i18n import tr
 from app.model.breakdown import Breakdown
-from app.model.capture_view import largest_terms
+from app.model.capture.view import largest_terms
 from app.model.scoring import Undefined
 from app.model.worked import CosineWork, DistanceWork, DotWork, NormedWork, Worked
 from app.ui.format import UNDEFINED_TEXT, format_score

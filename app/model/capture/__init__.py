@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from app.model.additive import AdditiveWeights
-from app.model.capture_limits import (
+from app.model.capture.limits import (
     MAX_CAPTURE_BYTES,
     MAX_D,
     MAX_HEADS,
@@ -28,7 +28,7 @@ from app.model.capture_limits import (
     file_label,
     heads_tokens_width,
 )
-from app.model.capture_read import read_npz, read_safetensors
+from app.model.capture.read import read_npz, read_safetensors
 from app.model.errors import DataError, Problem
 from app.model.jsonfile import describe
 from app.model.qknorm import QKNormWeights

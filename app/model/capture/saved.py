@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from app.model.capture import Capture, capture_from_arrays
-from app.model.capture_limits import MAX_HEADS, MAX_SAVED_NUMBERS, MAX_SOURCE_CHARS, WEIGHT_NAMES
+from app.model.capture.limits import MAX_HEADS, MAX_SAVED_NUMBERS, MAX_SOURCE_CHARS, WEIGHT_NAMES
 from app.model.jsonfile import join
 
 IMPORTED_FIELDS = ("source", "head", "heads", "dtype", "tokens", "Q", "K", "weights")

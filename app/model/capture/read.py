@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from numpy.lib import format as npy
 
-from app.model.capture_limits import (
+from app.model.capture.limits import (
     ARRAY_NAMES,
     MAX_CAPTURE_BYTES,
     MAX_D,
