@@ -1,7 +1,7 @@
 """Owns captured q and k: a trained model's own queries and keys, read from .npz or .safetensors.
 
 A student's checkpoint is the third world beside the lesson's two. Files are data only (the
-readers in `capture_read` check every claimed size before reading data, and refuse pickles);
+readers in `capture.read` check every claimed size before reading data, and refuse pickles);
 every problem is one CaptureError naming the file.
 """
 

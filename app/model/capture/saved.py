@@ -1,5 +1,5 @@
 """An imported world inside a scenario file: written only when small enough to keep, and read
-back through the import's own checks and limits (`capture_limits`, shared with the writer), so
+back through the import's own checks and limits (`capture.limits`, shared with the writer), so
 a saved capture is never trusted more than a file and whatever is written reads back."""
 
 from __future__ import annotations
