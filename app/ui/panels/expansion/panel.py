@@ -25,8 +25,8 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
 from app.i18n import tr
 from app.model.nice import HeldRange, snap_out
 from app.model.scoring import Undefined
+from app.model.scoring.worked import AdditiveWork, pair_work, worked
 from app.model.state import STATE_FIELDS
-from app.model.worked import AdditiveWork, pair_work, worked
 from app.state.document import Document
 from app.ui.figure_bars import BarsFigure
 from app.ui.fonts import DISPLAY, HEADING, READING, STRONG, emphasize, scaled_font

@@ -15,7 +15,7 @@ from app.i18n import tr
 from app.model.breakdown import Breakdown
 from app.model.capture.view import largest_terms
 from app.model.scoring import Undefined
-from app.model.worked import CosineWork, DistanceWork, DotWork, NormedWork, Worked
+from app.model.scoring.worked import CosineWork, DistanceWork, DotWork, NormedWork, Worked
 from app.ui.format import UNDEFINED_TEXT, format_score
 
 SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
@@ -200,4 +200,4 @@ WRITERS: dict[type, Callable[..., Written]] = {
     DotWork: write_dot, CosineWork: write_cosine, DistanceWork: write_distance,
     NormedWork: write_normed,
 }
-"""One writer per kind of calculation (app/model/worked.py); additive.py writes its own."""
+"""One writer per kind of calculation (app/model/scoring/worked.py); additive.py writes its own."""

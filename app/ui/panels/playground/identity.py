@@ -9,7 +9,7 @@ import numpy as np
 
 from app.i18n import tr
 from app.model.plane import Plane
-from app.model.worked import (
+from app.model.scoring.worked import (
     AdditiveWork,
     CosineWork,
     DistanceWork,
@@ -75,7 +75,7 @@ WRITERS: dict[type, Callable[..., str]] = {
     DotWork: _dot, CosineWork: _cosine, DistanceWork: _distance, AdditiveWork: _additive,
     NormedWork: _normed,
 }
-"""One line per kind of calculation (app/model/worked.py)."""
+"""One line per kind of calculation (app/model/scoring/worked.py)."""
 
 
 def identity_text(work: Worked | None, token: str, plane: Plane) -> str:

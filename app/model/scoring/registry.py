@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from app.model.additive import AdditiveWeights, additive_matrix, additive_pair
-from app.model.qknorm import QKNormWeights, rms_norm
+from app.model.scoring.additive import AdditiveWeights, additive_matrix, additive_pair
+from app.model.scoring.qknorm import QKNormWeights, rms_norm
 
 __all__ = [
     "SCORERS",

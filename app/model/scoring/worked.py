@@ -10,10 +10,10 @@ from typing import Any
 
 import numpy as np
 
-from app.model.additive import AdditiveSteps, AdditiveWeights, additive_steps
 from app.model.breakdown import Breakdown, breakdown, dominant_term
-from app.model.qknorm import QKNormWeights, rms_norm
-from app.model.scoring import (
+from app.model.scoring.additive import AdditiveSteps, AdditiveWeights, additive_steps
+from app.model.scoring.qknorm import QKNormWeights, rms_norm
+from app.model.scoring.registry import (
     UNDEFINED_ZERO,
     ScorerParams,
     Undefined,
@@ -198,7 +198,8 @@ def worked(scorer: str, q: Any, k: Any, params: ScorerParams | None = None,
         rms_q, rms_k = (math.sqrt(float(np.mean(x * x)) + norm.eps) for x in (a, b))
         return NormedWork(scorer, pair.products, _cell(total, float(np.sum(pair.products))),
                           pair, rms_q, rms_k, norm.gain, norm.eps, q_hat, k_hat)
-    raise ValueError(f"no worked-out steps for scorer {scorer!r}; add them to app/model/worked.py")
+    raise ValueError(f"no worked-out steps for scorer {scorer!r}; "
+                     "add them to app/model/scoring/worked.py")
 
 
 def pair_work(view: View, query: int, key: int) -> Worked | None:
