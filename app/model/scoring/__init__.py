@@ -4,6 +4,7 @@ callers import from `app.model.scoring` whatever module a piece lives in."""
 from app.model.scoring.registry import (
     SCORERS,
     UNDEFINED_ZERO,
+    Compared,
     Scorer,
     ScorerParams,
     Undefined,
@@ -12,11 +13,16 @@ from app.model.scoring.registry import (
     register,
     score_matrix,
     score_pair,
+    unregister,
 )
+
+# isort: split
+from app.model.scoring import builtin  # noqa: F401  registers the six, after the names above
 
 __all__ = [
     "SCORERS",
     "UNDEFINED_ZERO",
+    "Compared",
     "Scorer",
     "ScorerParams",
     "Undefined",
@@ -25,4 +31,5 @@ __all__ = [
     "register",
     "score_matrix",
     "score_pair",
+    "unregister",
 ]
