@@ -11,10 +11,14 @@ from __future__ import annotations
 import tracemalloc
 from collections.abc import Callable
 
-from app.model.additive import DEFAULT_MAX_CHUNK_BYTES, additive_matrix, naive_intermediate_bytes
 from app.model.data import load_lesson_data
 from app.model.scale import ScaleRequest, compute_scale, random_params, random_qk
 from app.model.scoring import score_matrix
+from app.model.scoring.additive import (
+    DEFAULT_MAX_CHUNK_BYTES,
+    additive_matrix,
+    naive_intermediate_bytes,
+)
 from app.model.view import compute_view, initial_state
 from bench import Result, time_interleaved
 

@@ -304,10 +304,10 @@ def search(seconds: float, seed: int) -> None:
 
 def check(data_dir: Path) -> int:
     """Load the file the way the app does and verify every teaching-world figure; 0 = all good."""
-    from app.model.breakdown import breakdown, disagreements
     from app.model.data import load_teaching_world
     from app.model.figures import lesson_figures
     from app.model.scoring import score_matrix
+    from app.model.scoring.breakdown import breakdown, disagreements
 
     world = load_teaching_world(data_dir)
     problems = []

@@ -15,12 +15,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from app.model.additive import AdditiveWeights
 from app.model.bundled import bundled_dir
 from app.model.errors import DataError
 from app.model.jsonfile import JsonFile, join
 from app.model.modelconfig import MAX_CONTEXT, Claim, ModelConfig, read_claims, read_model
-from app.model.qknorm import QKNormWeights
+from app.model.scoring.additive import AdditiveWeights
+from app.model.scoring.qknorm import QKNormWeights
 from app.model.state import EDIT_LIMIT, MAX_HEADS, POSITION_LIMIT
 from app.model.token_names import MIN_TOKENS, NAME_RULES, name_problem
 

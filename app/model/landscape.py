@@ -14,10 +14,10 @@ from app.model.plane import IsoLines, iso_lines
 from app.model.scoring import SCORERS, ScorerParams, score_matrix
 
 __all__ = [
-    "COMPARED_SHAPES",
     "LANDSCAPE_SAMPLES",
     "MAX_ASPECT",
     "Landscape",
+    "compared_shapes",
     "landscape_of",
 ]
 
@@ -26,8 +26,12 @@ LANDSCAPE_SAMPLES = 121
 or taller one keeps about as many points in all (so a drag costs the same at any shape)."""
 MAX_ASPECT = 8.0
 """Width-to-height ratios beyond 8:1 (or 1:8) are drawn as 8:1; no plot is that thin."""
-COMPARED_SHAPES = ("dot", "cosine", "neg_euclidean", "additive")
-"""The four scorers whose contour shapes tell why the dot product won, side by side."""
+
+
+def compared_shapes() -> tuple[str, ...]:
+    """The scorers whose contour shapes tell why the dot product won, side by side: those
+    registered with `compared` facts, in the registry's order."""
+    return tuple(name for name, scorer in SCORERS.items() if scorer.compared)
 
 
 @dataclass(frozen=True)

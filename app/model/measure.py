@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from app.model.additive import AdditiveWeights, additive_matrix, naive_intermediate_bytes
 from app.model.errors import AttentionLabError
+from app.model.scoring.additive import AdditiveWeights, additive_matrix, naive_intermediate_bytes
 
 __all__ = [
     "CHUNK_BYTES",

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from app.model.additive import naive_intermediate_bytes
 from app.model.modelconfig import ModelConfig
+from app.model.scoring.additive import naive_intermediate_bytes
 
 __all__ = [
     "GIB",

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from app.model.breakdown import Swap, disagreements
+from app.model.scoring.breakdown import Swap, disagreements
 
 __all__ = [
     "COMPARED",

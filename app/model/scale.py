@@ -13,12 +13,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from app.model.additive import AdditiveWeights
 from app.model.attention import masked_scores, softmax
 from app.model.memory import additive_intermediate_bytes, score_matrix_bytes
 from app.model.nice import snap_out
-from app.model.qknorm import QKNormWeights
 from app.model.scoring import SCORERS, ScorerParams, get_scorer, score_matrix
+from app.model.scoring.additive import AdditiveWeights
+from app.model.scoring.qknorm import QKNormWeights
 
 SCALE_TS: tuple[int, ...] = tuple(2**power for power in range(3, 13))
 """The T selector's choices, 8 … 4096: powers of two, so every doubling shows a 4× matrix."""

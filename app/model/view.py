@@ -21,7 +21,6 @@ from app.model.attention import (
     softmax,
     split_heads,
 )
-from app.model.breakdown import Breakdown, Swap, breakdown, disagreements, ranks
 from app.model.capture.view import (
     SWAP_KEYS,
     available_scorers,
@@ -42,6 +41,7 @@ from app.model.reasons import COMPARED, RowReasons
 from app.model.reshape import scorer_usable, tokens_of, weights_fit
 from app.model.rope import rotate
 from app.model.scoring import SCORERS, ScorerParams, Undefined, score_matrix
+from app.model.scoring.breakdown import Breakdown, Swap, breakdown, disagreements, ranks
 from app.model.state import LabState, World, frozen_array
 
 LANDSCAPES_KEPT = 8

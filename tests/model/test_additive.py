@@ -1,4 +1,4 @@
-"""Tests for app.model.additive: weights, chunked matrix vs naive reference, bounded memory."""
+"""Tests for app.model.scoring.additive: weights, chunked matrix vs naive, bounded memory."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from app.model.additive import (
+from app.model.scoring.additive import (
     DEFAULT_MAX_CHUNK_BYTES,
     AdditiveWeights,
     additive_matrix,
@@ -136,7 +136,7 @@ def test_validation() -> None:
 
 
 def test_additive_steps_are_the_definition_term_by_term():
-    from app.model.additive import additive_steps
+    from app.model.scoring.additive import additive_steps
 
     rng = np.random.default_rng(11)
     w = AdditiveWeights(rng.normal(size=(5, 3)), rng.normal(size=(5, 3)), rng.normal(size=5))
@@ -153,7 +153,7 @@ def test_additive_steps_are_the_definition_term_by_term():
 
 
 def test_tanh_evaluations_count_one_per_pair_and_hidden_unit():
-    from app.model.additive import tanh_evaluations
+    from app.model.scoring.additive import tanh_evaluations
 
     assert tanh_evaluations(5, 5, 3) == 75
     assert tanh_evaluations(4096, 4096, 256) == 4096 * 4096 * 256

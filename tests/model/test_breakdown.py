@@ -1,4 +1,4 @@
-"""Tests for app.model.breakdown: per-dimension products, ranks and rank disagreements."""
+"""Tests for app.model.scoring.breakdown: per-dimension products, ranks and rank disagreements."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from app.model.breakdown import (
+from app.model.scoring import UNDEFINED_ZERO, Undefined, score_matrix
+from app.model.scoring.breakdown import (
     ALL_PRODUCTS_ZERO,
     Swap,
     breakdown,
     disagreements,
     ranks,
 )
-from app.model.scoring import UNDEFINED_ZERO, Undefined, score_matrix
 
 FAST = settings(deadline=None, max_examples=60)
 elem = st.floats(-10, 10, allow_nan=False).map(lambda x: round(x, 2))

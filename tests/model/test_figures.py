@@ -12,7 +12,6 @@ from typing import Any
 import numpy as np
 import pytest
 
-from app.model.breakdown import breakdown, disagreements
 from app.model.data import load_lesson_data, load_teaching_world
 from app.model.errors import DataError
 from app.model.figures import (
@@ -24,6 +23,7 @@ from app.model.figures import (
     rounds_to,
 )
 from app.model.scoring import score_matrix
+from app.model.scoring.breakdown import breakdown, disagreements
 
 PUBLISHED_TABLE = Path(__file__).resolve().parents[1] / "data" / "published_figures.csv"
 """Every figure the lesson prints, as printed: key, published text, unit (copied from the

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from app.model.data import load_lesson_data
-from app.model.landscape import COMPARED_SHAPES, LANDSCAPE_SAMPLES, MAX_ASPECT, landscape_of
+from app.model.landscape import LANDSCAPE_SAMPLES, MAX_ASPECT, compared_shapes, landscape_of
 from app.model.scoring import SCORERS, score_pair
 from app.model.view import compute_view, initial_state, scorer_params
 
@@ -46,7 +46,7 @@ def test_a_square_is_the_old_121_by_121_grid_and_extreme_shapes_are_clamped():
         assert landscape_of("dot", Q, KEYS, None, bad).half_width == square.half_width
 
 
-@pytest.mark.parametrize("name", COMPARED_SHAPES)
+@pytest.mark.parametrize("name", compared_shapes())
 def test_values_are_the_scorers_own_at_sampled_points(name, dialogue_view):
     view, params = dialogue_view
     land = view.landscape_at(1.6, name)
@@ -60,7 +60,7 @@ def test_values_are_the_scorers_own_at_sampled_points(name, dialogue_view):
 
 def test_only_negative_distance_is_on_a_one_sided_scale(dialogue_view):
     view, _ = dialogue_view
-    for name in COMPARED_SHAPES:
+    for name in compared_shapes():
         land = view.landscape_at(1.0, name)
         assert land.signed == SCORERS[name].signed
         low, high = land.levels

@@ -7,7 +7,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from app.model.breakdown import breakdown
 from app.model.data import load_lesson_data
 from app.model.errors import DataError
 from app.model.figures import figures_of
@@ -15,6 +14,7 @@ from app.model.memory import GIB
 from app.model.poll import MAX_CHOICES, MIN_CHOICES
 from app.model.scenes import SCENES_FILE, load_scenes
 from app.model.scoring import SCORERS, ScorerParams, Undefined, score_matrix, score_pair
+from app.model.scoring.breakdown import breakdown
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""Tests for app.model.scoring (registry, matrix vs pair, validation) and app.model.qknorm."""
+"""Tests for app.model.scoring (registry, matrix vs pair, validation) and its qknorm module."""
 
 from __future__ import annotations
 
@@ -11,8 +11,6 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from app.model.additive import AdditiveWeights
-from app.model.qknorm import QKNormWeights, rms_norm
 from app.model.scoring import (
     SCORERS,
     UNDEFINED_ZERO,
@@ -24,6 +22,8 @@ from app.model.scoring import (
     score_matrix,
     score_pair,
 )
+from app.model.scoring.additive import AdditiveWeights
+from app.model.scoring.qknorm import QKNormWeights, rms_norm
 
 FAST = settings(deadline=None, max_examples=60)
 elem = st.floats(-10, 10, allow_nan=False).map(lambda x: round(x, 3))

@@ -13,12 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from app.model.additive import AdditiveWeights
 from app.model.data import load_lesson_data
-from app.model.qknorm import QKNormWeights
 from app.model.scoring import SCORERS, ScorerParams, Undefined, score_matrix
-from app.model.view import compute_view, initial_state
-from app.model.worked import (
+from app.model.scoring.additive import AdditiveWeights
+from app.model.scoring.qknorm import QKNormWeights
+from app.model.scoring.worked import (
     AdditiveWork,
     CosineWork,
     DistanceWork,
@@ -27,6 +26,7 @@ from app.model.worked import (
     pair_work,
     worked,
 )
+from app.model.view import compute_view, initial_state
 
 FAST = settings(deadline=None, max_examples=50)
 ELEMENT = st.floats(-6, 6, allow_nan=False, allow_infinity=False, width=64)

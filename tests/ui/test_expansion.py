@@ -263,7 +263,7 @@ def test_every_scorer_writes_its_own_calculation_ending_on_its_score(qtbot, pane
     """The page under each scorer writes that scorer's steps with the model's numbers and
     ends on the very cell of its matrix; the bars are the terms of its own sum."""
     from app.model.scoring import SCORERS
-    from app.model.worked import pair_work
+    from app.model.scoring.worked import pair_work
 
     assert set(OWN_STEPS) == set(SCORERS)  # a new scorer needs its own page
     document = panel.document

@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import QPointF
 
 from app.i18n import tr
-from app.model.landscape import COMPARED_SHAPES
+from app.model.landscape import compared_shapes
 from app.model.scoring import score_pair
 from app.model.view import scorer_params
 from app.ui.look import landscape_map
@@ -29,7 +29,7 @@ def test_four_images_hold_each_scorers_own_scores_where_they_are_drawn(panel):
     document = panel.document
     view = document.view
     params = scorer_params(document.state, document.data)
-    assert list(panel.plots) == list(COMPARED_SHAPES)
+    assert list(panel.plots) == list(compared_shapes())
     rng = np.random.default_rng(3)
     for name, plot in panel.plots.items():
         image = plot.image
@@ -79,7 +79,7 @@ def test_each_landscape_says_what_its_contour_shape_means(qtbot, panel):
     from app.ui.language import apply_language
 
     captions = {name: plot.caption.text() for name, plot in panel.plots.items()}
-    assert captions == {name: tr(f"landscapes.shape.{name}") for name in COMPARED_SHAPES}
+    assert captions == {name: tr(f"landscapes.shape.{name}") for name in compared_shapes()}
     assert "q" in captions["dot"] and "matmul" in captions["dot"]
     apply_language("zh")
     qtbot.waitUntil(lambda: "矩阵乘法" in panel.plots["dot"].caption.text())

@@ -350,7 +350,7 @@ def test_the_selected_keys_line_is_the_scorers_own_calculation(qtbot, panel, sco
     """Under every scorer the line on the selected key works out that scorer's score with the
     model's numbers and ends on the score the table shows, never q·k = |q||k|cos θ beside it."""
     from app.model.scoring import SCORERS
-    from app.model.worked import pair_work
+    from app.model.scoring.worked import pair_work
 
     assert set(SELECTED_KEY_LINE) == set(SCORERS)
     document = panel.document

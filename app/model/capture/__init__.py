@@ -15,7 +15,6 @@ from typing import Any
 
 import numpy as np
 
-from app.model.additive import AdditiveWeights
 from app.model.capture.limits import (
     MAX_CAPTURE_BYTES,
     MAX_D,
@@ -31,8 +30,9 @@ from app.model.capture.limits import (
 from app.model.capture.read import read_npz, read_safetensors
 from app.model.errors import DataError, Problem
 from app.model.jsonfile import describe
-from app.model.qknorm import QKNormWeights
 from app.model.scoring import SCORERS, ScorerParams
+from app.model.scoring.additive import AdditiveWeights
+from app.model.scoring.qknorm import QKNormWeights
 
 __all__ = [
     "MAX_CAPTURE_BYTES",

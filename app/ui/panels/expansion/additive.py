@@ -9,10 +9,10 @@ import html
 import numpy as np
 
 from app.i18n import tr
-from app.model.additive import AdditiveSteps, tanh_evaluations
 from app.model.figures import EXAMPLE
+from app.model.scoring.additive import AdditiveSteps, tanh_evaluations
+from app.model.scoring.worked import AdditiveWork
 from app.model.view import View
-from app.model.worked import AdditiveWork
 from app.ui.format import format_in_words, format_number, shown_name
 from app.ui.panels.expansion.written import (
     SUBSCRIPTS,

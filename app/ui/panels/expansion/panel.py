@@ -24,9 +24,9 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from app.i18n import tr
 from app.model.nice import HeldRange, snap_out
-from app.model.scoring import Undefined
+from app.model.scoring import Undefined, get_scorer
+from app.model.scoring.worked import AdditiveWork, pair_work, worked
 from app.model.state import STATE_FIELDS
-from app.model.worked import AdditiveWork, pair_work, worked
 from app.state.document import Document
 from app.ui.figure_bars import BarsFigure
 from app.ui.fonts import DISPLAY, HEADING, READING, STRONG, emphasize, scaled_font
@@ -98,7 +98,7 @@ class ExpansionPanel(Panel):
         plot.setMenuEnabled(False)
         plot.hideButtons()
         self._drawn: tuple[object, ...] | None = None  # what the bars show
-        self._mode = "dot"  # the scorer whose computation the panel writes out
+        self._mode = "dot"  # the written form (Scorer.written) the panel shows
         self._pair = ""  # the heading's q and k with their tokens
         self._tick_labels: list[tuple[int, str]] = []
         self._shown: tuple[Written, np.ndarray, int] | None = None  # what the figure draws
@@ -237,9 +237,10 @@ class ExpansionPanel(Panel):
                           total=view.pair.total, dot=view.pair.total)
         styles = self._term_styles()
         q, k = view.q[state.query], view.k[state.key]
+        form = get_scorer(work.scorer).written
         written = (additive.write_additive(work, view, pair, styles)
                    if isinstance(work, AdditiveWork)
-                   else WRITERS[type(work)](work, q, k, pair, styles))
+                   else WRITERS[form](work, q, k, pair, styles))
         self.heading.setText(written.heading)
         self.equation.setText("<br>".join(unbroken(line) for line in written.lines))
         terms = np.asarray(work.terms, dtype=np.float64)[written.shown]
@@ -253,7 +254,7 @@ class ExpansionPanel(Panel):
                 value=number(terms[dominant]), share=format_percent(share, 0).replace(
                     " ", NBSP))))
         self.polar.setText(written.polar)
-        self._relayout_on_new_mode(work.scorer)
+        self._relayout_on_new_mode(form)
         if self.look.stage and not self.document.dragging:
             self._fit_arrangement()
 
@@ -271,11 +272,11 @@ class ExpansionPanel(Panel):
 
     @property
     def showing_additive(self) -> bool:
-        """True while the panel writes out the additive scorer's steps instead of q·k."""
+        """True while the panel writes out additive steps instead of a sum of products."""
         return self._mode == "additive"
 
     def _relayout_on_new_mode(self, mode: str) -> None:
-        """Each scorer's steps take their own number of lines: tell the layout at once (a
+        """Each written form takes its own number of lines: tell the layout at once (a
         live label passes on only height changes it sees itself, and a resize in between
         hid this one, leaving the taller text clipped)."""
         if mode == self._mode:

@@ -12,10 +12,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from app.i18n import tr
-from app.model.breakdown import Breakdown
 from app.model.capture.view import largest_terms
-from app.model.scoring import Undefined
-from app.model.worked import CosineWork, DistanceWork, DotWork, NormedWork, Worked
+from app.model.scoring import Undefined, get_scorer
+from app.model.scoring.breakdown import Breakdown
+from app.model.scoring.worked import (
+    CosineWork,
+    DistanceWork,
+    DotWork,
+    NormedWork,
+    SumWork,
+    Worked,
+)
 from app.ui.format import UNDEFINED_TEXT, format_score
 
 SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
@@ -125,15 +132,25 @@ def products(shown: np.ndarray) -> tuple[str, ...]:
     return tuple(f"q{i + 1}k{i + 1}".translate(SUBSCRIPTS) for i in shown)
 
 
-def write_dot(work: DotWork, q: np.ndarray, k: np.ndarray, pair: str,
-              styles: Styles) -> Written:
-    scaled = work.scorer == "scaled_dot"
+def _dot_lines(work: DotWork, q: np.ndarray, k: np.ndarray, pair: str, styles: Styles,
+               heading: str, scaled: bool) -> Written:
     end = number(work.pair.total) if scaled else result(work.total)
     lines, shown = _pair_lines(work, q, k, styles, end)
     if scaled:
         lines.append(f"q·k / √d = {number(work.pair.total)} / √{len(q)} = {result(work.total)}")
-    heading = tr("expansion.heading.scaled_dot" if scaled else "expansion.heading", pair=pair)
     return Written(heading, tuple(lines), shown, products(shown), polar(work.pair))
+
+
+def write_dot(work: DotWork, q: np.ndarray, k: np.ndarray, pair: str,
+              styles: Styles) -> Written:
+    return _dot_lines(work, q, k, pair, styles, tr("expansion.heading", pair=pair), False)
+
+
+def write_scaled_dot(work: DotWork, q: np.ndarray, k: np.ndarray, pair: str,
+                     styles: Styles) -> Written:
+    """q·k term by term, then the division by √d."""
+    return _dot_lines(work, q, k, pair, styles,
+                      tr("expansion.heading.scaled_dot", pair=pair), True)
 
 
 def write_cosine(work: CosineWork, q: np.ndarray, k: np.ndarray, pair: str,
@@ -196,8 +213,23 @@ def write_normed(work: NormedWork, q: np.ndarray, k: np.ndarray, pair: str,
                    line)
 
 
-WRITERS: dict[type, Callable[..., Written]] = {
-    DotWork: write_dot, CosineWork: write_cosine, DistanceWork: write_distance,
-    NormedWork: write_normed,
+def write_sum(work: SumWork, q: np.ndarray, k: np.ndarray, pair: str,
+              styles: Styles) -> Written:
+    """Any scorer that is scale × Σ terms: the terms, their sum, then the scale."""
+    formula = get_scorer(work.scorer).formula
+    shown, whole = shown_terms(work.terms)
+    labels = tuple(f"t{i + 1}".translate(SUBSCRIPTS) for i in shown)
+    terms, values = terms_sum(list(labels), work, styles, shown, whole)
+    total = float(np.sum(work.terms))
+    scaled = "" if work.scale == 1.0 else f"{operand(work.scale)} × {number(total)} = "
+    lines = (f"Σ = {terms}", f"= {values} = {number(total)}",
+             f"{html.escape(formula)} = {scaled}{result(work.total)}")
+    return Written(tr("expansion.heading.sum", pair=pair, formula=formula), lines, shown,
+                   labels, tr("expansion.sum_note", scale=number(work.scale)))
+
+
+WRITERS: dict[str, Callable[..., Written]] = {
+    "dot": write_dot, "scaled_dot": write_scaled_dot, "cosine": write_cosine,
+    "distance": write_distance, "normed": write_normed, "sum": write_sum,
 }
-"""One writer per kind of calculation (app/model/worked.py); additive.py writes its own."""
+"""One writer per written form (`Scorer.written`); additive.py writes its own."""

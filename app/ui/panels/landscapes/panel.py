@@ -13,7 +13,7 @@ from PySide6.QtGui import QFontMetricsF, QResizeEvent
 from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from app.i18n import tr
-from app.model.landscape import COMPARED_SHAPES
+from app.model.landscape import compared_shapes
 from app.model.scoring import SCORERS
 from app.model.stretch import length_factor, stretched
 from app.state.document import Document
@@ -30,37 +30,13 @@ MIN_PLOT = 80
 """Pixels (at 100 %) a plot needs to show its shape; with less, the captions make room."""
 ROOMY_LINES = 22
 """Panel heights, in text lines, from which the intro line above the plots is shown."""
-SHAPE_KEYS = {
-    "dot": "landscapes.shape.dot",
-    "cosine": "landscapes.shape.cosine",
-    "neg_euclidean": "landscapes.shape.neg_euclidean",
-    "additive": "landscapes.shape.additive",
-}
-"""One line per scorer on what its contour shape means (full keys, so a test finds them)."""
-SHAPE_ONLY_KEYS = {
-    "dot": "landscapes.shape_only.dot",
-    "cosine": "landscapes.shape_only.cosine",
-    "neg_euclidean": "landscapes.shape_only.neg_euclidean",
-    "additive": "landscapes.shape_only.additive",
-}
-"""The same lines naming only the shape the class sees: what a shape means may be the answer
-to the scene's question ("which map does not change when q doubles?"), so it waits for Reveal."""
-TITLE_KEYS = {
-    "dot": "landscapes.name.dot",
-    "cosine": "landscapes.name.cosine",
-    "neg_euclidean": "landscapes.name.neg_euclidean",
-    "additive": "landscapes.name.additive",
-}
-"""Short names that fit one line over a quarter of a projector's dock."""
-
-
 CAPTION_SHARE = 0.45
 """Share of a cell's width a caption beside its plot takes."""
 
 
 def best_plan(width: float, height: float, title_height: Callable[[float], float],
               caption_height: Callable[[float], float], spacing: float = 6,
-              count: int = len(COMPARED_SHAPES)) -> tuple[int, bool, float]:
+              count: int = 4) -> tuple[int, bool, float]:
     """(columns, caption beside its plot, the plot's side) that give each plot the largest
     square in a panel of `width` × `height` pixels, where the titles and captions take the
     height their text needs at a width (the labels' own height-for-width): 4 in a row in a
@@ -99,7 +75,7 @@ class LandscapesPanel(Panel):
         emphasize(self.intro, READING)
         self.q_length = QLength()
         self.q_length.picked.connect(self._on_length_picked)
-        self.plots = {name: LandscapePlot(name) for name in COMPARED_SHAPES}
+        self.plots = {name: LandscapePlot(name) for name in compared_shapes()}
         self._withheld = False
         self._grid = QGridLayout()
         self._grid.setSpacing(6)
@@ -171,10 +147,12 @@ class LandscapesPanel(Panel):
         plots = list(self.plots.values())
         title_height, caption_height = self._title_height, self._caption_height
         width, height = size.width() - 8, max(1, height - 8)
-        columns, beside, side = best_plan(width, height, title_height, caption_height)
+        columns, beside, side = best_plan(width, height, title_height, caption_height,
+                                          count=len(self.plots))
         captions = side >= self.look.px(MIN_PLOT)
         if not captions:  # a dock too short for them: each caption waits in its plot's tip
-            columns, beside, side = best_plan(width, height, title_height, lambda _w: 0.0)
+            columns, beside, side = best_plan(width, height, title_height, lambda _w: 0.0,
+                                              count=len(self.plots))
         for plot in plots:
             plot.caption.setVisible(captions)
             plot.graphics.setToolTip("" if captions else plot.caption.text())
@@ -222,10 +200,12 @@ class LandscapesPanel(Panel):
         self.setToolTip(tr("landscapes.intro"))
         self._hint_page.set_texts(tr("landscapes.teaching_hint"), tr("playground.switch_world"))
         for name, plot in self.plots.items():
-            plot.title.setText(tr(TITLE_KEYS[name]))
-            plot.title.setToolTip(f"{tr(f'scorer.{name}')}: {SCORERS[name].formula}")
-            keys = SHAPE_ONLY_KEYS if self._withheld else SHAPE_KEYS
-            plot.caption.setText(tr(keys[name]))
+            scorer = SCORERS[name]
+            compared = scorer.compared
+            assert compared is not None  # the plots are the compared scorers'
+            plot.title.setText(tr(compared.title))
+            plot.title.setToolTip(f"{tr(f'scorer.{name}')}: {scorer.formula}")
+            plot.caption.setText(tr(compared.shape_only if self._withheld else compared.shape))
 
     def withhold(self, on: bool) -> None:
         """Before the reveal each caption names its shape only, not what the shape means."""

@@ -16,25 +16,26 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor, QFont, QFontMetrics
 
 from app.i18n import tr
+from app.model.scoring import SCORERS
 from app.ui.format import UNDEFINED_TEXT, format_score
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 """The float a column sorts by (None when undefined), so "10.0" sorts after "9.0"."""
 
-SCORED: tuple[str, ...] = ("dot", "cosine", "neg_euclidean", "additive")
-"""The scorers the table compares, in column order; each has a value and a rank column."""
+SCORED: tuple[str, ...] = tuple(name for name, scorer in SCORERS.items() if scorer.compared)
+"""The scorers the table compares (those with `compared` facts when this module loads), in the
+registry's order; each has a value and a rank column."""
 
 COLUMNS: tuple[str, ...] = ("key", "norm", *(f"{kind}{part}" for kind in SCORED
                                              for part in ("", "_rank")))
 HEADER_TIPS = {
     "key": "match.tip.key",
     "norm": "match.tip.norm",
-    "dot": "match.tip.dot",
-    "cosine": "match.tip.cosine",
-    "neg_euclidean": "match.tip.neg_euclidean",
-    "additive": "match.tip.additive",
+    **{name: scorer.compared.tip for name, scorer in SCORERS.items() if scorer.compared},
 }
-ADDITIVE_COLUMNS = (COLUMNS.index("additive"), COLUMNS.index("additive_rank"))
+ADDITIVE_COLUMNS = tuple(COLUMNS.index(f"{name}{part}") for name in SCORED
+                         if SCORERS[name].needs is not None for part in ("", "_rank"))
+"""The columns of the scorers that need learned weights, shown only when asked for."""
 HIGHLIGHT = {"light": ("#FBD9A8", "#000000"), "dark": ("#6B4A12", "#FFFFFF")}
 """Background and text of a disagreeing row: Okabe–Ito orange, pale on light, deep on dark."""
 
@@ -253,7 +254,7 @@ class MatchModel(QAbstractTableModel):
                 if whole not in named:  # a name shortened to its room
                     parts.append(whole)
                 return "\n".join(filter(None, (*parts, self.rows.tips.get(row)))) or None
-            if column == "cosine" and self._cells[row][index.column()][0] is None:
+            if column in SCORED and self._cells[row][index.column()][0] is None:
                 return tr("match.tip.undefined_cos")
             return self.rows.tips.get(row)
         return None

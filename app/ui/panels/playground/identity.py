@@ -9,12 +9,14 @@ import numpy as np
 
 from app.i18n import tr
 from app.model.plane import Plane
-from app.model.worked import (
+from app.model.scoring import get_scorer
+from app.model.scoring.worked import (
     AdditiveWork,
     CosineWork,
     DistanceWork,
     DotWork,
     NormedWork,
+    SumWork,
     Worked,
 )
 from app.ui.format import UNDEFINED_TEXT, format_score
@@ -38,11 +40,12 @@ WHOLE = f",{NBSP}"
 """A comma and a no-break space: the vector's parts stay on one line."""
 
 
+def _scaled_dot(work: DotWork, token: str, plane: Plane) -> str:
+    return tr("playground.worked.scaled_dot", token=token, dot=format_score(work.pair.total),
+              d=len(work.terms), score=format_score(work.total))
+
+
 def _dot(work: DotWork, token: str, plane: Plane) -> str:
-    if work.scorer == "scaled_dot":
-        return tr("playground.worked.scaled_dot", token=token,
-                  dot=format_score(work.pair.total), d=len(work.terms),
-                  score=format_score(work.total))
     return tr("playground.identity", token=token, dot=format_score(work.pair.total),
               norm_q=format_score(plane.norm_q), projection=format_score(plane.projection))
 
@@ -71,11 +74,16 @@ def _normed(work: NormedWork, token: str, plane: Plane) -> str:
               score=format_score(work.total))
 
 
-WRITERS: dict[type, Callable[..., str]] = {
-    DotWork: _dot, CosineWork: _cosine, DistanceWork: _distance, AdditiveWork: _additive,
-    NormedWork: _normed,
+def _sum(work: SumWork, token: str, plane: Plane) -> str:
+    return tr("playground.worked.sum", token=token, formula=get_scorer(work.scorer).formula,
+              score=format_score(work.total))
+
+
+WRITERS: dict[str, Callable[..., str]] = {
+    "dot": _dot, "scaled_dot": _scaled_dot, "cosine": _cosine, "distance": _distance,
+    "additive": _additive, "normed": _normed, "sum": _sum,
 }
-"""One line per kind of calculation (app/model/worked.py)."""
+"""One line per written form (`Scorer.written`)."""
 
 
 def identity_text(work: Worked | None, token: str, plane: Plane) -> str:
@@ -83,4 +91,4 @@ def identity_text(work: Worked | None, token: str, plane: Plane) -> str:
     world cannot work the scorer out."""
     if work is None:
         return tr("playground.worked.none", token=token, score=UNDEFINED_TEXT)
-    return WRITERS[type(work)](work, token, plane)
+    return WRITERS[get_scorer(work.scorer).written](work, token, plane)

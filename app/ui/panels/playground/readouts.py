@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWi
 
 from app.i18n import tr
 from app.model.scoring import SCORERS, Undefined
+from app.model.scoring.worked import pair_work
 from app.model.view import View
-from app.model.worked import pair_work
 from app.ui.fonts import READING, STRONG, emphasize
 from app.ui.format import UNDEFINED_TEXT, format_score, shown_name, with_gloss
 from app.ui.look import Look

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from app.model.scoring import (
+from app.model.scoring.registry import (
     UNDEFINED_ZERO,
     Undefined,
     as_vectors,

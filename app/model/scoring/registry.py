@@ -9,12 +9,13 @@ from typing import Any
 
 import numpy as np
 
-from app.model.additive import AdditiveWeights, additive_matrix, additive_pair
-from app.model.qknorm import QKNormWeights, rms_norm
+from app.model.scoring.additive import AdditiveWeights
+from app.model.scoring.qknorm import QKNormWeights
 
 __all__ = [
     "SCORERS",
     "UNDEFINED_ZERO",
+    "Compared",
     "Scorer",
     "ScorerParams",
     "Undefined",
@@ -23,6 +24,7 @@ __all__ = [
     "register",
     "score_matrix",
     "score_pair",
+    "unregister",
 ]
 
 
@@ -46,15 +48,33 @@ class ScorerParams:
 
 MatrixFn = Callable[[np.ndarray, np.ndarray, "ScorerParams | None"], Any]
 PairFn = Callable[[np.ndarray, np.ndarray, "ScorerParams | None"], "float | Undefined"]
+StepsFn = Callable[[str, np.ndarray, np.ndarray, Any, "float | Undefined | None", "float | None"],
+                   Any]
+"""(name, q, k, checked weights, the matrix's cell, its q·k cell) → a `worked.Worked`."""
+
+
+@dataclass(frozen=True)
+class Compared:
+    """Catalogue keys of a scorer the landscapes and match docks set beside the others: its
+    plot's title, what its contour shape means (and the shape alone, for before Reveal), and
+    its match-table column's tip. The column's names are `match.col[.short].<name>`."""
+
+    title: str
+    shape: str
+    shape_only: str
+    tip: str
 
 
 @dataclass(frozen=True)
 class Scorer:
-    """One scoring function plus what a UI needs to display it.
+    """One scoring function and everything the model and the panels ask about it.
 
     `matrix` and `pair` validate their inputs (ValueError). `signed`: scores take both signs, so
     a colour scale should centre on 0. `bounded`: fixed (lo, hi) range or None. `needs`: the
     ScorerParams field that must be set. `formula`: the math, not prose (never translated).
+    `steps`: its calculation for one pair (None: no panel can explain it). `written`: the form
+    the term-by-term panel and the playground write it out in ("sum" fits any `SumWork`).
+    `compared`: set for the scorers whose contour shapes and ranks the lesson compares.
     """
 
     name: str
@@ -64,6 +84,9 @@ class Scorer:
     bounded: tuple[float, float] | None
     needs: str | None
     formula: str
+    steps: StepsFn | None = None
+    written: str = "sum"
+    compared: Compared | None = None
 
 
 SCORERS: dict[str, Scorer] = {}
@@ -141,8 +164,12 @@ def register(
     signed: bool = True,
     bounded: tuple[float, float] | None = None,
     needs: str | None = None,
+    steps: StepsFn | None = None,
+    written: str = "sum",
+    compared: Compared | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Decorate a matrix function (Q, K, weights) to add a scorer: one local change per scorer.
+    """Decorate a matrix function (Q, K, weights) to add a scorer: one call holds all of it,
+    and the order of the calls is the order of the menus.
 
     The raw functions receive validated arrays of one float dtype and the checked weights
     (or None); the registered Scorer wraps them with the validation.
@@ -162,10 +189,17 @@ def register(
             a, b = as_vectors(q, k, 1)
             return pair(a, b, _weights(SCORERS[name], params, a.shape[0], a.dtype))
 
-        SCORERS[name] = Scorer(name, matrix, pair_checked, signed, bounded, needs, formula)
+        SCORERS[name] = Scorer(name, matrix, pair_checked, signed, bounded, needs, formula,
+                               steps, written, compared)
         return fn
 
     return deco
+
+
+def unregister(name: str) -> None:
+    """Remove a scorer registered at run time (a plug-in, or a test's), by name."""
+    get_scorer(name)
+    del SCORERS[name]
 
 
 def get_scorer(name: str) -> Scorer:
@@ -189,131 +223,3 @@ def score_matrix(
 def score_pair(name: str, q: Any, k: Any, params: ScorerParams | None = None) -> float | Undefined:
     """One score as a Python float, or Undefined (cosine of a zero-length vector); never NaN."""
     return get_scorer(name).pair(q, k, params)
-
-
-# --- the scorers, in display order -----------------------------------------------------------
-
-
-def _unit(x: np.ndarray) -> np.ndarray | None:
-    """x/|x|, scaled by max|x| first so tiny or huge vectors don't under/overflow; None if 0."""
-    m = float(np.max(np.abs(x)))
-    if m == 0.0:
-        return None
-    s = x / m
-    return s / math.sqrt(float(np.dot(s, s)))
-
-
-def _unit_rows(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Row-normalised copy of X and the boolean 'row is all zeros' (left as zeros)."""
-    m = np.maximum(X.max(axis=1), -X.min(axis=1))
-    zero = m == 0
-    U = X / np.where(zero, 1, m)[:, None]
-    n = np.sqrt(np.einsum("ij,ij->i", U, U))
-    U /= np.where(zero, 1, n)[:, None]
-    return U, zero
-
-
-def _cos_pair(q: np.ndarray, k: np.ndarray, _w: None) -> float | Undefined:
-    a, b = _unit(q), _unit(k)
-    if a is None or b is None:
-        return UNDEFINED_ZERO
-    return min(1.0, max(-1.0, float(np.dot(a, b))))
-
-
-@register("dot", formula="q·k", pair=lambda q, k, _w: float(np.dot(q, k)))
-def _dot(Q: np.ndarray, K: np.ndarray, _w: None) -> np.ndarray:
-    S: np.ndarray = Q @ K.T
-    return S
-
-
-@register(
-    "scaled_dot",
-    formula="q·k/√d",
-    pair=lambda q, k, _w: float(np.dot(q, k)) / math.sqrt(q.shape[0]),
-)
-def _scaled_dot(Q: np.ndarray, K: np.ndarray, _w: None) -> np.ndarray:
-    S: np.ndarray = Q @ K.T
-    S *= 1.0 / math.sqrt(Q.shape[1])
-    return S
-
-
-@register("cosine", formula="q·k/(|q||k|)", pair=_cos_pair, bounded=(-1.0, 1.0))
-def _cosine(Q: np.ndarray, K: np.ndarray, _w: None) -> np.ma.MaskedArray:
-    Uq, zq = _unit_rows(Q)
-    Uk, zk = _unit_rows(K)
-    S = Uq @ Uk.T
-    np.clip(S, -1.0, 1.0, out=S)
-    if zq.any() or zk.any():
-        return np.ma.MaskedArray(S, mask=zq[:, None] | zk[None, :])
-    return np.ma.MaskedArray(S, mask=np.ma.nomask)
-
-
-@register(
-    "neg_euclidean",
-    formula="−|q−k|",
-    pair=lambda q, k, _w: -float(np.linalg.norm(q - k)),
-    signed=False,
-)
-def _neg_euclidean(Q: np.ndarray, K: np.ndarray, _w: None) -> np.ndarray:
-    # |q−k|² = |q|² + |k|² − 2q·k: one matmul instead of a Tq×Tk×d difference tensor. Where
-    # the distance is small against the lengths, that subtraction cancels most digits, so
-    # those cells are worked out again as Σ(q_i − k_i)², the way the pair function does.
-    S: np.ndarray = Q @ K.T
-    S *= -2.0
-    nq = np.einsum("ij,ij->i", Q, Q)
-    nk = np.einsum("ij,ij->i", K, K)
-    S += nq[:, None]
-    S += nk[None, :]
-    _recompute_cancelled(S, Q, K, nq, nk)
-    np.maximum(S, 0.0, out=S)
-    np.sqrt(S, out=S)
-    np.negative(S, out=S)
-    return S
-
-
-CANCELLATION = 0.25
-"""A squared distance below this share of |q|² + |k|² lost digits to cancellation (relative
-error up to eps·(|q|²+|k|²)/|q−k|²), so neg_euclidean recomputes it directly; above it the
-matmul form stays within a few ulps of the pair function."""
-DIRECT_CHUNK = 1 << 16
-"""Elements of q − k worked out at once when recomputing cancelled cells (bounded memory)."""
-
-
-def _recompute_cancelled(S: np.ndarray, Q: np.ndarray, K: np.ndarray, nq: np.ndarray,
-                         nk: np.ndarray) -> None:
-    """Replace the squared distances in S that cancellation spoiled by Σ(q_i − k_i)², in place.
-
-    A row is only scanned when its smallest cell could be spoiled, so well-separated data (the
-    usual case, and scale mode's random vectors) costs one min per row on top of the matmul.
-    """
-    if S.size == 0:
-        return
-    step = max(1, DIRECT_CHUNK // Q.shape[1])
-    near = S.min(axis=1) < CANCELLATION * (nq + nk.max())
-    for i in np.flatnonzero(near):
-        cols = np.flatnonzero(S[i] < CANCELLATION * (nq[i] + nk))
-        for start in range(0, len(cols), step):
-            chunk = cols[start:start + step]
-            diff = K[chunk] - Q[i]
-            S[i, chunk] = np.einsum("ij,ij->i", diff, diff)
-
-
-@register(
-    "additive",
-    formula="vᵀtanh(W₁q+W₂k)",
-    pair=lambda q, k, w: additive_pair(q, k, w),
-    needs="additive",
-)
-def _additive(Q: np.ndarray, K: np.ndarray, w: AdditiveWeights) -> np.ndarray:
-    return additive_matrix(Q, K, w)
-
-
-@register(
-    "qk_norm",
-    formula="RMSNorm(q)·RMSNorm(k)",
-    pair=lambda q, k, w: float(np.dot(rms_norm(q, w.gain, w.eps), rms_norm(k, w.gain, w.eps))),
-    needs="qk_norm",
-)
-def _qk_norm(Q: np.ndarray, K: np.ndarray, w: QKNormWeights) -> np.ndarray:
-    S: np.ndarray = rms_norm(Q, w.gain, w.eps) @ rms_norm(K, w.gain, w.eps).T
-    return S

@@ -1,19 +1,20 @@
-"""Owns each scorer's own calculation for one pair: the steps a class writes out, from q and k to
-the very score the model's matrix holds (pure NumPy), so no panel explains q·k beside another
-scorer's number."""
+"""Owns the kinds of calculation for one pair, which each scorer's `steps` returns: the steps a
+class writes out, from q and k to the very score the model's matrix holds (pure NumPy), so no
+panel explains q·k beside another scorer's number."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
-from app.model.additive import AdditiveSteps, AdditiveWeights, additive_steps
-from app.model.breakdown import Breakdown, breakdown, dominant_term
-from app.model.qknorm import QKNormWeights, rms_norm
-from app.model.scoring import (
+from app.model.scoring.additive import AdditiveSteps, AdditiveWeights, additive_steps
+from app.model.scoring.breakdown import Breakdown, breakdown, dominant_term
+from app.model.scoring.qknorm import QKNormWeights, rms_norm
+from app.model.scoring.registry import (
     UNDEFINED_ZERO,
     ScorerParams,
     Undefined,
@@ -21,7 +22,28 @@ from app.model.scoring import (
     get_scorer,
     score_pair,
 )
-from app.model.view import View
+
+
+class PairSource(Protocol):
+    """What `pair_work` reads of a view (app.model.view.View has all of it)."""
+
+    @property
+    def scorer(self) -> str: ...
+
+    @property
+    def q(self) -> np.ndarray: ...
+
+    @property
+    def k(self) -> np.ndarray: ...
+
+    @property
+    def params(self) -> ScorerParams | None: ...
+
+    @property
+    def active(self) -> np.ma.MaskedArray: ...
+
+    @property
+    def scores(self) -> Mapping[str, np.ma.MaskedArray]: ...
 
 __all__ = [
     "AdditiveWork",
@@ -29,8 +51,16 @@ __all__ = [
     "DistanceWork",
     "DotWork",
     "NormedWork",
+    "SumWork",
     "Worked",
+    "additive_work",
+    "cosine_work",
+    "distance_work",
+    "dot_work",
+    "normed_work",
     "pair_work",
+    "scaled_dot_work",
+    "sum_work",
     "worked",
 ]
 
@@ -119,6 +149,17 @@ class AdditiveWork(Worked):
 
 
 @dataclass(frozen=True, eq=False)
+class SumWork(Worked):
+    """`scale` × Σ `terms`: the calculation of a scorer that needs no form of its own."""
+
+    scale: float
+
+    @property
+    def reached(self) -> float:
+        return self.scale * float(np.sum(self.terms))
+
+
+@dataclass(frozen=True, eq=False)
 class NormedWork(Worked):
     """QK-Norm: q′ = g ⊙ q ÷ rms(q), k′ likewise, then q′·k′ = Σ q′ᵢk′ᵢ (`terms`); `pair` takes
     q′·k′ apart as |q′||k′|cos θ′."""
@@ -154,6 +195,70 @@ def _cell(total: float | Undefined | None, fallback: float | Undefined) -> float
     return total if isinstance(total, Undefined) else float(total)
 
 
+def _weighted_cell(total: float | Undefined | None) -> float | None:
+    return None if total is None or isinstance(total, Undefined) else float(total)
+
+
+def dot_work(scorer: str, a: np.ndarray, b: np.ndarray, _w: None,
+             total: float | Undefined | None, dot: float | None) -> DotWork:
+    """q·k term by term."""
+    pair = breakdown(a, b, total=dot)
+    return DotWork(scorer, pair.products, _cell(total, pair.total), pair, 1.0)
+
+
+def scaled_dot_work(scorer: str, a: np.ndarray, b: np.ndarray, _w: None,
+                    total: float | Undefined | None, dot: float | None) -> DotWork:
+    """q·k term by term, then ÷ √d."""
+    pair = breakdown(a, b, total=dot)
+    divisor = math.sqrt(a.shape[0])
+    return DotWork(scorer, pair.products, _cell(total, pair.total / divisor), pair, divisor)
+
+
+def cosine_work(scorer: str, a: np.ndarray, b: np.ndarray, _w: None,
+                total: float | Undefined | None, dot: float | None) -> CosineWork:
+    """q·k term by term, then ÷ |q| ÷ |k| (the quotient as the registry works it out)."""
+    pair = breakdown(a, b, total=dot)
+    own = score_pair(scorer, a, b)
+    return CosineWork(scorer, pair.products, _cell(total, own), pair, own)
+
+
+def distance_work(scorer: str, a: np.ndarray, b: np.ndarray, _w: None,
+                  total: float | Undefined | None, dot: float | None) -> DistanceWork:
+    """q − k, its squares, their sum and its root, with a minus sign."""
+    diff = _frozen(a - b)
+    squares = _frozen(diff * diff)
+    squared = float(np.dot(diff, diff))
+    distance = math.sqrt(squared)
+    product = float(np.dot(a, b)) if dot is None else float(dot)
+    return DistanceWork(scorer, squares, _cell(total, -distance), diff, squared, distance,
+                        float(np.dot(a, a)), float(np.dot(b, b)), product)
+
+
+def additive_work(scorer: str, a: np.ndarray, b: np.ndarray, weights: AdditiveWeights,
+                  total: float | Undefined | None, _dot: float | None) -> AdditiveWork:
+    """W₁q, W₂k, their sum, tanh and the terms v ⊙ tanh(…)."""
+    steps = additive_steps(a, b, weights, total=_weighted_cell(total))
+    return AdditiveWork(scorer, steps.terms, steps.total, steps)
+
+
+def normed_work(scorer: str, a: np.ndarray, b: np.ndarray, norm: QKNormWeights,
+                total: float | Undefined | None, _dot: float | None) -> NormedWork:
+    """q′ and k′ through RMSNorm, then q′·k′ term by term."""
+    q_hat, k_hat = (_frozen(rms_norm(x, norm.gain, norm.eps)) for x in (a, b))
+    pair = breakdown(q_hat, k_hat, total=_weighted_cell(total))
+    rms_q, rms_k = (math.sqrt(float(np.mean(x * x)) + norm.eps) for x in (a, b))
+    return NormedWork(scorer, pair.products, _cell(total, float(np.sum(pair.products))),
+                      pair, rms_q, rms_k, norm.gain, norm.eps, q_hat, k_hat)
+
+
+def sum_work(scorer: str, terms: Any, total: float | Undefined | None,
+             scale: float = 1.0) -> SumWork:
+    """A score that is `scale` × Σ terms: the steps any such scorer returns, and the panels
+    write out without a form of their own."""
+    parts = _frozen(terms)
+    return SumWork(scorer, parts, _cell(total, scale * float(np.sum(parts))), scale)
+
+
 def worked(scorer: str, q: Any, k: Any, params: ScorerParams | None = None,
            total: float | Undefined | None = None, dot: float | None = None) -> Worked:
     """`scorer`'s calculation for the pair (q, k) (vectors of one width d).
@@ -161,47 +266,22 @@ def worked(scorer: str, q: Any, k: Any, params: ScorerParams | None = None,
     `total`: the score the model's matrix holds for this pair, and `dot`: its q·k cell; pass
     them so the steps end on the numbers every table shows (a sum of products is a second
     float path that can differ in the last bit). None: the steps' own results. Raises
-    ValueError for an unknown scorer, missing weights or vectors that do not fit, as
-    `score_pair` does."""
-    needs = get_scorer(scorer).needs
-    if needs is not None and getattr(params, needs, None) is None:
+    ValueError for an unknown scorer, one without steps, missing weights or vectors that do
+    not fit, as `score_pair` does."""
+    found = get_scorer(scorer)
+    if found.steps is None:
+        raise ValueError(f"scorer {scorer!r} has no worked-out steps; register it with steps=")
+    needs = found.needs
+    weights = None if needs is None else getattr(params, needs, None)
+    if needs is not None and weights is None:
         raise ValueError(f"scorer '{scorer}' needs {needs.replace('_', '-')} weights "
                          f"(ScorerParams.{needs}); none given")
     a, b = (x.astype(np.float64, copy=False) for x in as_vectors(q, k, 1))
-    if scorer in ("dot", "scaled_dot"):
-        pair = breakdown(a, b, total=dot)
-        divisor = 1.0 if scorer == "dot" else math.sqrt(a.shape[0])
-        fallback = pair.total / divisor
-        return DotWork(scorer, pair.products, _cell(total, fallback), pair, divisor)
-    if scorer == "cosine":
-        pair = breakdown(a, b, total=dot)
-        own = score_pair(scorer, a, b, params)
-        return CosineWork(scorer, pair.products, _cell(total, own), pair, own)
-    if scorer == "neg_euclidean":
-        diff = _frozen(a - b)
-        squares = _frozen(diff * diff)
-        squared = float(np.dot(diff, diff))
-        distance = math.sqrt(squared)
-        product = float(np.dot(a, b)) if dot is None else float(dot)
-        return DistanceWork(scorer, squares, _cell(total, -distance), diff, squared, distance,
-                            float(np.dot(a, a)), float(np.dot(b, b)), product)
-    if scorer == "additive":
-        weights: AdditiveWeights = params.additive  # type: ignore[union-attr, assignment]
-        cell = None if total is None or isinstance(total, Undefined) else float(total)
-        steps = additive_steps(a, b, weights, total=cell)
-        return AdditiveWork(scorer, steps.terms, steps.total, steps)
-    if scorer == "qk_norm":
-        norm: QKNormWeights = params.qk_norm  # type: ignore[union-attr, assignment]
-        q_hat, k_hat = (_frozen(rms_norm(x, norm.gain, norm.eps)) for x in (a, b))
-        cell = None if total is None or isinstance(total, Undefined) else float(total)
-        pair = breakdown(q_hat, k_hat, total=cell)
-        rms_q, rms_k = (math.sqrt(float(np.mean(x * x)) + norm.eps) for x in (a, b))
-        return NormedWork(scorer, pair.products, _cell(total, float(np.sum(pair.products))),
-                          pair, rms_q, rms_k, norm.gain, norm.eps, q_hat, k_hat)
-    raise ValueError(f"no worked-out steps for scorer {scorer!r}; add them to app/model/worked.py")
+    work: Worked = found.steps(scorer, a, b, weights, total, dot)
+    return work
 
 
-def pair_work(view: View, query: int, key: int) -> Worked | None:
+def pair_work(view: PairSource, query: int, key: int) -> Worked | None:
     """The active scorer's calculation for one pair of `view`, ending on the cells of the
     view's matrices (the score and its q·k); None when this world cannot work it out (the
     scorer's weights do not fit the vectors)."""
