@@ -317,15 +317,31 @@ def _child(argv: list[str]) -> int:
         worker.compute(checkpoint, argv[2])
         app.exec()
         worker.shutdown()
-    report["maxrss_bytes"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    report["ru_maxrss_bytes"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    report["maxrss_bytes"] = _own_peak_rss() or report["ru_maxrss_bytes"]
     print(json.dumps(report), flush=True)
     return 0
 
 
-def _run_child(*args: str) -> dict[str, object]:
+def _own_peak_rss() -> int | None:
+    """This process's peak RSS since it started, in bytes (Linux's VmHWM), or None where
+    /proc has no such line. Linux's ru_maxrss is the same high-water mark but starts from the
+    parent's RSS at fork (kept across exec), and the benchmark's parent holds hundreds of MiB
+    by then: ru_maxrss would hide the overview's memory under the parent's."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return None
+
+
+def _run_child(*args: str, env: dict[str, str] | None = None) -> dict[str, object]:
     child = subprocess.run([sys.executable, "-m", "bench.checkpoint_speed", *args],
-                           cwd=CHECKOUT, env=_child_env(), capture_output=True, text=True,
-                           timeout=CHILD_TIMEOUT_S + 30)
+                           cwd=CHECKOUT, env={**_child_env(), **(env or {})},
+                           capture_output=True, text=True, timeout=CHILD_TIMEOUT_S + 30)
     if child.returncode != 0:
         raise RuntimeError(f"checkpoint child {args[0]} exited {child.returncode}: "
                            f"{child.stderr[-2000:]}")
@@ -339,13 +355,15 @@ def overview_time_memory(folder: Path, shape: Shape, runs: int, tokens: int = 32
                          ) -> list[Result]:
     """The overview's worker in `runs` children (after one unrecorded), each followed by a
     baseline child; peak memory is the median overview child's peak RSS above the median
-    baseline's."""
+    baseline's. Each run also times one child with OpenBLAS on one thread, for the notes
+    only: on a loaded 2-core machine its two threads wait for each other at every product."""
     text = text_of(folder, tokens)
     disk = sum(f.stat().st_size for f in folder.iterdir())
     _run_child("overview", str(folder), text)
     seconds: list[float] = []
     peaks: list[int] = []
     bases: list[int] = []
+    one_thread: list[float] = []
     for _ in range(runs):
         report = _run_child("overview", str(folder), text)
         expected = [shape.heads, tokens, tokens]
@@ -355,13 +373,16 @@ def overview_time_memory(folder: Path, shape: Shape, runs: int, tokens: int = 32
         seconds.append(float(report["seconds"]))  # type: ignore[arg-type]
         peaks.append(int(report["maxrss_bytes"]))  # type: ignore[call-overload]
         bases.append(int(_run_child("baseline")["maxrss_bytes"]))  # type: ignore[call-overload]
+        single = _run_child("overview", str(folder), text, env={"OPENBLAS_NUM_THREADS": "1"})
+        one_thread.append(float(single["seconds"]) * 1000.0)  # type: ignore[arg-type]
     peak = statistics.median(peaks) - statistics.median(bases)
     return [Result("checkpoint", OVERVIEW_ROW,
                    f"{shape.name}, {shape.layers}×{shape.heads} heads, T={tokens}",
                    [s * 1000.0 for s in seconds],
                    {"peak_rss_above_imports_bytes": peak, "baseline_rss_bytes":
                     statistics.median(bases), "disk_bytes": disk,
-                    "memory_ratio_to_disk": peak / disk})]
+                    "memory_ratio_to_disk": peak / disk,
+                    "one_blas_thread_median_ms": statistics.median(one_thread)})]
 
 
 def measure(runs: int) -> list[Result]:

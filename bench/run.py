@@ -225,6 +225,8 @@ def row_note(result: Result) -> str:
         parts.append(f"peak RSS +{_bytes(extra['peak_rss_above_imports_bytes'])} above the "
                      f"imports, {extra['memory_ratio_to_disk']:.2f}× the "
                      f"{_bytes(extra['disk_bytes'])} on disk")
+    if "one_blas_thread_median_ms" in extra:
+        parts.append(f"OPENBLAS_NUM_THREADS=1: {extra['one_blas_thread_median_ms']:.0f} ms")
     if extra.get("timeouts"):
         parts.append(f"{extra['timeouts']} timed out")
     if "counts_match" in extra:
