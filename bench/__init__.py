@@ -1,10 +1,10 @@
 """Owns the benchmark's records: timed samples, their median and p95, and the targets.
 
-`python3 dev.py bench` (`python -m bench`, see `bench.run`) fills these from five measurements:
+`python3 dev.py bench` (`python -m bench`, see `bench.run`) fills these from six measurements:
 UI latency through the real main window (beside a plain QPainter reference and a matplotlib
 peer), model speed against bare NumPy, start-up in a subprocess beside a bare window,
-additive against dot-product scoring in time and peak memory, and the class's poll with
-simulated phones on loopback.
+additive against dot-product scoring in time and peak memory, the class's poll with
+simulated phones on loopback, and real-sized checkpoints (full run only).
 """
 
 from __future__ import annotations
@@ -15,7 +15,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-__all__ = ["Result", "Target", "p95", "time_interleaved"]
+__all__ = ["SECTIONS", "Result", "Target", "p95", "time_interleaved"]
+
+SECTIONS = ("start-up", "model", "additive", "ui", "poll", "checkpoint")
+"""The benchmark's sections, in the order they run (`--only` picks one)."""
 
 
 def p95(samples: list[float]) -> float:

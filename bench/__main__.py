@@ -10,6 +10,7 @@ from pathlib import Path
 
 from app.main import USAGE_ERROR, whole_number
 from app.paths import output_problem
+from bench import SECTIONS
 
 MAX_REPEAT = 1000
 """--repeat above this would run for days; nobody means it."""
@@ -35,20 +36,27 @@ def build_parser() -> argparse.ArgumentParser:
                         help="repeat every timing N times")
     parser.add_argument("--json", type=Path, metavar="FILE",
                         help="also write the figures and every sample to this JSON file")
+    parser.add_argument("--only", choices=SECTIONS, metavar="SECTION",
+                        help=f"run one section ({', '.join(SECTIONS)}); checkpoint runs "
+                             "only in the full benchmark")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """0 when every section ran, 1 when one failed, 2 for a JSON file that cannot be written
     (checked before anything slow starts)."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.quick and args.only == "checkpoint":
+        parser.error("--only checkpoint: the real-sized checkpoints take minutes; leave out "
+                     "--quick")
     problem = None if args.json is None else output_problem(args.json)
     if problem is not None:
         sys.stderr.write(f"bench: error: --json: {problem}\n")
         return USAGE_ERROR
     from bench.run import run_bench
 
-    return run_bench(args.json, quick=args.quick, repeat=args.repeat)
+    return run_bench(args.json, quick=args.quick, repeat=args.repeat, only=args.only)
 
 
 if __name__ == "__main__":

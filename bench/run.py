@@ -22,6 +22,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bench import Result, Target
+from bench.checkpoint_speed import (
+    EXPORT_LIMIT,
+    OVERVIEW_LIMIT_S,
+    OVERVIEW_MEMORY_LIMIT,
+)
 
 MIB = 1024 * 1024
 
@@ -43,11 +48,14 @@ class Plan:
     poll_phones: int = 300
     poll_seconds: float = 60.0
     """Simulated phones answering and changing their answers, for this long."""
+    checkpoint_runs: int = 0
+    """Runs of each real-sized checkpoint row (0: not measured; they take minutes)."""
 
     def repeated(self, count: int) -> Plan:
         """The same sizes with every repeat count set to `count`."""
         return replace(self, teaching_steps=count, scale_steps=count, model_repeat=count,
-                       startup_runs=count, fixed_repeat=True)
+                       startup_runs=count, fixed_repeat=True,
+                       checkpoint_runs=count if self.checkpoint_runs else 0)
 
     def model_runs(self, T: int) -> int:
         """Model timings at size T: more runs where each is cheap (model_repeat at T = 1024)."""
@@ -57,7 +65,8 @@ class Plan:
 
 
 FULL = Plan("full", teaching_steps=200, scale_ts=(256, 1024, 4096), scale_d=256,
-            scale_steps=30, model_repeat=30, startup_runs=7, additive_T=512, additive_d_a=64)
+            scale_steps=30, model_repeat=30, startup_runs=7, additive_T=512, additive_d_a=64,
+            checkpoint_runs=3)
 QUICK = Plan("quick", teaching_steps=5, scale_ts=(64,), scale_d=32, scale_steps=3,
              model_repeat=3, startup_runs=1, additive_T=64, additive_d_a=16, fixed_repeat=True,
              poll_phones=20, poll_seconds=2.0)
@@ -132,6 +141,10 @@ def evaluate(results: list[Result]) -> list[Target]:
                      and "bound_bytes" in r.extra), None)
     bound = float(additive.extra["bound_bytes"]) / MIB if additive else math.inf
     poll = next((r for r in results if r.group == "poll"), None)
+    export = next((r for r in results if r.group == "checkpoint"
+                   and r.extra.get("ratio_to_reference")), None)
+    overview = next((r for r in results if r.group == "checkpoint"
+                     and "memory_ratio_to_disk" in r.extra), None)
 
     def reference(row: Result | None, what: str) -> dict[str, object]:
         if row is None:
@@ -168,6 +181,19 @@ def evaluate(results: list[Result]) -> list[Target]:
         Target("poll_counts_exact",
                "poll: no answer lost or counted twice (scenes whose counts differ ≤ 0)", 0.0,
                "scenes", float(len(poll.extra["mismatched"])) if poll else None),
+        Target("checkpoint_export_vs_transformers",
+               f"GPT-2-small-sized checkpoint: the app's --export-csv process ≤ "
+               f"{EXPORT_LIMIT:g} × transformers loading the folder and running its forward",
+               EXPORT_LIMIT, "×",
+               **reference(export, "transformers AutoModel load + forward process, median")),
+        Target("checkpoint_overview_seconds",
+               f"Qwen3-0.6B-sized checkpoint: overview of every layer × head, 32 tokens, "
+               f"≤ {OVERVIEW_LIMIT_S:g} s", OVERVIEW_LIMIT_S, "s",
+               overview.median_ms / 1000.0 if overview else None),
+        Target("checkpoint_overview_memory",
+               f"the same overview: peak memory above the imports ≤ {OVERVIEW_MEMORY_LIMIT:g} "
+               "× the checkpoint's size on disk", OVERVIEW_MEMORY_LIMIT, "× disk",
+               float(overview.extra["memory_ratio_to_disk"]) if overview else None),
     ]
 
 
@@ -193,6 +219,14 @@ def row_note(result: Result) -> str:
                      f"({extra['reference_ms']:.2f} ms)")
     if "max_ui_block_ms" in extra:
         parts.append(f"longest UI block {extra['max_ui_block_ms']:.1f} ms")
+    if "reference_missing" in extra:
+        parts.append(f"reference not measured ({extra['reference_missing']})")
+    if "memory_ratio_to_disk" in extra:
+        parts.append(f"peak RSS +{_bytes(extra['peak_rss_above_imports_bytes'])} above the "
+                     f"imports, {extra['memory_ratio_to_disk']:.2f}× the "
+                     f"{_bytes(extra['disk_bytes'])} on disk")
+    if "one_blas_thread_median_ms" in extra:
+        parts.append(f"OPENBLAS_NUM_THREADS=1: {extra['one_blas_thread_median_ms']:.0f} ms")
     if extra.get("timeouts"):
         parts.append(f"{extra['timeouts']} timed out")
     if "counts_match" in extra:
@@ -256,7 +290,15 @@ def format_table(info: dict[str, object], setup: dict[str, str], results: list[R
 
 
 def _sections(plan: Plan) -> list[tuple[str, Callable[[], list[Result]]]]:
-    from bench import import_time, model_speed, mpl_peer, poll_load, startup_time, ui_latency
+    from bench import (
+        checkpoint_speed,
+        import_time,
+        model_speed,
+        mpl_peer,
+        poll_load,
+        startup_time,
+        ui_latency,
+    )
 
     def ui() -> list[Result]:
         window = ui_latency.open_window()
@@ -296,6 +338,8 @@ def _sections(plan: Plan) -> list[tuple[str, Callable[[], list[Result]]]]:
                                                          plan.model_runs(plan.additive_T))),
         ("ui", ui),
         ("poll", lambda: [poll_load.measure_poll_load(plan.poll_phones, plan.poll_seconds)]),
+        *([("checkpoint", lambda: checkpoint_speed.measure(plan.checkpoint_runs))]
+          if plan.checkpoint_runs else []),
     ]
 
 
@@ -329,14 +373,15 @@ def write_report(json_path: Path, report: dict[str, object]) -> str | None:
 
 
 def run_bench(json_path: Path | None = None, quick: bool = False,
-              repeat: int | None = None) -> int:
-    """Run the benchmark; 0 when every section ran (targets missed or not), 1 otherwise
-    (2 when the JSON file could not be written)."""
+              repeat: int | None = None, only: str | None = None) -> int:
+    """Run the benchmark (only the section `only`, when given); 0 when every section ran
+    (targets missed or not), 1 otherwise (2 when the JSON file could not be written)."""
     with ending_children_on_sigterm():
-        return _run_bench(json_path, quick, repeat)
+        return _run_bench(json_path, quick, repeat, only)
 
 
-def _run_bench(json_path: Path | None, quick: bool, repeat: int | None) -> int:
+def _run_bench(json_path: Path | None, quick: bool, repeat: int | None,
+               only: str | None = None) -> int:
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
     plan = QUICK if quick else FULL
     if repeat is not None:
@@ -347,6 +392,8 @@ def _run_bench(json_path: Path | None, quick: bool, repeat: int | None) -> int:
         os.environ["ATTENTION_LAB_HOME"] = home
         info = machine()
         for title, section in _sections(plan):
+            if only is not None and title != only:
+                continue
             print(f"bench: {title} …", file=sys.stderr, flush=True)
             started = time.perf_counter()
             try:

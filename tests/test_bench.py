@@ -26,7 +26,9 @@ MACHINE_FIELDS = {"cpu_count", "cpu", "python", "numpy", "blas", "pyside6", "qt"
 RESULT_FIELDS = {"group", "name", "size", "runs", "median_ms", "p95_ms", "samples_ms"}
 TARGET_KEYS = {"drag_vs_reference", "peer_vs_drag", "startup_vs_bare_window",
                "model_vs_numpy_1024", "scale_4096_ui_block", "poll_ui_block",
-               "additive_peak_bounded", "poll_counts_exact"}
+               "additive_peak_bounded", "poll_counts_exact",
+               "checkpoint_export_vs_transformers", "checkpoint_overview_seconds",
+               "checkpoint_overview_memory"}
 DEFAULT_DRAG = "drag step → every visible panel repainted (default layout)"
 
 
