@@ -14,6 +14,8 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, Signal
 
+from app.model.threads import one_blas_thread
+
 Work = Callable[[Callable[[], bool], Callable[[int, int], None]], object]
 """`work(should_stop, progress)` runs on the pool's thread and returns the result (None when it
 stopped early); it polls `should_stop()` between steps and may call `progress(done, total)`."""
@@ -104,6 +106,7 @@ class BackgroundRunner(QObject):
 
     def start(self, work: Work) -> int:
         """Run `work` on the pool; any older job stops or is ignored. Returns its generation."""
+        one_blas_thread()  # here, on the UI thread, before the first job's first product
         generation = self._ticket.retire()
         self._pool.start(_Job(generation, work, self._ticket, self._relay))
         return generation

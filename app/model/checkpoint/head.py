@@ -11,6 +11,7 @@ import numpy as np
 from app.model.capture import Capture
 from app.model.checkpoint.checkpoint import Checkpoint, LayerQK, open_checkpoint
 from app.model.checkpoint.refusal import CheckpointError
+from app.model.threads import one_blas_thread
 
 __all__ = ["attention_maps", "head_capture", "index_in", "read_head"]
 
@@ -44,6 +45,7 @@ def read_head(folder: Path | str, text: str, layer: int | None = None, head: int
               ) -> tuple[Checkpoint, LayerQK, Capture]:
     """Open `folder`, run `text` up to `layer` (None: the last) and take head `head`: the
     command line's one call. Raises CheckpointError with one sentence for any bad input."""
+    one_blas_thread()
     checkpoint = open_checkpoint(folder)
     n = checkpoint.config.n_layers
     chosen = index_in(n - 1 if layer is None else layer, "layer", n)
