@@ -53,6 +53,11 @@ class AdditiveWeights:
     def d_a(self) -> int:
         return int(self.W1.shape[0])
 
+    def check_fits(self, d: int, dtype: np.dtype) -> None:
+        """Refuse vectors of another width than W1's and W2's columns."""
+        if self.d != d:
+            raise ValueError(f"additive weights W1, W2 have d = {self.d}, vectors have d = {d}")
+
 
 def _prepare(
     Q: np.ndarray, K: np.ndarray, w: AdditiveWeights

@@ -40,6 +40,15 @@ class QKNormWeights:
     def d(self) -> int:
         return int(self.gain.shape[0])
 
+    def check_fits(self, d: int, dtype: np.dtype) -> None:
+        """Refuse vectors of another width, and a gain large enough that the scores of
+        normalised vectors (at most gain² · d) would overflow `dtype`."""
+        if self.d != d:
+            raise ValueError(f"QK-norm gain has length {self.d}, vectors have d = {d}")
+        glim = math.sqrt(float(np.finfo(dtype).max) / d) / 2.0
+        if not float(np.max(np.abs(self.gain))) <= glim:
+            raise ValueError(f"QK-norm gain has values beyond ±{glim:.3g}; scores would overflow")
+
 
 def rms_norm(X: np.ndarray, gain: np.ndarray, eps: float) -> np.ndarray:
     """x / sqrt(mean(x²) + eps) · gain over the last axis: pins each vector's length to a scale

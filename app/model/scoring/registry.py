@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, fields
+from typing import Any, get_args, get_type_hints
 
 import numpy as np
 
@@ -129,30 +129,20 @@ def as_vectors(Q: Any, K: Any, ndim: int = 2) -> tuple[np.ndarray, np.ndarray]:
     return a, b
 
 
-def _weights(scorer: Scorer, params: ScorerParams | None, d: int, dtype: np.dtype) -> Any:
-    """Fetch and check the weights `scorer.needs`, naming them when they are missing."""
+def checked_weights(scorer: Scorer, params: ScorerParams | None, d: int, dtype: np.dtype
+                    ) -> Any:
+    """The weights `scorer.needs` from `params`, checked against the vectors by the weights
+    themselves; a missing one is named."""
     if scorer.needs is None:
         return None
     w = getattr(params, scorer.needs, None) if params is not None else None
-    if scorer.needs == "additive":
-        if not isinstance(w, AdditiveWeights):
-            raise ValueError(
-                f"scorer '{scorer.name}' needs additive weights W1, W2, v "
-                "(ScorerParams.additive); none given"
-            )
-        if w.d != d:
-            raise ValueError(f"additive weights W1, W2 have d = {w.d}, vectors have d = {d}")
-    elif scorer.needs == "qk_norm":
-        if not isinstance(w, QKNormWeights):
-            raise ValueError(
-                f"scorer '{scorer.name}' needs QK-norm weights gain, eps "
-                "(ScorerParams.qk_norm); none given"
-            )
-        if w.d != d:
-            raise ValueError(f"QK-norm gain has length {w.d}, vectors have d = {d}")
-        glim = math.sqrt(float(np.finfo(dtype).max) / d) / 2.0
-        if not float(np.max(np.abs(w.gain))) <= glim:
-            raise ValueError(f"QK-norm gain has values beyond ±{glim:.3g}; scores would overflow")
+    if w is None:
+        kind = next(t for t in get_args(get_type_hints(ScorerParams)[scorer.needs])
+                    if t is not type(None))
+        names = ", ".join(field.name for field in fields(kind))
+        raise ValueError(f"scorer '{scorer.name}' needs {scorer.needs.replace('_', '-')} weights "
+                         f"{names} (ScorerParams.{scorer.needs}); none given")
+    w.check_fits(d, dtype)
     return w
 
 
@@ -183,11 +173,11 @@ def register(
 
         def matrix(Q: Any, K: Any, params: ScorerParams | None = None) -> Any:
             A, B = as_vectors(Q, K, 2)
-            return fn(A, B, _weights(SCORERS[name], params, A.shape[1], A.dtype))
+            return fn(A, B, checked_weights(SCORERS[name], params, A.shape[1], A.dtype))
 
         def pair_checked(q: Any, k: Any, params: ScorerParams | None = None) -> float | Undefined:
             a, b = as_vectors(q, k, 1)
-            return pair(a, b, _weights(SCORERS[name], params, a.shape[0], a.dtype))
+            return pair(a, b, checked_weights(SCORERS[name], params, a.shape[0], a.dtype))
 
         SCORERS[name] = Scorer(name, matrix, pair_checked, signed, bounded, needs, formula,
                                steps, written, compared)

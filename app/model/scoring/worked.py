@@ -19,6 +19,7 @@ from app.model.scoring.registry import (
     ScorerParams,
     Undefined,
     as_vectors,
+    checked_weights,
     get_scorer,
     score_pair,
 )
@@ -271,12 +272,8 @@ def worked(scorer: str, q: Any, k: Any, params: ScorerParams | None = None,
     found = get_scorer(scorer)
     if found.steps is None:
         raise ValueError(f"scorer {scorer!r} has no worked-out steps; register it with steps=")
-    needs = found.needs
-    weights = None if needs is None else getattr(params, needs, None)
-    if needs is not None and weights is None:
-        raise ValueError(f"scorer '{scorer}' needs {needs.replace('_', '-')} weights "
-                         f"(ScorerParams.{needs}); none given")
     a, b = (x.astype(np.float64, copy=False) for x in as_vectors(q, k, 1))
+    weights = checked_weights(found, params, a.shape[0], a.dtype)
     work: Worked = found.steps(scorer, a, b, weights, total, dot)
     return work
 
