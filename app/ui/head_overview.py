@@ -108,6 +108,8 @@ class HeadOverview(QDialog):
                 tile = _Tile(self, layer, head, weights[head])
                 self.tiles[layer, head] = tile
                 grid.addWidget(tile, layer + 1, head + 1)
+        grid.setRowStretch(grid.rowCount(), 1)  # the maps sit together at the top left,
+        grid.setColumnStretch(grid.columnCount(), 1)  # however few a small model has
         self.maps_scroll.setWidget(grid_holder)
         self.retranslate()
 
