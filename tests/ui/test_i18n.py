@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 from app import i18n
 from app.i18n import strings
 from app.model.decoder_flow import STAGE_KEYS as DECODER_STAGES
+from app.model.scenes import check_texts, load_scenes
 from app.model.scoring import SCORERS
 from app.model.state import WORLDS
 from app.model.timeline import STAGES, TRACKS
@@ -117,10 +118,21 @@ def _derived_keys() -> set[str]:
             | {f"playground.col_{c}" for c in HEADED})
 
 
+def _scene_keys() -> set[str]:
+    """Keys the scenes file names for its texts."""
+    return {text.key for scene in load_scenes().scenes for text in scene.texts}
+
+
 def test_every_key_is_used_as_a_literal_in_app() -> None:
     literals, _ = _literals()
-    unused = sorted(set(EN) - literals - _derived_keys())
+    unused = sorted(set(EN) - literals - _derived_keys() - _scene_keys())
     assert unused == [], f"keys no code uses (write each as a full literal): {unused}"
+
+
+def test_every_scene_text_has_words_in_each_catalogue() -> None:
+    lesson = load_scenes()
+    for code in i18n.languages():
+        check_texts(lesson, strings(code), i18n.get(code).path, complete=True)
 
 
 def test_every_derived_key_exists() -> None:
@@ -135,7 +147,7 @@ def test_every_key_the_code_uses_exists() -> None:
         text for text in literals
         if KEY_SHAPE.match(text) and text.split(".")[0] in prefixes and not _is_module_path(text)
     }
-    missing = sorted((tr_keys | key_like) - set(EN))
+    missing = sorted((tr_keys | key_like | _scene_keys()) - set(EN))
     assert missing == [], f"keys used in app/ but in neither table: {missing}"
 
 
@@ -271,7 +283,7 @@ def _plain_style():
 def test_a_third_language_is_one_catalogue_file(qtbot, tmp_path) -> None:
     """A translator's catalogue (here: English with every text marked) is the whole of a new
     language: the window starts in it with every string its own, lists it in the language
-    menu by its own name, and shows scene texts the scene file lacks in its fallback."""
+    menu by its own name, and shows the scenes in it."""
     import polib
 
     po = polib.pofile(str(i18n.CATALOGUES / "en.po"))
@@ -296,7 +308,7 @@ def test_a_third_language_is_one_catalogue_file(qtbot, tmp_path) -> None:
         assert window.actions["lang_xx"].text() == f"⟦{EN['language.name']}⟧"
         guide = window.show_panel("guide")
         first = window.lesson.lesson.scenes[0]
-        assert guide.stepper.title.text() == first.title.get(("en",))
+        assert guide.stepper.title.text() == f"⟦{EN[first.title.key]}⟧"
     finally:
         apply_language("zh")
         i18n.forget("xx")
