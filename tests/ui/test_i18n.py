@@ -1,6 +1,6 @@
 """Every catalogue is complete and used, and an English window shows no Chinese at all except
-token names from the data (and the language menu's own name for Chinese). A language is one
-catalogue file: a third one, added from a test, starts a window with every string present.
+token names from the data (and the language menu's own name for Chinese). A third language
+is walked in test_third_language.py.
 """
 
 from __future__ import annotations
@@ -278,38 +278,3 @@ def _plain_style():
     yield
     restore_base_style()
     apply_language("zh")
-
-
-def test_a_third_language_is_one_catalogue_file(qtbot, tmp_path) -> None:
-    """A translator's catalogue (here: English with every text marked) is the whole of a new
-    language: the window starts in it with every string its own, lists it in the language
-    menu by its own name, and shows the scenes in it."""
-    import polib
-
-    po = polib.pofile(str(i18n.CATALOGUES / "en.po"))
-    po.metadata.update({"Language": "xx", "X-Fallback": "en", "X-Menu-Order": "3",
-                        "X-Shortcut": ""})
-    for entry in po:
-        entry.msgstr = f"⟦{entry.msgstr}⟧"
-    po.save(str(tmp_path / "xx.po"))
-    i18n.add_catalogue(tmp_path / "xx.po")
-    try:
-        make_application()
-        window = build_window("xx")
-        qtbot.addWidget(window)
-        assert window.windowTitle() == f"⟦{EN['app.title']}⟧[*]"  # [*]: Qt's unsaved mark
-        menus = [menu.title() for menu in window.menuBar().findChildren(QMenu)]
-        assert menus and all(title.startswith("⟦") for title in menus), menus
-        named = re.compile(r"^(lang_.*|poll_on_\d+)$")  # a language's or a network's own name
-        titled = [action.text() for name, action in window.actions.items()
-                  if action.isVisible() and not named.match(name)]
-        assert len(titled) > 30 and all(text.startswith("⟦") for text in titled), titled
-        assert window.actions["lang_xx"].isChecked()
-        assert window.actions["lang_xx"].text() == f"⟦{EN['language.name']}⟧"
-        guide = window.show_panel("guide")
-        first = window.lesson.lesson.scenes[0]
-        assert guide.stepper.title.text() == f"⟦{EN[first.title.key]}⟧"
-    finally:
-        apply_language("zh")
-        i18n.forget("xx")
-    assert "xx" not in i18n.languages()
