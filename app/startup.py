@@ -18,13 +18,14 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QPixmapCache
 from PySide6.QtWidgets import QApplication, QLabel, QWidget
 
+from app import i18n
 from app.i18n import tr
 from app.model.capture import load_capture
 from app.model.checkpoint import read_head
 from app.model.data import LessonData, load_lesson_data
 from app.model.errors import AttentionLabError
 from app.model.scenario import read_scenario
-from app.model.scenes import load_scenes
+from app.model.scenes import check_texts, load_scenes
 from app.model.view import initial_state
 from app.paths import name_application, user_folder_problem
 from app.poll.classpoll import PollError
@@ -146,6 +147,9 @@ def check_inputs(args: argparse.Namespace) -> LessonData:
     costs one line on the terminal, not a window built for nothing. Raises AttentionLabError."""
     data = load_lesson_data()
     scenes = load_scenes(data=data, panels=scene_panels())
+    for code in i18n.languages():
+        check_texts(scenes, i18n.strings(code), i18n.get(code).path,
+                    complete=code == i18n.BASE_LANGUAGE)
     scene = getattr(args, "scene", None)
     if scene is not None and scene > len(scenes):
         raise AttentionLabError(f"--scene {scene}: this lesson has scenes 1 to {len(scenes)}")

@@ -7,15 +7,19 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+import polib
 import pytest
+from PySide6.QtCore import QEvent
+from PySide6.QtWidgets import QApplication
 
 import app.ui  # noqa: F401  (first: the app's own import of pyqtgraph, before any test's)
+from app import i18n
 from app.model.data import DEFAULT_DATA_DIR
 
 
@@ -46,6 +50,31 @@ def edit_data(data_dir: Path) -> Callable[[str, Callable[[dict[str, Any]], None]
         path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
 
     return edit
+
+
+@pytest.fixture
+def add_strings(tmp_path: Path) -> Iterator[Callable[[Mapping[str, Mapping[str, str]]], None]]:
+    """Give languages more strings for one test as a translator would: each language's
+    catalogue copied with the strings added, registered with `i18n.add_catalogue`, and the
+    bundled catalogues back afterwards. `add({"en": {"scorer.x": "X"}, "zh": {...}})`."""
+    added: list[str] = []
+
+    def add(by_language: Mapping[str, Mapping[str, str]]) -> None:
+        folder = tmp_path / f"catalogues-{len(added)}"
+        folder.mkdir()
+        for code, extra in by_language.items():
+            po = polib.pofile(str(i18n.get(code).path), encoding="utf-8")
+            for key, text in extra.items():
+                po.append(polib.POEntry(msgid=key, msgstr=text))
+            po.save(str(folder / f"{code}.po"))
+            i18n.add_catalogue(folder / f"{code}.po")
+            added.append(code)
+
+    yield add
+    # pytest-qt has closed this test's windows: delete them before the strings they show go
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    for code in dict.fromkeys(added):
+        i18n.forget(code)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

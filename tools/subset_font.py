@@ -3,7 +3,8 @@
 School machines may have no Chinese font at all, so the app ships its own.  The full
 Noto Sans CJK face is ~19 MB; this keeps GB2312 (every common simplified hanzi and
 symbol), Latin, punctuation, the maths/arrow/bullet symbols the UI uses, and every
-character found in ``app/**/*.py``, ``app/**/*.json`` and ``data/**/*.json`` at run time.
+character found in ``app/**/*.py``, ``app/**/*.json``, the catalogues ``app/**/*.po`` and
+``data/**/*.json`` at run time.
 Re-run it whenever new strings are added:
 
     python tools/subset_font.py
@@ -83,7 +84,7 @@ SYNTHETIC: dict[str, tuple[str, str]] = {
     "✗": ("×", "box✓"),
 }
 
-SCANNED = (("app", "*.py"), ("app", "*.json"), ("data", "*.json"))
+SCANNED = (("app", "*.py"), ("app", "*.json"), ("app", "*.po"), ("data", "*.json"))
 
 
 def gb2312_chars() -> set[str]:

@@ -44,10 +44,14 @@ def add_catalogue(path: Path) -> Language:
 
 
 def forget(code: str) -> None:
-    """Drop a language added with `add_catalogue` (the bundled ones stay)."""
-    if code in _registry() and not (CATALOGUES / f"{code}.po").exists():
-        del _languages[code]
-        _relink()
+    """Undo `add_catalogue` for `code`: a language it added is gone again, a bundled language
+    it replaced is read from its bundled catalogue again."""
+    bundled = CATALOGUES / f"{code}.po"
+    if bundled.exists():
+        _registry()[code] = read_catalogue(bundled)
+    else:
+        _registry().pop(code, None)
+    _relink()
 
 
 def languages() -> tuple[str, ...]:

@@ -3,9 +3,8 @@ guess the ranges it is asked in; read from `data/lesson-scenes.json` and checked
 
 Two kinds, one schema each, under a scene's `answer`:
 
-- choices: `{"choices": [{"zh": …, "en": …}, …], "right": 1}`, 2–5 texts in the file's
-  languages with {placeholders} as every scene text has, `right` the 0-based index of the
-  true one;
+- choices: `{"choices": ["scene.design.choice.a", …], "right": 1}`, 2–5 texts (catalogue
+  keys, worded and checked as every scene text is), `right` the 0-based index of the true one;
 - ranges: `{"ranges": {"figure": "additive_intermediate_gib", "unit": "MiB",
   "edges": [1, 64, 1024, 16384]}}`: 1–4 increasing edges cut the number line into 2–5
   choices, and the right one is the range that holds the figure as the app computes it, so a
@@ -17,7 +16,7 @@ Pure: the texts stay as parsed (filled and shown by the UI), and nothing here im
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -38,13 +37,15 @@ _RANGE_KEYS = ("figure", "unit", "edges")
 
 
 class Localized(Protocol):
-    """A text in every language of the lesson (the scene loader's own text type)."""
+    """A text the interface words in the language on screen (the scene loader's own type)."""
 
-    def get(self, languages: Sequence[str]) -> Any: ...
+    @property
+    def key(self) -> str: ...
 
 
 TextReader = Callable[[dict[Any, Any], str, Any], Localized]
-"""`read(node, base, key)`: the scene loader's check of one {zh, en} text at `node[key]`."""
+"""`read(node, base, key)`: the scene loader's check of one text's catalogue key at
+`node[key]`."""
 
 
 @dataclass(frozen=True)
@@ -104,8 +105,7 @@ def _unknown(f: JsonFile, obj: dict[str, Any], where: str, allowed: tuple[str, .
         raise f.fail(join(where, extra[0]), f"is not part of a poll; use {', '.join(allowed)}")
 
 
-def _choices(f: JsonFile, obj: dict[str, Any], where: str, langs: Sequence[str],
-             read: TextReader) -> Poll:
+def _choices(f: JsonFile, obj: dict[str, Any], where: str, read: TextReader) -> Poll:
     items = f.items(obj, where, "choices")
     base = join(where, "choices")
     if not MIN_CHOICES <= len(items) <= MAX_CHOICES:
@@ -113,11 +113,10 @@ def _choices(f: JsonFile, obj: dict[str, Any], where: str, langs: Sequence[str],
                            f"found {len(items)}")
     by_index = dict(enumerate(items))  # the reader looks texts up by key, here an index
     texts = tuple(read(by_index, base, i) for i in range(len(items)))
-    for lang in langs:
-        seen = [text.get((lang,)) for text in texts]
-        for i, value in enumerate(seen):
-            if value in seen[:i]:
-                raise f.fail(join(join(base, i), lang), "is the same text as an earlier choice")
+    seen = [text.key for text in texts]
+    for i, value in enumerate(seen):
+        if value in seen[:i]:
+            raise f.fail(join(base, i), "names the same text as an earlier choice")
     right = f.get(obj, where, "right")
     if type(right) is not int or not 0 <= right < len(items):
         raise f.fail(join(where, "right"), f"must be the index of a choice (0 to "
@@ -157,11 +156,10 @@ def _ranges(f: JsonFile, obj: dict[str, Any], where: str) -> Poll:
     return Poll(ranges=Ranges(figure=figure, unit=unit, edges=edges))
 
 
-def parse_poll(f: JsonFile, answer: dict[str, Any], where: str, langs: Sequence[str],
+def parse_poll(f: JsonFile, answer: dict[str, Any], where: str,
                read: TextReader) -> Poll | None:
-    """The `poll` of a scene's `answer` (None when it has none); `langs` are the file's
-    languages, and `read` checks one text as the scene loader checks its own (languages,
-    length, placeholders only). Raises DataError."""
+    """The `poll` of a scene's `answer` (None when it has none); `read` reads one text as
+    the scene loader reads its own. Raises DataError."""
     obj = f.obj(answer, where, "poll", required=False)
     if obj is None:
         return None
@@ -170,4 +168,4 @@ def parse_poll(f: JsonFile, answer: dict[str, Any], where: str, langs: Sequence[
     if ("choices" in obj) == ("ranges" in obj):
         raise f.fail(base, "must hold either choices (with right) or ranges, not "
                            + ("both" if "choices" in obj else "neither"))
-    return _choices(f, obj, base, langs, read) if "choices" in obj else _ranges(f, obj, base)
+    return _choices(f, obj, base, read) if "choices" in obj else _ranges(f, obj, base)

@@ -2,16 +2,17 @@
 scene sets up.
 
 A scene is data a teacher can edit: which world, scorer, selection and options it starts from,
-which panels it shows (data first), what to look at (zh and en), and an answer that may stay
-hidden until the teacher reveals it. Texts never carry a figure: numbers are {placeholders}
-filled by the UI from computed values, so the loader refuses any digit outside braces.
+which panels it shows (data first), what to look at, and an answer that may stay hidden until
+the teacher reveals it. The file holds no words: each text is a catalogue key, so a language's
+one catalogue carries the scenes too. Texts never carry a figure: numbers are {placeholders}
+filled by the UI from computed values, so `check_texts` refuses any digit outside braces.
 """
 
 from __future__ import annotations
 
 import re
 import string
-from collections.abc import Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from dataclasses import replace as replace_fields
 from pathlib import Path
@@ -19,8 +20,9 @@ from types import MappingProxyType
 from typing import Any, Literal, overload
 
 from app.model.data import DEFAULT_DATA_DIR, LessonData
+from app.model.errors import DataError
 from app.model.jsonfile import JsonFile, describe, join
-from app.model.poll import Poll, parse_poll
+from app.model.poll import Localized, Poll, parse_poll
 from app.model.scene_setup import Pair, parse_moves, parse_pair, with_moves
 from app.model.scoring import SCORERS
 from app.model.state import WORLDS, LabState, Options, World, option_problem
@@ -28,11 +30,11 @@ from app.model.timeline import STAGES
 from app.model.view import initial_state
 
 __all__ = ["BLOCKS", "SCENES_FILE", "Lesson", "Scene", "SceneLayout",
-           "Text", "load_scenes", "scene_state"]
+           "Text", "check_texts", "load_scenes", "scene_state"]
 
 SCENES_FILE = "lesson-scenes.json"
-LANGUAGE_CODE = re.compile(r"^[a-z]{2,3}(_[A-Z]{2})?$")
-"""How the file names a language in its `languages` list: `zh`, `en`, `pt_BR`."""
+TEXT_KEY = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$")
+"""How the file names a text: its catalogue key (`scene.design.prompt`)."""
 PANEL_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 """How a scene names a panel; which panels there are is the interface's to say."""
 BLOCKS = ("intro", "step1", "step2", "measure", "step3", "checklist", "myth", "evidence",
@@ -48,18 +50,10 @@ _SETTABLE = tuple(f.name for f in fields(Options))
 
 @dataclass(frozen=True)
 class Text:
-    """One text in every language the scene file is written in; may hold {placeholders}
-    for computed values."""
+    """One text of a scene, by its catalogue key: the interface words it in the language on
+    screen, filling its {placeholders} with computed values."""
 
-    texts: MappingProxyType[str, str]
-
-    def get(self, languages: Sequence[str]) -> str:
-        """The text in the first of `languages` it has (a language and its fallbacks), else
-        in the file's first language."""
-        for code in languages:
-            if code in self.texts:
-                return self.texts[code]
-        return next(iter(self.texts.values()))
+    key: str
 
 
 GUIDE_SHARE = 0.34
@@ -125,6 +119,14 @@ class Scene:
     def hides_answer(self) -> bool:
         return self.answer is not None
 
+    @property
+    def texts(self) -> tuple[Localized, ...]:
+        """Every text the scene shows, before and after Reveal."""
+        choices = self.poll.choices if self.poll is not None else ()
+        return tuple(text for text in (self.title, self.look, self.question, self.prompt,
+                                       self.answer, *choices, *self.answer_words)
+                     if text is not None)
+
 
 @dataclass(frozen=True)
 class Lesson:
@@ -133,67 +135,43 @@ class Lesson:
     scenes: tuple[Scene, ...]
     lesson_numbers: MappingProxyType[str, int]
     path: Path
-    languages: tuple[str, ...] = ()
-    """The languages every text of the file is written in."""
 
     def __len__(self) -> int:
         return len(self.scenes)
 
 
-def _placeholders_only(f: JsonFile, text: str, where: str) -> None:
-    """Refuse typed figures: every ASCII digit must sit inside a {placeholder}."""
+def _text_problem(text: str) -> str | None:
+    """Why a scene text cannot be shown (a typed figure, a broken placeholder), or None."""
+    if len(text) > MAX_TEXT:
+        return f"is longer than {MAX_TEXT} characters"
     try:
         parts = list(string.Formatter().parse(text))
     except ValueError as error:
-        raise f.fail(where, f"has a broken {{placeholder}} ({error})") from None
+        return f"has a broken {{placeholder}} ({error})"
     for literal, name, _spec, _conv in parts:
         if any(ch.isascii() and ch.isdigit() for ch in literal):
-            raise f.fail(where, "types a number; write it as a {placeholder} the app computes")
+            return "types a number; write it as a {placeholder} the app computes"
         if name is not None and not name.isidentifier():
-            raise f.fail(where, f"placeholder {{{name}}} must be a plain name")
+            return f"placeholder {{{name}}} must be a plain name"
+    return None
 
 
 @overload
-def _text(f: JsonFile, node: dict[str, Any], base: str, key: str, langs: tuple[str, ...],
+def _text(f: JsonFile, node: dict[Any, Any], base: str, key: Any,
           required: Literal[True] = ...) -> Text: ...
 @overload
-def _text(f: JsonFile, node: dict[str, Any], base: str, key: str, langs: tuple[str, ...],
+def _text(f: JsonFile, node: dict[Any, Any], base: str, key: Any,
           required: bool) -> Text | None: ...
-def _text(f: JsonFile, node: dict[str, Any], base: str, key: str, langs: tuple[str, ...],
+def _text(f: JsonFile, node: dict[Any, Any], base: str, key: Any,
           required: bool = True) -> Text | None:
-    obj = f.obj(node, base, key, required)
-    if obj is None:
+    """The catalogue key at `node[key]`; its words are checked per language by `check_texts`."""
+    if not required and key not in node:
         return None
-    return _text_of(f, obj, join(base, key), langs)
-
-
-def _text_of(f: JsonFile, obj: Any, where: str, langs: tuple[str, ...]) -> Text:
-    """One text object (a language → its words), checked as every text of the file is."""
-    if not isinstance(obj, dict):
-        raise f.fail(where, f"must be an object, found {describe(obj)}")
-    extra = sorted(set(obj) - set(langs))
-    if extra:
-        raise f.fail(join(where, extra[0]), f"is not one of the file's languages "
-                                            f"({', '.join(langs)})")
-    texts = {}
-    for lang in langs:
-        value = f.text(obj, where, lang)
-        if len(value) > MAX_TEXT:
-            raise f.fail(join(where, lang), f"is longer than {MAX_TEXT} characters")
-        _placeholders_only(f, value, join(where, lang))
-        texts[lang] = value
-    return Text(MappingProxyType(texts))
-
-
-def _languages(f: JsonFile) -> tuple[str, ...]:
-    codes = f.items(f.root, "", "languages")
-    for i, code in enumerate(codes):
-        if not isinstance(code, str) or not LANGUAGE_CODE.match(code):
-            raise f.fail(join("languages", i), f"must be a language code such as zh or en, "
-                                               f"found {describe(code)}")
-        if code in codes[:i]:
-            raise f.fail(join("languages", i), f"{code} is named twice")
-    return tuple(codes)
+    value = f.get(node, base, key)
+    if not isinstance(value, str) or not TEXT_KEY.match(value):
+        raise f.fail(join(base, key), f"must be a catalogue key such as scene.design.title, "
+                                      f"found {describe(value)}")
+    return Text(value)
 
 
 def _names(f: JsonFile, node: dict[str, Any], base: str, key: str,
@@ -258,7 +236,7 @@ def _layout(f: JsonFile, node: dict[str, Any], where: str,
 
 
 def _scene(f: JsonFile, node: Any, where: str, data: LessonData | None,
-           langs: tuple[str, ...], known: tuple[str, ...] | None) -> Scene:
+           known: tuple[str, ...] | None) -> Scene:
     if not isinstance(node, dict):
         raise f.fail(where, f"must be an object, found {describe(node)}")
     world = f.get(node, where, "world")
@@ -287,57 +265,41 @@ def _scene(f: JsonFile, node: Any, where: str, data: LessonData | None,
                            most=MAX_PANELS)
     shown = (*panels, *(n for n in answer_panels if n not in panels))
     blocks = _names(f, node, where, "blocks", BLOCKS, required=False)
-    question = _text(f, node, where, "question", langs, required=False)
+    question = _text(f, node, where, "question", required=False)
     if question is not None and hides:
         raise f.fail(join(where, "question"), "a scene that holds an answer back asks its "
                                               "answer.prompt instead")
     return Scene(
         id=f.text(node, where, "id"),
-        title=_text(f, node, where, "title", langs),
-        look=_text(f, node, where, "look", langs),
+        title=_text(f, node, where, "title"),
+        look=_text(f, node, where, "look"),
         world=world, scorer=scorer, query_role=query_role, key_role=key_role,
         options=_options(f, node, where),
         panels=panels,
         blocks=blocks,
-        prompt=_text(f, answer, answer_base, "prompt", langs) if hides else None,
-        answer=_text(f, answer, answer_base, "text", langs) if hides else None,
+        prompt=_text(f, answer, answer_base, "prompt") if hides else None,
+        answer=_text(f, answer, answer_base, "text") if hides else None,
         answer_panels=answer_panels,
         layout=_layout(f, node, where, shown),
         withheld=_names(f, answer, answer_base, "withhold", shown, required=False),
         answer_blocks=_names(f, answer, answer_base, "blocks", blocks or ("",),
                              required=False),
-        answer_values=_values(f, answer, answer_base),
-        poll=(parse_poll(f, answer, answer_base, langs,
-                         lambda obj, base, key: _text(f, obj, base, key, langs))
+        answer_values=_names(f, answer, answer_base, "values", None, required=False),
+        poll=(parse_poll(f, answer, answer_base, lambda obj, base, key: _text(f, obj, base, key))
               if hides else None),
         question=question,
         moves=parse_moves(f, node, where, world, data),
         reveal_select=parse_pair(f, answer, answer_base, "select", world, data),
-        answer_words=_words(f, answer, answer_base, langs),
+        answer_words=_words(f, answer, answer_base),
     )
 
 
-def _words(f: JsonFile, answer: dict[str, Any], base: str,
-           langs: tuple[str, ...]) -> tuple[Text, ...]:
-    """The answer's `words`: each one text per language."""
+def _words(f: JsonFile, answer: dict[str, Any], base: str) -> tuple[Text, ...]:
+    """The answer's `words`: a text each."""
     if "words" not in answer:
         return ()
-    where = join(base, "words")
-    return tuple(_text_of(f, item, join(where, i), langs)
-                 for i, item in enumerate(f.items(answer, base, "words")))
-
-
-def _values(f: JsonFile, answer: dict[str, Any], base: str) -> tuple[str, ...]:
-    """The answer's `values`: names of computed values, each a placeholder of its text."""
-    if "values" not in answer:
-        return ()
-    names = _names(f, answer, base, "values", None)  # plain lower-case names
-    text = answer.get("text", {})
-    for i, name in enumerate(names):
-        if not any(f"{{{name}}}" in str(t) for t in text.values()):
-            raise f.fail(join(join(base, "values"), i),
-                         f"{name} is not a {{placeholder}} of the answer's text")
-    return names
+    by_index = dict(enumerate(f.items(answer, base, "words")))
+    return tuple(_text(f, by_index, join(base, "words"), i) for i in range(len(by_index)))
 
 
 def load_scenes(data_dir: Path | str | None = None, data: LessonData | None = None,
@@ -350,15 +312,42 @@ def load_scenes(data_dir: Path | str | None = None, data: LessonData | None = No
     f = JsonFile(folder / SCENES_FILE)
     numbers_node = f.obj(f.root, "", "lessons")
     numbers = {name: f.integer(numbers_node, "lessons", name) for name in LESSON_NUMBERS}
-    langs = _languages(f)
-    scenes = tuple(_scene(f, node, join("scenes", i), data, langs, panels)
+    scenes = tuple(_scene(f, node, join("scenes", i), data, panels)
                    for i, node in enumerate(f.items(f.root, "", "scenes")))
     seen: set[str] = set()
     for i, scene in enumerate(scenes):
         if scene.id in seen:
             raise f.fail(join(join("scenes", i), "id"), f"{scene.id!r} is used twice")
         seen.add(scene.id)
-    return Lesson(scenes, MappingProxyType(numbers), f.path, langs)
+    return Lesson(scenes, MappingProxyType(numbers), f.path)
+
+
+def check_texts(lesson: Lesson, strings: Mapping[str, str], source: Path,
+                complete: bool = False) -> None:
+    """One language's words for the scenes (`strings`, read from the catalogue `source`),
+    checked as the scene file once checked its own: no typed figure, plain {placeholders},
+    short, the answer's `values` among its placeholders and no two choices alike. A text the
+    language lacks comes from its fallback, unless it is `complete` (the base language).
+    Raises DataError naming the catalogue and the key."""
+    for scene in lesson.scenes:
+        for text in scene.texts:
+            words = strings.get(text.key)
+            if words is None and complete:
+                raise DataError(source, text.key, "is missing; every scene text needs words "
+                                                  "in this catalogue")
+            problem = None if words is None else _text_problem(words)
+            if problem is not None:
+                raise DataError(source, text.key, problem)
+        if scene.answer is not None and scene.answer.key in strings:
+            for name in scene.answer_values:
+                if f"{{{name}}}" not in strings[scene.answer.key]:
+                    raise DataError(source, scene.answer.key, f"must hold {{{name}}}, a value "
+                                                              f"the scene's answer names")
+        choices = scene.poll.choices if scene.poll is not None else ()
+        seen = [strings.get(choice.key) for choice in choices]
+        for i, words in enumerate(seen):
+            if words is not None and words in seen[:i]:
+                raise DataError(source, choices[i].key, "is the same text as an earlier choice")
 
 
 def scene_state(scene: Scene, data: LessonData) -> LabState:

@@ -1,6 +1,7 @@
 """Owns the student page as the server sends it: the bundled files of resources/poll/, read
-once into memory, and the page's own words in each language (falling back as the
-interface's strings do).
+once into memory, and the page's own words, taken from the interface's catalogue of the
+language the page is in (falling back as the interface's strings do), so a language's one
+catalogue carries the phones' page too.
 
 The server maps a fixed set of paths to these bytes; no request ever names a file on disk.
 """
@@ -8,15 +9,14 @@ The server maps a fixed set of paths to these bytes; no request ever names a fil
 from __future__ import annotations
 
 import functools
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-from app.i18n import BASE_LANGUAGE, chain
+from app.i18n import chain, strings
 from app.model.bundled import bundled_dir
 
-__all__ = ["PAGE_DIR", "Asset", "Page", "load_page"]
+__all__ = ["PAGE_DIR", "PAGE_KEYS", "Asset", "Page", "load_page"]
 
 PAGE_DIR = bundled_dir("resources") / "poll"
 FILES = {
@@ -25,7 +25,16 @@ FILES = {
     "/student.css": ("student.css", "text/css"),
 }
 """Every file the server sends, by the only path it answers to."""
-STRINGS_FILE = "strings.json"
+PAGE_KEYS = (
+    "poll_page.brand", "poll_page.title", "poll_page.room_label", "poll_page.join",
+    "poll_page.room_format", "poll_page.room_wrong", "poll_page.waiting", "poll_page.tap",
+    "poll_page.sending", "poll_page.sent", "poll_page.frozen", "poll_page.frozen_none",
+    "poll_page.right", "poll_page.mine", "poll_page.too_fast", "poll_page.full",
+    "poll_page.changed", "poll_page.offline", "poll_page.error", "poll_page.checking",
+    "poll_page.join_offline", "poll_page.ended", "poll_page.queued",
+    "poll_page.dropped_changed", "poll_page.dropped_frozen",
+)
+"""The catalogue keys of the page's words; the page names each by what follows the dot."""
 
 
 @dataclass(frozen=True)
@@ -38,31 +47,19 @@ class Asset:
 
 @dataclass(frozen=True)
 class Page:
-    """The page's files by path, and its words by language."""
+    """The page's files by path."""
 
     assets: MappingProxyType[str, Asset]
-    strings: MappingProxyType[str, MappingProxyType[str, str]]
 
     def words(self, lang: str) -> dict[str, str]:
         """The page's words in `lang`, each missing one from its fallbacks, as the
-        interface's own strings are (a new interface language may not have them yet)."""
+        interface's own strings are."""
         found: dict[str, str] = {}
         for code in reversed(chain(lang)):
-            found.update(self.strings.get(code, {}))
+            table = strings(code)
+            found.update({key.partition(".")[2]: table[key] for key in PAGE_KEYS
+                          if key in table})
         return found
-
-
-def _strings(folder: Path) -> MappingProxyType[str, MappingProxyType[str, str]]:
-    tables = json.loads((folder / STRINGS_FILE).read_text(encoding="utf-8"))
-    if not isinstance(tables, dict) or BASE_LANGUAGE not in tables:
-        raise ValueError(f"{STRINGS_FILE} must hold a table for {BASE_LANGUAGE} at least")
-    keys = set(tables[BASE_LANGUAGE])
-    for lang, table in tables.items():
-        if not isinstance(table, dict) or not set(table) <= keys or not all(
-                isinstance(v, str) and v for v in table.values()):
-            raise ValueError(f"{STRINGS_FILE}: {lang} must give texts to {BASE_LANGUAGE}'s keys")
-    return MappingProxyType({lang: MappingProxyType(dict(table))
-                             for lang, table in tables.items()})
 
 
 @functools.cache
@@ -70,4 +67,4 @@ def load_page(folder: Path = PAGE_DIR) -> Page:
     """The bundled page, read once per process (a broken bundle raises at the poll's start)."""
     assets = {route: Asset((folder / name).read_bytes(), f"{kind}; charset=utf-8")
               for route, (name, kind) in FILES.items()}
-    return Page(MappingProxyType(assets), _strings(folder))
+    return Page(MappingProxyType(assets))

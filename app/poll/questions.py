@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from app.i18n import chain, language, tr
+from app.i18n import language, tr
 from app.model.figures import Figure
 from app.model.poll import BYTE_UNITS, MAX_CHOICES, MIN_CHOICES, Ranges
 from app.model.scenes import Scene
@@ -75,10 +75,9 @@ def scene_question(scene: Scene, values: Mapping[str, str],
     poll, prompt = scene.poll, scene.prompt
     if poll is None or prompt is None:
         return None
-    languages = chain()
     if poll.ranges is not None:
         choices = range_labels(poll.ranges)
     else:
-        choices = tuple(str(text.get(languages)).format(**values) for text in poll.choices)
-    return Question(scene=scene.id, prompt=prompt.get(languages).format(**values),
+        choices = tuple(tr(text.key, **values) for text in poll.choices)
+    return Question(scene=scene.id, prompt=tr(prompt.key, **values),
                     choices=choices, right=poll.right_choice(figures), lang=language())

@@ -138,6 +138,7 @@
       if (/^[a-z]{2,3}(-[A-Za-z]{2})?$/.test(code)) document.documentElement.lang = code;
       document.title = text("title") || document.title;
     }
+    byId("brand").textContent = text("brand");
     const code = room();
     const join = byId("join");
     const ask = byId("ask");

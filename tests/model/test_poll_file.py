@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from app.i18n import strings
 from app.model.data import load_lesson_data
 from app.model.errors import DataError
 from app.model.figures import figures_of
@@ -71,7 +72,7 @@ def test_landscapes_only_cosine_keeps_every_score_when_q_doubles(lesson) -> None
                          "additive": False}
     poll = _scene(lesson, "landscapes").poll
     assert poll.right == order.index("cosine")
-    assert [c.get(("en",)) for c in poll.choices][:4] == [
+    assert [strings("en")[c.key] for c in poll.choices][:4] == [
         "The dot product", "Cosine", "Negative distance", "Additive"]
 
 
@@ -134,15 +135,12 @@ def _poll(doc, index):
 
 
 @pytest.mark.parametrize(("change", "field", "words"), [
-    (lambda d: _poll(d, 1)["choices"][2].__setitem__("zh", "第 3 个"),
-     "scenes[1].answer.poll.choices[2].zh", "types a number"),
-    (lambda d: _poll(d, 1)["choices"][1].pop("en"), "scenes[1].answer.poll.choices[1].en",
-     "required"),
-    (lambda d: _poll(d, 1)["choices"].append({"zh": "x", "en": "x"}) or
-     _poll(d, 1)["choices"].extend([{"zh": c, "en": c} for c in "yz"]),
+    (lambda d: _poll(d, 1)["choices"].__setitem__(1, {"zh": "是", "en": "Yes"}),
+     "scenes[1].answer.poll.choices[1]", "catalogue key"),
+    (lambda d: _poll(d, 1)["choices"].extend(f"scene.design.choice.{c}" for c in "xyz"),
      "scenes[1].answer.poll.choices", "2 to 5 choices"),
-    (lambda d: _poll(d, 1)["choices"].__setitem__(1, dict(_poll(d, 1)["choices"][0])),
-     "scenes[1].answer.poll.choices[1].zh", "same text"),
+    (lambda d: _poll(d, 1)["choices"].__setitem__(1, _poll(d, 1)["choices"][0]),
+     "scenes[1].answer.poll.choices[1]", "same text"),
     (lambda d: _poll(d, 1).__setitem__("right", 3), "scenes[1].answer.poll.right",
      "index of a choice"),
     (lambda d: _poll(d, 1).__setitem__("right", True), "scenes[1].answer.poll.right",

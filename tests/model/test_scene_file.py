@@ -6,10 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from app.i18n import get, strings
 from app.model.data import load_lesson_data
 from app.model.errors import DataError
 from app.model.scene_setup import with_pair
-from app.model.scenes import SCENES_FILE, load_scenes, scene_state
+from app.model.scenes import SCENES_FILE, Scene, check_texts, load_scenes, scene_state
 
 DOCKS = ("playground", "editor", "heatmap", "expansion", "match", "shapes", "timeline",
          "landscapes")
@@ -39,17 +40,17 @@ def _edit(edit_data, change) -> None:
 
 @pytest.mark.parametrize(("change", "field", "words"), [
     (lambda d: d["scenes"][0].__setitem__("world", "3-D"), "scenes[0].world", "must be one of"),
-    (lambda d: d["scenes"][2]["look"].__setitem__("en", "Multiply 2 by 3."),
-     "scenes[2].look.en", "types a number"),
     (lambda d: d["scenes"][1].__setitem__("panels", ["nowhere"]), "scenes[1].panels[0]",
      "must be one of"),
     (lambda d: d["scenes"][0].__setitem__("options", {"bogus": 1}), "scenes[0].options.bogus",
      "is not an option"),
     (lambda d: d["scenes"][0]["selection"].__setitem__("key", "nobody"),
      "scenes[0].selection.key", "must be a role"),
-    (lambda d: d["scenes"][0]["title"].pop("zh"), "scenes[0].title.zh", "required"),
-    (lambda d: d["scenes"][4]["answer"]["text"].__setitem__("zh", "{broken"),
-     "scenes[4].answer.text.zh", "placeholder"),
+    (lambda d: d["scenes"][0].pop("title"), "scenes[0].title", "required"),
+    (lambda d: d["scenes"][0].__setitem__("title", {"en": "Words"}), "scenes[0].title",
+     "catalogue key"),
+    (lambda d: d["scenes"][0].__setitem__("look", "Look at the plane."), "scenes[0].look",
+     "catalogue key"),
     (lambda d: d["scenes"][1].__setitem__("id", d["scenes"][0]["id"]), "scenes[1].id",
      "used twice"),
     (lambda d: d["scenes"][6].__setitem__("keys", {"object": [1, 2, 3, 4]}),
@@ -66,10 +67,10 @@ def _edit(edit_data, change) -> None:
      "scenes[5].answer.select", "must name"),
     (lambda d: d["scenes"][5]["answer"].__setitem__("select", {"query": "query"}),
      "scenes[5].answer.select.query", "one query"),
-    (lambda d: d["scenes"][1].__setitem__("question", {"zh": "问？", "en": "Ask?"}),
+    (lambda d: d["scenes"][1].__setitem__("question", "scene.design.prompt"),
      "scenes[1].question", "answer.prompt"),
-    (lambda d: d["scenes"][2]["answer"].__setitem__("words", [{"zh": "第2", "en": "2nd"}]),
-     "scenes[2].answer.words[0].zh", "types a number"),
+    (lambda d: d["scenes"][2]["answer"].__setitem__("words", [{"en": "2nd"}]),
+     "scenes[2].answer.words[0]", "catalogue key"),
 ])
 def test_a_bad_scenes_file_is_refused_with_its_field(data_dir, edit_data, change, field,
                                                       words) -> None:
@@ -78,6 +79,54 @@ def test_a_bad_scenes_file_is_refused_with_its_field(data_dir, edit_data, change
         load_scenes(data=load_lesson_data(data_dir), panels=DOCKS)
     assert refused.value.field == field
     assert words in refused.value.problem
+
+
+def _landscapes(lesson) -> Scene:
+    return next(scene for scene in lesson.scenes if scene.id == "landscapes")
+
+
+@pytest.mark.parametrize(("change", "key", "words"), [
+    (lambda s: s.__setitem__("scene.landscapes.look", "Multiply 2 by 3."),
+     "scene.landscapes.look", "types a number"),
+    (lambda s: s.__setitem__("scene.landscapes.answer", "{broken"), "scene.landscapes.answer",
+     "placeholder"),
+    (lambda s: s.__setitem__("scene.landscapes.answer", "{the answer}"),
+     "scene.landscapes.answer", "plain name"),
+    (lambda s: s.__setitem__("scene.landscapes.prompt", "x" * 401), "scene.landscapes.prompt",
+     "longer than"),
+    (lambda s: s.__setitem__("scene.landscapes.word.1", "the 2nd"), "scene.landscapes.word.1",
+     "types a number"),
+    (lambda s: s.__setitem__("scene.landscapes.choice.b", s["scene.landscapes.choice.a"]),
+     "scene.landscapes.choice.b", "same text"),
+    (lambda s: s.pop("scene.landscapes.title"), "scene.landscapes.title", "missing"),
+])
+def test_a_catalogue_s_bad_scene_text_is_refused_with_its_key(change, key, words) -> None:
+    """A scene's words live in each language's catalogue and are checked as the file's
+    fields are: the refusal names the catalogue and the key."""
+    lesson = load_scenes(panels=DOCKS)
+    assert _landscapes(lesson).answer_words, "the case needs a scene with answer words"
+    english = dict(strings("en"))
+    change(english)
+    with pytest.raises(DataError) as refused:
+        check_texts(lesson, english, get("en").path, complete=True)
+    assert (refused.value.path.name, refused.value.field) == ("en.po", key)
+    assert words in refused.value.problem
+
+
+def test_an_answer_names_only_values_its_words_hold() -> None:
+    lesson = load_scenes(panels=DOCKS)
+    scene = next(scene for scene in lesson.scenes if scene.answer_values)
+    english = {**strings("en"), scene.answer.key: "Look again."}
+    with pytest.raises(DataError) as refused:
+        check_texts(lesson, english, get("en").path)
+    assert refused.value.field == scene.answer.key
+    assert scene.answer_values[0] in refused.value.problem
+
+
+def test_a_text_a_language_lacks_comes_from_its_fallback() -> None:
+    lesson = load_scenes(panels=DOCKS)
+    partial = {"scene.landscapes.title": "Vier Landschaften"}
+    check_texts(lesson, partial, get("en").path)  # no refusal: the rest falls back
 
 
 def _angles(q: np.ndarray, keys: np.ndarray) -> np.ndarray:

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 
 from poll_helpers import NEXT, QUESTION, TIMEOUT_S, Phone, device, wait_counts
 
+from app.poll.page import PAGE_DIR, PAGE_KEYS
 from app.poll.service import SECURITY_HEADERS
 
 
@@ -32,6 +34,15 @@ def test_the_question_is_json_in_the_teachers_language_without_its_answer(phone)
     assert question["lang"] == "en" and question["strings"]["join"] == "Join"
     assert question["frozen"] is False and question["right"] is None
     assert phone.poll.room not in json.dumps(question)
+
+
+def test_the_page_shows_exactly_the_words_the_catalogue_gives_it() -> None:
+    """The page's words are the `poll_page.*` keys of each language's catalogue."""
+    script = (PAGE_DIR / "student.js").read_text(encoding="utf-8")
+    asked = {f"poll_page.{name}" for name in re.findall(r'\btext\("([a-z_]+)"\)', script)}
+    named = {key for key in PAGE_KEYS if f'"{key.partition(".")[2]}"' in script}
+    assert asked <= set(PAGE_KEYS), "words the page asks for that the server never sends"
+    assert named == set(PAGE_KEYS), "words the server sends that the page never shows"
 
 
 def test_answers_are_counted_and_a_change_moves_one_vote(qtbot, poll, phone) -> None:

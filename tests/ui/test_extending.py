@@ -73,16 +73,18 @@ def test_a_dock_declared_once_gets_its_dock_toggle_title_and_declared_reads(qtbo
     assert probe.refreshes == before + 1
 
 
-def test_a_scene_is_one_entry_in_the_scenes_file_and_may_show_a_new_dock(qtbot, data_dir,
-                                                                          edit_data) -> None:
+def test_a_scene_is_one_entry_in_the_scenes_file_and_may_show_a_new_dock(
+        qtbot, data_dir, edit_data, add_strings) -> None:
     def add(doc) -> None:
         doc["scenes"].append({
             "id": "probe_scene", "world": "teaching", "scorer": "cosine",
             "selection": {"query": "query", "key": "object"}, "panels": ["probe", "heatmap"],
-            "title": {"zh": "探针", "en": "A probe"},
-            "look": {"zh": "看探针。", "en": "Look at the probe."}})
+            "title": "scene.probe_scene.title", "look": "scene.probe_scene.look"})
 
     edit_data(SCENES_FILE, add)
+    add_strings({"zh": {"scene.probe_scene.title": "探针", "scene.probe_scene.look": "看探针。"},
+                 "en": {"scene.probe_scene.title": "A probe",
+                        "scene.probe_scene.look": "Look at the probe."}})
     window = _window(qtbot, data_dir)
     run = window.lesson
     window.arrangement.open_scene(0, set_up=True)

@@ -22,7 +22,7 @@ from app.ui import fonts
 ROOT = Path(__file__).resolve().parents[2]
 FAMILY = "Attention Lab Sans SC"
 REGULAR = fonts.FONT_DIR / "NotoSansSC-AttentionLab.otf"
-SCANNED = (("app", "*.py"), ("app", "*.json"), ("data", "*.json"))
+SCANNED = (("app", "*.py"), ("app", "*.json"), ("app", "*.po"), ("data", "*.json"))
 # Symbols the UI uses or may use (brief for tools/subset_font.py), some drawn by that tool.
 SYMBOLS = "θαβγ·×÷√−≤≥≈∞⊤ᵀ₀₁₂₃₄₅₆₇₈₉⁰¹²³⁴⁵⁶⁷⁸⁹←→↑↓⇄●○■□▲▼✓✗⚠…“”「」，。：；！？（）"
 SENTENCE = "小明 把 苹果 给了 小王"

@@ -1,6 +1,6 @@
 """Every catalogue is complete and used, and an English window shows no Chinese at all except
-token names from the data (and the language menu's own name for Chinese). A language is one
-catalogue file: a third one, added from a test, starts a window with every string present.
+token names from the data (and the language menu's own name for Chinese). A third language
+is walked in test_third_language.py.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 from app import i18n
 from app.i18n import strings
 from app.model.decoder_flow import STAGE_KEYS as DECODER_STAGES
+from app.model.scenes import check_texts, load_scenes
 from app.model.scoring import SCORERS
 from app.model.state import WORLDS
 from app.model.timeline import STAGES, TRACKS
@@ -117,10 +118,21 @@ def _derived_keys() -> set[str]:
             | {f"playground.col_{c}" for c in HEADED})
 
 
+def _scene_keys() -> set[str]:
+    """Keys the scenes file names for its texts."""
+    return {text.key for scene in load_scenes().scenes for text in scene.texts}
+
+
 def test_every_key_is_used_as_a_literal_in_app() -> None:
     literals, _ = _literals()
-    unused = sorted(set(EN) - literals - _derived_keys())
+    unused = sorted(set(EN) - literals - _derived_keys() - _scene_keys())
     assert unused == [], f"keys no code uses (write each as a full literal): {unused}"
+
+
+def test_every_scene_text_has_words_in_each_catalogue() -> None:
+    lesson = load_scenes()
+    for code in i18n.languages():
+        check_texts(lesson, strings(code), i18n.get(code).path, complete=True)
 
 
 def test_every_derived_key_exists() -> None:
@@ -135,7 +147,7 @@ def test_every_key_the_code_uses_exists() -> None:
         text for text in literals
         if KEY_SHAPE.match(text) and text.split(".")[0] in prefixes and not _is_module_path(text)
     }
-    missing = sorted((tr_keys | key_like) - set(EN))
+    missing = sorted((tr_keys | key_like | _scene_keys()) - set(EN))
     assert missing == [], f"keys used in app/ but in neither table: {missing}"
 
 
@@ -266,38 +278,3 @@ def _plain_style():
     yield
     restore_base_style()
     apply_language("zh")
-
-
-def test_a_third_language_is_one_catalogue_file(qtbot, tmp_path) -> None:
-    """A translator's catalogue (here: English with every text marked) is the whole of a new
-    language: the window starts in it with every string its own, lists it in the language
-    menu by its own name, and shows scene texts the scene file lacks in its fallback."""
-    import polib
-
-    po = polib.pofile(str(i18n.CATALOGUES / "en.po"))
-    po.metadata.update({"Language": "xx", "X-Fallback": "en", "X-Menu-Order": "3",
-                        "X-Shortcut": ""})
-    for entry in po:
-        entry.msgstr = f"⟦{entry.msgstr}⟧"
-    po.save(str(tmp_path / "xx.po"))
-    i18n.add_catalogue(tmp_path / "xx.po")
-    try:
-        make_application()
-        window = build_window("xx")
-        qtbot.addWidget(window)
-        assert window.windowTitle() == f"⟦{EN['app.title']}⟧[*]"  # [*]: Qt's unsaved mark
-        menus = [menu.title() for menu in window.menuBar().findChildren(QMenu)]
-        assert menus and all(title.startswith("⟦") for title in menus), menus
-        named = re.compile(r"^(lang_.*|poll_on_\d+)$")  # a language's or a network's own name
-        titled = [action.text() for name, action in window.actions.items()
-                  if action.isVisible() and not named.match(name)]
-        assert len(titled) > 30 and all(text.startswith("⟦") for text in titled), titled
-        assert window.actions["lang_xx"].isChecked()
-        assert window.actions["lang_xx"].text() == f"⟦{EN['language.name']}⟧"
-        guide = window.show_panel("guide")
-        first = window.lesson.lesson.scenes[0]
-        assert guide.stepper.title.text() == first.title.get(("en",))
-    finally:
-        apply_language("zh")
-        i18n.forget("xx")
-    assert "xx" not in i18n.languages()

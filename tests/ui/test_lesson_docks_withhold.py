@@ -12,7 +12,7 @@ import pytest
 from legibility import seen_texts
 from PySide6.QtWidgets import QApplication
 
-from app.i18n import language
+from app.i18n import language, strings, tr
 from app.startup import build_window, make_application
 from app.ui.language import apply_language
 from app.ui.lesson_values import scene_values
@@ -28,8 +28,8 @@ def _settle() -> None:
 
 def _answers(window, values: dict[str, str]) -> list[str]:
     scene = window.lesson.scene
-    text = html.unescape(TAGS.sub("", scene.answer.get([language(), "zh"]).format(**values)))
-    words = [word.get([language(), "zh"]) for word in scene.answer_words]
+    text = html.unescape(TAGS.sub("", tr(scene.answer.key, **values)))
+    words = [strings(code)[word.key] for word in scene.answer_words for code in (language(), "zh")]
     return [text, *(values[name] for name in scene.answer_values), *words]
 
 

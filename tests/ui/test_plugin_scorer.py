@@ -7,8 +7,6 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterator
-from dataclasses import replace
-from types import MappingProxyType
 
 import numpy as np
 import pytest
@@ -29,7 +27,7 @@ def _steps(name, q, k, _weights, total, _dot) -> SumWork:
 
 
 @pytest.fixture
-def manhattan(monkeypatch) -> Iterator[str]:
+def manhattan(add_strings) -> Iterator[str]:
     """The scorer registered for one test, with its name in every catalogue (the recipe's
     `.po` step), and gone afterwards."""
     before = list(SCORERS)
@@ -39,16 +37,10 @@ def manhattan(monkeypatch) -> Iterator[str]:
     def _matrix(Q: np.ndarray, K: np.ndarray, _w: None) -> np.ndarray:
         return -np.abs(Q[:, None, :] - K[None, :, :]).sum(axis=2)
 
-    for code in i18n.languages():
-        language = i18n.get(code)
-        strings = {**language.strings, f"scorer.{NAME}": LABELS.get(code, LABELS["en"])}
-        monkeypatch.setitem(i18n._languages, code,
-                            replace(language, strings=MappingProxyType(strings)))
-    i18n._relink()
+    add_strings({code: {f"scorer.{NAME}": LABELS.get(code, LABELS["en"])}
+                 for code in i18n.languages()})
     yield NAME
     unregister(NAME)
-    monkeypatch.undo()
-    i18n._relink()
     assert list(SCORERS) == before
 
 

@@ -197,11 +197,11 @@ def test_hovering_the_strip_names_each_scene_in_the_interface_language(qtbot, le
 
     strip = lesson.panels["guide"].stepper.strip
     scenes = lesson.scenes.run.lesson.scenes
-    assert strip.tip(2) == f"Scene 3 of {len(scenes)}: {scenes[2].title.get(['en'])}"
+    assert strip.tip(2) == f"Scene 3 of {len(scenes)}: {tr(scenes[2].title.key)}"
     centre = strip.segment(4).center().toPoint()
     QApplication.sendEvent(strip, QHelpEvent(QEvent.Type.ToolTip, centre,
                                              strip.mapToGlobal(centre)))
-    assert scenes[4].title.get(("en",)) in QToolTip.text()
+    assert tr(scenes[4].title.key) in QToolTip.text()
     QToolTip.hideText()
 
 

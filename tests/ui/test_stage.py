@@ -56,7 +56,7 @@ def test_a_presented_scene_is_on_the_stage_with_no_chrome_and_no_docks(qtbot, op
     assert _docks_shown(window) == set()
     stage = window.arrangement.stage
     scene = window.lesson.scene
-    assert stage.title.text() == scene.title.get(["en"])
+    assert stage.title.text() == tr(scene.title.key)
     assert stage.counter.text() == tr("guide.scene.counter", number=6, count=window.lesson.count)
     held = window.arrangement.staging.held
     assert set(held) == set(scene.panels)
@@ -118,17 +118,20 @@ class TallPanel(Panel):
 
 
 def test_panels_that_cannot_share_the_stage_come_one_build_at_a_time(qtbot, data_dir,
-                                                                       edit_data):
+                                                                       edit_data, add_strings):
     def add(doc) -> None:
         doc["scenes"].insert(0, {
             "id": "two_tall", "world": "teaching", "scorer": "dot",
             "selection": {"query": "query", "key": "object"}, "panels": ["tall", "heatmap"],
-            "title": {"zh": "两块", "en": "Two tall panels"},
-            "look": {"zh": "看。", "en": "Look."},
-            "answer": {"prompt": {"zh": "猜？", "en": "Guess?"},
-                       "text": {"zh": "答。", "en": "The answer."}, "panels": ["match"]}})
+            "title": "scene.two_tall.title", "look": "scene.two_tall.look",
+            "answer": {"prompt": "scene.two_tall.prompt", "text": "scene.two_tall.answer",
+                       "panels": ["match"]}})
 
     edit_data(SCENES_FILE, add)
+    words = {"title": ("两块", "Two tall panels"), "look": ("看。", "Look."),
+             "prompt": ("猜？", "Guess?"), "answer": ("答。", "The answer.")}
+    add_strings({code: {f"scene.two_tall.{name}": pair[i] for name, pair in words.items()}
+                 for i, code in enumerate(("zh", "en"))})
     make_application()
     apply_language("en")
     specs = [*panel_specs(), PanelSpec("tall", TallPanel, RIGHT, order=99, title="heatmap.title")]
@@ -182,7 +185,7 @@ def test_zoom_language_and_window_size_keep_the_scenes_panels_and_selection(qtbo
         change()
         _settle()
         assert same_scene()
-    assert window.arrangement.stage.title.text() == window.lesson.scene.title.get(["en"])
+    assert window.arrangement.stage.title.text() == tr(window.lesson.scene.title.key)
     apply_language("zh")
 
 

@@ -18,6 +18,7 @@ from legibility import (
 )
 from PySide6.QtWidgets import QApplication
 
+from app.i18n import strings
 from app.startup import build_window, make_application
 from app.ui.fonts import STAGE_QUESTION_PX
 from app.ui.language import apply_language
@@ -67,8 +68,8 @@ def _answers(window, values: dict[str, str]) -> list[str]:
     scene = window.lesson.scene
     if scene.answer is None:
         return []
-    text = _plain(scene.answer.get(["en", "zh"]).format(**values))
-    words = [text for word in scene.answer_words for text in word.texts.values()]
+    text = _plain(strings("en")[scene.answer.key].format(**values))
+    words = [strings(code)[word.key] for word in scene.answer_words for code in ("en", "zh")]
     return [text, *(values[name] for name in scene.answer_values), *words]
 
 

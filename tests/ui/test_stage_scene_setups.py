@@ -11,7 +11,7 @@ from legibility import seen_texts
 from PySide6.QtCore import QRect
 from PySide6.QtWidgets import QApplication
 
-from app.i18n import chain
+from app.i18n import tr
 from app.startup import build_window, make_application
 from app.ui.language import apply_language
 from app.ui.layout.stage import Stage
@@ -80,7 +80,7 @@ def test_no_caption_on_the_stage_answers_its_scene_before_reveal(staged, lang) -
         if not scene.answer_words:
             continue
         marked += 1
-        words = [word.get(chain()) for word in scene.answer_words]
+        words = [tr(word.key) for word in scene.answer_words]
         stage = _go(window, index)
         for build in _every_build(window):
             shown = _shown(stage)
@@ -132,9 +132,9 @@ def test_the_closing_scenes_ask_their_questions_on_the_stage(staged, lang) -> No
     assert len(asking) >= 3
     for index in asking:
         stage = _go(window, index)
-        asked = window.lesson.scene.question.get(chain())
+        asked = window.lesson.scene.question.key
         assert stage.question.isVisible(), index
-        assert stage.question.text() == asked.format(**stage.values)
+        assert stage.question.text() == tr(asked, **stage.values)
         assert not stage.reveal_button.isVisible()  # nothing is held back: no Reveal
 
 

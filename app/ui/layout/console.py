@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app import i18n
 from app.i18n import tr
 from app.poll.classpoll import ClassPoll
 from app.state.lesson import LessonRun
@@ -145,9 +144,9 @@ class PresenterConsole(QWidget):
     def show_scene(self) -> None:
         if not self.plain:  # the values come when the stage first goes up
             return
-        run, scene, languages = self.lesson, self.lesson.scene, i18n.chain()
+        run, scene = self.lesson, self.lesson.scene
         self.place.setText(tr("console.place", number=run.index + 1, count=run.count,
-                              title=scene.title.get(languages).format(**self.plain)))
+                              title=tr(scene.title.key, **self.plain)))
         hidden = scene.answer is not None and not run.is_revealed()
         if self.slides.build + 1 < self.slides.builds:
             self.coming.setText(tr("console.next_build", number=self.slides.build + 2,
@@ -155,14 +154,14 @@ class PresenterConsole(QWidget):
         elif hidden:
             self.coming.setText(tr("console.next_reveal"))
         else:
-            following = (run.lesson.scenes[run.index + 1].title.get(languages).format(
-                **self.plain) if run.index + 1 < run.count else tr("console.last"))
+            following = (tr(run.lesson.scenes[run.index + 1].title.key, **self.plain)
+                         if run.index + 1 < run.count else tr("console.last"))
             self.coming.setText(tr("console.coming", title=following))
         self.secret.setVisible(scene.answer is not None)
         self.secret_title.setText(tr("console.answer_hidden") if hidden
                                   else tr("console.answer_shown"))
         if scene.answer is not None:
-            self.secret_text.setText(scene.answer.get(languages).format(**self.values))
+            self.secret_text.setText(tr(scene.answer.key, **self.values))
         self.reveal_button.setVisible(hidden)
         self.connected.setVisible(self.poll.running)
         self.poll_bars.show_scene(self.poll, self.lesson.scene)

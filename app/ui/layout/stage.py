@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app import i18n
 from app.i18n import tr
 from app.poll.classpoll import ClassPoll
 from app.state.lesson import LessonRun
@@ -150,26 +149,23 @@ class Stage(QWidget):
     def set_values(self, values: dict[str, str], plain: dict[str, str]) -> None:
         """The computed values the scene texts name ({top_score} …), bold and plain."""
         self.values, self.plain = values, plain
-        self.strip.titles = [scene.title.get(i18n.chain()).format(**plain)
-                             for scene in self.lesson.lesson.scenes]
+        self.strip.titles = [tr(scene.title.key, **plain) for scene in self.lesson.lesson.scenes]
         self.show_scene()
 
     def show_scene(self) -> None:
         if not self.plain:  # the values come when the stage first goes up
             return
         run, scene = self.lesson, self.lesson.scene
-        languages = i18n.chain()
-        self.title.setText(scene.title.get(languages).format(**self.plain))
+        self.title.setText(tr(scene.title.key, **self.plain))
         hidden = scene.prompt is not None and scene.answer is not None
         revealed = run.is_revealed()
         asked = scene.prompt if hidden else scene.question
         self.question.setVisible(asked is not None)
         self.answer.setVisible(hidden and revealed)
         if asked is not None:
-            self.question.setText(asked.get(languages).format(**self.values))
+            self.question.setText(tr(asked.key, **self.values))
         if hidden and scene.answer is not None:  # (hidden: it has one)
-            self.answer.setText(scene.answer.get(languages).format(**self.values)
-                                if revealed else "")
+            self.answer.setText(tr(scene.answer.key, **self.values) if revealed else "")
         self.counter.setText(tr("guide.scene.counter", number=run.index + 1, count=run.count))
         self.strip.set_current(run.index)
         self.reveal_button.setVisible(hidden and not revealed)

@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app import i18n
 from app.i18n import tr
 from app.model.scenes import Text
 from app.state.lesson import LessonRun
@@ -102,7 +101,7 @@ class Stepper(QWidget):
 
     def fill(self, text: Text) -> str:
         """A scene text in the current language, its placeholders filled with bold values."""
-        return text.get(i18n.chain()).format(**self.values)
+        return tr(text.key, **self.values)
 
     def show_scene(self) -> None:
         run, scene = self.run, self.run.scene
@@ -112,7 +111,7 @@ class Stepper(QWidget):
         self.next_button.setVisible(self._steps)
         self.previous_button.setEnabled(run.index > 0)
         self.next_button.setEnabled(run.index < run.count - 1 or not run.is_revealed())
-        self.title.setText(scene.title.get(i18n.chain()).format(**self.plain))
+        self.title.setText(tr(scene.title.key, **self.plain))
         self.look.setText(self.fill(scene.look))
         hidden = scene.prompt is not None
         revealed = run.is_revealed()
@@ -132,8 +131,7 @@ class Stepper(QWidget):
         self.previous_button.setToolTip(tr("guide.scene.previous"))
         self.next_button.setToolTip(tr("guide.scene.next"))
         self.strip.setToolTip(tr("guide.scene.strip"))
-        self.strip.titles = [scene.title.get(i18n.chain()).format(**plain)
-                             for scene in self.run.lesson.scenes]
+        self.strip.titles = [tr(scene.title.key, **plain) for scene in self.run.lesson.scenes]
         self.reveal_button.setText(tr("guide.scene.reveal"))
         self.offer_text.setText(tr("guide.scene.offer"))
         self.set_up_button.setText(tr("guide.scene.set_up"))
