@@ -24,7 +24,7 @@ from app.model.checkpoint import read_head
 from app.model.data import LessonData, load_lesson_data
 from app.model.errors import AttentionLabError
 from app.model.scenario import read_scenario
-from app.model.scenes import load_scenes
+from app.model.scenes import Lesson, load_scenes
 from app.model.view import initial_state
 from app.paths import name_application, user_folder_problem
 from app.poll.classpoll import PollError
@@ -94,10 +94,13 @@ def make_application() -> QApplication:
     return app
 
 
-def build_window(lang: str | None = None, data: LessonData | None = None) -> MainWindow:
-    """The document and its window, with the language chosen or taken from the system."""
+def build_window(lang: str | None = None, data: LessonData | None = None,
+                 lesson_scenes: Lesson | None = None) -> MainWindow:
+    """The document and its window, with the language chosen or taken from the system (and
+    the `lesson_scenes` read from `data` already, if they were)."""
     apply_language(lang or stored_language())
-    return build_main_window(Document(load_lesson_data() if data is None else data))
+    return build_main_window(Document(load_lesson_data() if data is None else data),
+                             lesson_scenes=lesson_scenes)
 
 
 def render(target: QWidget, path: Path) -> None:
@@ -141,9 +144,10 @@ def _screenshot(window: MainWindow, args: argparse.Namespace) -> int:
     return 0
 
 
-def check_inputs(args: argparse.Namespace) -> LessonData:
-    """Read the lesson data and the --scenario file before any window exists, so a bad file
-    costs one line on the terminal, not a window built for nothing. Raises AttentionLabError."""
+def check_inputs(args: argparse.Namespace) -> tuple[LessonData, Lesson]:
+    """Read the lesson data, its scenes and the --scenario file before any window exists, so a
+    bad file costs one line on the terminal, not a window built for nothing; the window takes
+    the data and scenes read. Raises AttentionLabError."""
     data = load_lesson_data()
     scenes = load_scenes(data=data, panels=scene_panels())
     scene = getattr(args, "scene", None)
@@ -156,7 +160,7 @@ def check_inputs(args: argparse.Namespace) -> LessonData:
     if getattr(args, "model", None) is not None:  # the forward pass, before any window
         args.checkpoint, args.layer_qk, args.capture = read_head(
             args.model, args.text, args.layer, args.head or 0)
-    return data
+    return data, scenes
 
 
 def import_capture(window: MainWindow, args: argparse.Namespace) -> None:
@@ -200,14 +204,14 @@ def run(args: argparse.Namespace,
     (a benchmark watches for its first paint)."""
     folder_problem = user_folder_problem()
     try:
-        data = check_inputs(args)
+        data, scenes = check_inputs(args)
     except AttentionLabError as error:
         sys.stderr.write(f"attention-lab: error: {error}\n")
         return USAGE_ERROR
     app = make_application()
     install_error_hook()
     try:
-        window = build_window(args.lang, data)
+        window = build_window(args.lang, data, scenes)
     except AttentionLabError as error:
         sys.stderr.write(f"attention-lab: error: {error}\n")
         return USAGE_ERROR
