@@ -20,7 +20,6 @@ from PySide6.QtWidgets import QApplication, QLabel, QWidget
 
 from app.i18n import tr
 from app.model.capture import load_capture
-from app.model.checkpoint import read_head
 from app.model.data import LessonData, load_lesson_data
 from app.model.errors import AttentionLabError
 from app.model.scenario import read_scenario
@@ -33,7 +32,6 @@ from app.state.document import Document
 from app.ui.app import build_main_window
 from app.ui.app_icon import DESKTOP_ENTRY, app_icon
 from app.ui.errors import install as install_error_hook
-from app.ui.export import save_image
 from app.ui.fonts import apply_body_floor, apply_cjk_fallback, register_bundled_fonts
 from app.ui.language import apply_language, stored_language
 from app.ui.look import use_light_plots
@@ -105,6 +103,8 @@ def build_window(lang: str | None = None, data: LessonData | None = None,
 
 def render(target: QWidget, path: Path) -> None:
     """Save a widget as PNG (or SVG by the file's suffix); raises OSError."""
+    from app.ui.export import save_image  # only a --screenshot needs it
+
     path.parent.mkdir(parents=True, exist_ok=True)
     save_image(target, path)
 
@@ -158,6 +158,8 @@ def check_inputs(args: argparse.Namespace) -> tuple[LessonData, Lesson]:
     if getattr(args, "import_file", None) is not None:  # read once; the window takes it
         args.capture = load_capture(args.import_file, args.head or 0)
     if getattr(args, "model", None) is not None:  # the forward pass, before any window
+        from app.model.checkpoint import read_head
+
         args.checkpoint, args.layer_qk, args.capture = read_head(
             args.model, args.text, args.layer, args.head or 0)
     return data, scenes
