@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import ctypes
+import gc
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -309,9 +310,28 @@ def main(argv: Sequence[str] | None = None,
     if problem is not None:
         sys.stderr.write(f"attention-lab: error: {problem}\n")
         return CANNOT_START
-    from app.startup import run
+    return _import_startup()(args, on_window)
 
-    return run(args, on_window)
+
+def _import_startup() -> Callable[..., int]:
+    """`app.startup.run`, imported with the cyclic garbage collector paused.
+
+    The import (NumPy, Qt, pyqtgraph and the app) makes only objects that live as long as the
+    process, yet the collector traversed them again and again while they were made (about
+    60 ms of a start); afterwards they are frozen out of every later collection too."""
+    if "app.startup" in sys.modules:  # imported before (a test, a tool): nothing to pause
+        from app.startup import run
+
+        return run
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        from app.startup import run
+    finally:
+        gc.freeze()
+        if collecting:
+            gc.enable()
+    return run
 
 
 if __name__ == "__main__":

@@ -21,11 +21,10 @@ from PySide6.QtWidgets import QApplication, QLabel, QWidget
 from app import i18n
 from app.i18n import tr
 from app.model.capture import load_capture
-from app.model.checkpoint import read_head
 from app.model.data import LessonData, load_lesson_data
 from app.model.errors import AttentionLabError
 from app.model.scenario import read_scenario
-from app.model.scenes import check_texts, load_scenes
+from app.model.scenes import Lesson, check_texts, load_scenes
 from app.model.view import initial_state
 from app.paths import name_application, user_folder_problem
 from app.poll.classpoll import PollError
@@ -34,7 +33,6 @@ from app.state.document import Document
 from app.ui.app import build_main_window
 from app.ui.app_icon import DESKTOP_ENTRY, app_icon
 from app.ui.errors import install as install_error_hook
-from app.ui.export import save_image
 from app.ui.fonts import apply_body_floor, apply_cjk_fallback, register_bundled_fonts
 from app.ui.language import apply_language, stored_language
 from app.ui.look import use_light_plots
@@ -95,14 +93,19 @@ def make_application() -> QApplication:
     return app
 
 
-def build_window(lang: str | None = None, data: LessonData | None = None) -> MainWindow:
-    """The document and its window, with the language chosen or taken from the system."""
+def build_window(lang: str | None = None, data: LessonData | None = None,
+                 lesson_scenes: Lesson | None = None) -> MainWindow:
+    """The document and its window, with the language chosen or taken from the system (and
+    the `lesson_scenes` read from `data` already, if they were)."""
     apply_language(lang or stored_language())
-    return build_main_window(Document(load_lesson_data() if data is None else data))
+    return build_main_window(Document(load_lesson_data() if data is None else data),
+                             lesson_scenes=lesson_scenes)
 
 
 def render(target: QWidget, path: Path) -> None:
     """Save a widget as PNG (or SVG by the file's suffix); raises OSError."""
+    from app.ui.export import save_image  # only a --screenshot needs it
+
     path.parent.mkdir(parents=True, exist_ok=True)
     save_image(target, path)
 
@@ -142,9 +145,10 @@ def _screenshot(window: MainWindow, args: argparse.Namespace) -> int:
     return 0
 
 
-def check_inputs(args: argparse.Namespace) -> LessonData:
-    """Read the lesson data and the --scenario file before any window exists, so a bad file
-    costs one line on the terminal, not a window built for nothing. Raises AttentionLabError."""
+def check_inputs(args: argparse.Namespace) -> tuple[LessonData, Lesson]:
+    """Read the lesson data, its scenes and the --scenario file before any window exists, so a
+    bad file costs one line on the terminal, not a window built for nothing; the window takes
+    the data and scenes read. Raises AttentionLabError."""
     data = load_lesson_data()
     scenes = load_scenes(data=data, panels=scene_panels())
     for code in i18n.languages():
@@ -158,9 +162,11 @@ def check_inputs(args: argparse.Namespace) -> LessonData:
     if getattr(args, "import_file", None) is not None:  # read once; the window takes it
         args.capture = load_capture(args.import_file, args.head or 0)
     if getattr(args, "model", None) is not None:  # the forward pass, before any window
+        from app.model.checkpoint import read_head
+
         args.checkpoint, args.layer_qk, args.capture = read_head(
             args.model, args.text, args.layer, args.head or 0)
-    return data
+    return data, scenes
 
 
 def import_capture(window: MainWindow, args: argparse.Namespace) -> None:
@@ -204,14 +210,14 @@ def run(args: argparse.Namespace,
     (a benchmark watches for its first paint)."""
     folder_problem = user_folder_problem()
     try:
-        data = check_inputs(args)
+        data, scenes = check_inputs(args)
     except AttentionLabError as error:
         sys.stderr.write(f"attention-lab: error: {error}\n")
         return USAGE_ERROR
     app = make_application()
     install_error_hook()
     try:
-        window = build_window(args.lang, data)
+        window = build_window(args.lang, data, scenes)
     except AttentionLabError as error:
         sys.stderr.write(f"attention-lab: error: {error}\n")
         return USAGE_ERROR

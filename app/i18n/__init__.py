@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from app.i18n.catalogue import CatalogueError, Language, read_catalogue
+from app.i18n.catalogue import CatalogueError, Language, read_cached, read_catalogue
 
 __all__ = ["CatalogueError", "Language", "add_catalogue", "chain", "current", "default_language",
            "forget", "get", "language", "languages", "set_language", "strings", "tr"]
@@ -31,7 +31,7 @@ _lookup: tuple[Language, ...] = ()
 def _registry() -> dict[str, Language]:
     if not _languages:
         for path in sorted(CATALOGUES.glob("*.po")):
-            _languages[path.stem] = read_catalogue(path)
+            _languages[path.stem] = read_cached(path)
     return _languages
 
 

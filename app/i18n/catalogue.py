@@ -14,13 +14,18 @@ Headers beyond gettext's own:
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-
-import polib
+from typing import Any
 
 DEFAULT_MENU_ORDER = 100
+CACHE_FOLDER = "__pycache__"
+"""Where a catalogue's parsed form is kept, beside it, as Python keeps a module's bytecode."""
 
 
 class CatalogueError(ValueError):
@@ -61,6 +66,8 @@ def _number_words(text: str, path: Path) -> tuple[tuple[int, str], ...]:
 
 def read_catalogue(path: Path) -> Language:
     """The language in `path` (its code is the file's stem). Raises CatalogueError."""
+    import polib  # parsing is the slow part of a start: cached reads skip it and its import
+
     try:
         po = polib.pofile(str(path), encoding="utf-8")
     except (OSError, ValueError, UnicodeDecodeError) as error:
@@ -84,3 +91,62 @@ def read_catalogue(path: Path) -> Language:
         shortcut=meta.get("X-Shortcut") or None,
         path=path,
     )
+
+
+def _cache_key(path: Path) -> list[int]:
+    """The catalogue's and this reader's sizes and modification times: a change to either
+    makes the parsed form stale."""
+    po, reader = path.stat(), Path(__file__).stat()
+    return [po.st_mtime_ns, po.st_size, reader.st_mtime_ns, reader.st_size]
+
+
+def read_cached(path: Path) -> Language:
+    """`read_catalogue`, from the parsed form kept beside the file while the file is unchanged
+    (the catalogues are read at every start). A folder that cannot be written only costs the
+    parse. Raises CatalogueError."""
+    cache = path.parent / CACHE_FOLDER / f"{path.stem}.json"
+    try:
+        key = _cache_key(path)
+    except OSError:
+        return read_catalogue(path)
+    try:
+        kept = json.loads(cache.read_text(encoding="utf-8"))
+        if kept["key"] == key:
+            return _language(kept["language"], path)
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    found = read_catalogue(path)
+    with contextlib.suppress(OSError):  # a read-only install
+        _write(cache, {"key": key, "language": _fields(found)}, path.stat().st_mode & 0o666)
+    return found
+
+
+def _fields(found: Language) -> dict[str, object]:
+    return {"locale": found.locale, "strings": dict(found.strings),
+            "qt_catalogue": found.qt_catalogue, "number_words": found.number_words,
+            "token_glosses": found.token_glosses, "fallback": found.fallback,
+            "menu_order": found.menu_order, "shortcut": found.shortcut}
+
+
+def _language(kept: dict[str, Any], path: Path) -> Language:
+    return Language(code=path.stem, locale=kept["locale"],
+                    strings=MappingProxyType(kept["strings"]),
+                    qt_catalogue=kept["qt_catalogue"],
+                    number_words=tuple((power, word) for power, word in kept["number_words"]),
+                    token_glosses=kept["token_glosses"], fallback=kept["fallback"],
+                    menu_order=kept["menu_order"], shortcut=kept["shortcut"], path=path)
+
+
+def _write(cache: Path, content: dict[str, object], mode: int) -> None:
+    """Write beside the target, then rename over it: a reader never sees half a file. It
+    takes the catalogue's permissions, as Python's bytecode takes its source's."""
+    cache.parent.mkdir(exist_ok=True)
+    handle, temp = tempfile.mkstemp(prefix=f".{cache.name}.", suffix=".tmp", dir=cache.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            json.dump(content, stream, ensure_ascii=False)
+        os.chmod(temp, mode)
+        os.replace(temp, cache)
+    except OSError:
+        Path(temp).unlink(missing_ok=True)
+        raise

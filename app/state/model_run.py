@@ -4,7 +4,8 @@ and the forward passes that compute more, off the UI thread (see `background`).
 A pass runs a layer at a time, reports each one and stops between layers when cancelled or
 replaced; its layers are kept, so another head of a computed layer opens at once. Each head
 it opens goes to the document as one import (one undo step); `origin` tells which imports
-came from a model, and from which layer and sentence.
+came from a model, and from which layer and sentence. The checkpoint reader is imported when
+a model is first opened, not by every start.
 """
 
 from __future__ import annotations
@@ -13,20 +14,16 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
 from app.model.capture import Capture
-from app.model.checkpoint import (
-    Checkpoint,
-    CheckpointError,
-    LayerQK,
-    head_capture,
-    index_in,
-)
-from app.model.checkpoint import open_checkpoint as read_checkpoint
 from app.state.background import BackgroundRunner
 from app.state.document import Document
+
+if TYPE_CHECKING:
+    from app.model.checkpoint import Checkpoint, LayerQK
 
 
 @dataclass(frozen=True)
@@ -57,6 +54,8 @@ class _Passed:
 
 def _refusals_as_failures(work: Callable[[], object]) -> object:
     """A refused folder, text or layer is a failure the runner reports, not a crash."""
+    from app.model.checkpoint import CheckpointError
+
     try:
         return work()
     except (CheckpointError, OSError) as error:
@@ -113,8 +112,10 @@ class ModelRun(QObject):
 
     def open_folder(self, folder: Path | str) -> None:
         """Read a model folder off the UI thread; `opened` or `failed` follows."""
+        from app.model.checkpoint import open_checkpoint
+
         self._start(lambda _stop, _progress: _refusals_as_failures(
-            lambda: _Opened(read_checkpoint(folder))))
+            lambda: _Opened(open_checkpoint(folder))))
 
     def show(self, text: str, layer: int, head: int) -> None:
         """Open head `head` of layer `layer` over `text`: at once when that layer is computed
@@ -122,6 +123,8 @@ class ModelRun(QObject):
         checkpoint = self.checkpoint
         if checkpoint is None:
             return
+        from app.model.checkpoint import CheckpointError, head_capture, index_in
+
         if text == self.text and layer in self._layers:
             self._runner.cancel()
             self._set_busy(False)
@@ -192,6 +195,8 @@ class ModelRun(QObject):
         self.failed.emit(message)
 
     def _import(self, answer: LayerQK, head: int) -> None:
+        from app.model.checkpoint import head_capture
+
         capture = head_capture(answer, head)
         key, origins = id(capture), self._origins
         self._origins[key] = (weakref.ref(capture, lambda _gone: origins.pop(key, None)), Origin(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from app.model.scenes import load_scenes
+from app.model.scenes import Lesson, load_scenes
 from app.poll.classpoll import ClassPoll
 from app.poll.lesson import LessonPoll
 from app.state.class_history import ClassHistory
@@ -46,12 +46,16 @@ from app.ui.widgets.model_switch import ModelSwitch
 from app.ui.widgets.world_scorer import WorldScorerChoice
 
 
-def build_main_window(document: Document, specs: list[PanelSpec] | None = None) -> MainWindow:
-    """The window for `document`, with the docks of `specs` (default: the registry's)."""
+def build_main_window(document: Document, specs: list[PanelSpec] | None = None,
+                      lesson_scenes: Lesson | None = None) -> MainWindow:
+    """The window for `document`, with the docks of `specs` (default: the registry's) and
+    `lesson_scenes` (default: read from the document's data folder for those docks)."""
     specs = panel_specs() if specs is None else specs
     window = MainWindow(document)
-    lesson = LessonRun(document, load_scenes(data=document.data, panels=tuple(
-        spec.name for spec in specs if spec.in_scenes)), window)
+    if lesson_scenes is None:
+        lesson_scenes = load_scenes(data=document.data, panels=tuple(
+            spec.name for spec in specs if spec.in_scenes))
+    lesson = LessonRun(document, lesson_scenes, window)
     docks = DockHost(window, PanelParts(document, lesson), specs)
     FrameGate(document, (window, *docks.docks.values()), window)  # a floating dock too
     poll = ClassPoll(window)

@@ -278,3 +278,18 @@ def _plain_style():
     yield
     restore_base_style()
     apply_language("zh")
+
+
+def test_a_catalogue_read_again_comes_from_its_parsed_form_until_it_changes(tmp_path) -> None:
+    """Every start reads the catalogues: the parsed form kept beside one gives the very
+    language the parser gives, and an edited catalogue is parsed again, not read stale."""
+    from app.i18n.catalogue import CACHE_FOLDER, read_cached, read_catalogue
+
+    po = tmp_path / "zh.po"
+    po.write_bytes((i18n.CATALOGUES / "zh.po").read_bytes())
+    assert read_cached(po) == read_catalogue(po)
+    assert (tmp_path / CACHE_FOLDER / "zh.json").is_file()
+    assert read_cached(po) == read_catalogue(po)  # from the parsed form this time
+    text = po.read_text(encoding="utf-8").replace('msgstr "注意力打分实验台"', 'msgstr "改了"')
+    po.write_text(text, encoding="utf-8")
+    assert read_cached(po).strings["app.title"] == "改了"

@@ -1,8 +1,8 @@
 """What a fresh start imports: only what the first screen needs (the class poll's server, its
-QR codes and the web libraries they bring wait for a poll; a dock behind a tab waits to import
-its panel), and pyqtgraph the app's way (`app.ui.pyqtgraph_import`), which creates only the
-Qt classes it reads while its mirrors of QtCore, QtGui and QtWidgets answer every name as
-before."""
+QR codes and the web libraries they bring wait for a poll, a model's reader and the dialogs
+for their first use; a dock behind a tab waits to import its panel), and pyqtgraph the app's
+way (`app.ui.pyqtgraph_import`), which creates only the Qt classes it reads while its mirrors
+of QtCore, QtGui and QtWidgets answer every name as before."""
 
 from __future__ import annotations
 
@@ -30,7 +30,13 @@ main(["--lang", "en"], on_window=exit_after_first_paint)
 print(json.dumps(sorted(sys.modules)))
 """
 
-NOT_ON_THE_FIRST_SCREEN = ("segno", "aiohttp", "ssl", "http.client", "email", "app.poll.server")
+NOT_ON_THE_FIRST_SCREEN = ("segno", "aiohttp", "ssl", "http.client", "email", "app.poll.server",
+                           "polib", "tokenizers", "safetensors", "app.model.checkpoint",
+                           "app.ui.export", "app.ui.head_overview", "app.ui.widgets.model_dialog",
+                           "app.ui.widgets.answer_history", "app.ui.widgets.shortcuts_dialog")
+"""The poll's server and QR codes wait for a poll; polib for a catalogue changed since its
+parsed form was kept; the checkpoint reader and its tokenizer for a model; safetensors for an
+import; the exporter and the dialogs for their first use."""
 FIRST_SCREENS_DOCKS = ("playground", "guide")
 """Scene 1: the plane and the lesson's guide; every other dock waits behind a tab."""
 
@@ -44,6 +50,23 @@ def test_the_first_painted_window_has_imported_only_what_it_shows() -> None:
     panels = {spec.name for spec in panel_specs()}
     imported = {name for name in panels if f"app.ui.panels.{name}.panel" in modules}
     assert panels > set(FIRST_SCREENS_DOCKS) and imported == set(FIRST_SCREENS_DOCKS)
+
+
+COLLECTOR = """
+import gc, json
+from bench.startup_time import exit_after_first_paint
+from app.main import main
+main(["--lang", "en"], on_window=exit_after_first_paint)
+print(json.dumps({"collecting": gc.isenabled(), "frozen": gc.get_freeze_count()}))
+"""
+
+
+def test_the_start_pauses_the_garbage_collector_only_for_its_imports() -> None:
+    """The imports run with the cyclic collector paused and their objects are frozen out of
+    later collections; the window runs with the collector on."""
+    found = _probe(COLLECTOR)
+    assert found["collecting"] is True
+    assert found["frozen"] > 50_000  # the objects of NumPy, Qt, pyqtgraph and the app
 
 
 MIRRORS = """

@@ -12,8 +12,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tokenizers import Tokenizer
-
 from app.model.checkpoint.refusal import CheckpointError
 
 __all__ = ["MAX_TOKENS", "Tokens", "byte_level_table", "name_tokens", "read_tokenizer"]
@@ -55,6 +53,8 @@ def _uses_byte_level(spec: dict[str, Any]) -> bool:
 
 class _Reader:
     def __init__(self, path: Path) -> None:
+        from tokenizers import Tokenizer  # only a model opened needs it: not every start
+
         try:
             spec = json.loads(path.read_text(encoding="utf-8"))
             self.tokenizer = Tokenizer.from_str(json.dumps(spec))

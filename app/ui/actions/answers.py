@@ -9,6 +9,8 @@ are in the history.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QUndoCommand
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QWidget
@@ -24,7 +26,9 @@ from app.ui.actions.common import warn
 from app.ui.actions.exports import ExportActions
 from app.ui.actions.spec import ActionSpec
 from app.ui.format import format_number
-from app.ui.widgets.answer_history import AnswerHistory
+
+if TYPE_CHECKING:  # the dialog is imported when first opened, not by every start
+    from app.ui.widgets.answer_history import AnswerHistory
 
 STATUS_MS = 8000
 
@@ -115,6 +119,8 @@ class AnswerActions(QObject):
         if self.dialog is None or self.dialog.parentWidget() is not parent:
             if self.dialog is not None:
                 self.dialog.deleteLater()
+            from app.ui.widgets.answer_history import AnswerHistory
+
             self.dialog = AnswerHistory(self.history, self.export_dialog, self._scene_name,
                                         parent)
         self.dialog.refresh()

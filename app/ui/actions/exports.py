@@ -1,5 +1,6 @@
 """Owns File → Export and Copy: the whole window or the panel in use, as PNG/SVG, the score
-matrix as CSV, or a picture to the clipboard."""
+matrix as CSV, or a picture to the clipboard. The exporter (`app.ui.export`) is imported by
+the first export, not by every start."""
 
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ from app.model.scores_csv import scores_csv
 from app.state.document import Document
 from app.ui.actions.common import warn
 from app.ui.actions.spec import ActionSpec
-from app.ui.export import copy_image, save_csv, save_image
 from app.ui.panels.base import Panel
 from app.ui.qt_known import gui_app
 
@@ -94,6 +94,8 @@ class ExportActions(QObject):
         return Path(path + ("" if Path(path).suffix else ".csv")) if path else None
 
     def export_image(self, widget: QWidget, path: Path) -> bool:
+        from app.ui.export import save_image  # (each export imports it when first used)
+
         return self._export(path, lambda: save_image(widget, path))
 
     def export_scores(self, path: Path) -> bool:
@@ -101,6 +103,8 @@ class ExportActions(QObject):
 
     def export_csv(self, path: Path, text: str) -> bool:
         """Write a CSV export; a bad destination becomes a message naming the file."""
+        from app.ui.export import save_csv
+
         return self._export(path, lambda: save_csv(path, text))
 
     def _export(self, path: Path, write: Callable[[], None]) -> bool:
@@ -116,5 +120,7 @@ class ExportActions(QObject):
         return True
 
     def copy(self, whole: bool) -> None:
+        from app.ui.export import copy_image
+
         copy_image(self._target(whole))
         self.window.statusBar().showMessage(tr("classroom.copied"), 4000)

@@ -6,6 +6,7 @@ opens the overview of the model's heads for that sentence."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox
@@ -14,8 +15,10 @@ from app.i18n import tr
 from app.state.model_run import ModelRun
 from app.ui.actions.common import warn
 from app.ui.actions.spec import ActionSpec
-from app.ui.head_overview import HeadOverview
-from app.ui.widgets.model_dialog import ModelDialog
+
+if TYPE_CHECKING:  # the dialogs are imported when first opened, not by every start
+    from app.ui.head_overview import HeadOverview
+    from app.ui.widgets.model_dialog import ModelDialog
 
 
 class ModelActions(QObject):
@@ -50,6 +53,8 @@ class ModelActions(QObject):
     def show_overview(self) -> HeadOverview:
         """Every head's map for the run's sentence, computed afresh, in a window of its own."""
         if self.overview is None:
+            from app.ui.head_overview import HeadOverview
+
             self.overview = HeadOverview(self.run, self.window)
             self.overview.resize(self.window.width() * 2 // 3, self.window.height() * 2 // 3)
         self.overview.compute()
@@ -73,6 +78,8 @@ class ModelActions(QObject):
             return
         self._asking = False
         checkpoint = self.run.checkpoint
+        from app.ui.widgets.model_dialog import ModelDialog
+
         dialog = ModelDialog(checkpoint.name, checkpoint.config.model_type, self.run.layers,
                              self.run.heads, self.run.text, self.window)
         dialog.accepted.connect(lambda: self.run.show(*dialog.choice()))
