@@ -297,7 +297,7 @@ def show_every_dock(window: MainWindow) -> None:
     run_loop(300)
 
 
-def _drag_steps(window: MainWindow) -> Callable[[], None]:
+def drag_steps(window: MainWindow) -> Callable[[], None]:
     """One synthetic drag of the selected key: each call moves it one 0.1 tick, the editor's
     drag step (never back to the previous value, so every step is a real, visible edit)."""
     document = window.document
@@ -314,7 +314,7 @@ def _drag_steps(window: MainWindow) -> Callable[[], None]:
     return step
 
 
-def _settle(window: MainWindow, ready: Callable[[], bool] = lambda: True) -> None:
+def settle(window: MainWindow, ready: Callable[[], bool] = lambda: True) -> None:
     """Let a setup change finish (scale mode: its first picture) before anything is timed."""
     window.document.flush()
     deadline = time.perf_counter() + FRAME_TIMEOUT_MS / 1000.0
@@ -332,11 +332,11 @@ def teaching_latency(window: MainWindow, steps: int, layout: str = DEFAULT_LAYOU
     if getattr(document.state.options, "scale_mode", False):
         document.set_options(scale_mode=False)
     clock = FrameClock(window)
-    _settle(window)
+    settle(window)
     T, d = document.state.vectors[1].shape
     document.begin_drag()
     result = clock.measure(f"drag step → every visible panel repainted ({layout})",
-                           f"T={T}, d={d}", _drag_steps(window), steps, edit_kind=DRAG_EDIT)
+                           f"T={T}, d={d}", drag_steps(window), steps, edit_kind=DRAG_EDIT)
     document.end_drag()
     return result
 
@@ -363,7 +363,7 @@ def stage_latency(steps: int) -> list[Result]:
         run = window.lesson
         for index, scene in enumerate(run.lesson.scenes):
             run.go(index)
-            _settle(window)
+            settle(window)
             document = window.document
             T, d = document.state.vectors[1].shape
             clock = FrameClock(window)
@@ -371,7 +371,7 @@ def stage_latency(steps: int) -> list[Result]:
             results.append(clock.measure(
                 f"{STAGE_ROW} scene {index + 1} ({scene.id}): drag step → every visible "
                 f"panel repainted", f"{STAGE_SIZE[0]}x{STAGE_SIZE[1]}, T={T}, d={d}",
-                _drag_steps(window), steps, edit_kind=DRAG_EDIT,
+                drag_steps(window), steps, edit_kind=DRAG_EDIT,
                 panels=list(run.scene.panels)))
             document.end_drag()
             clock.deleteLater()
@@ -421,7 +421,7 @@ def scale_latency(window: MainWindow, T: int, steps: int, d: int = SCALE_D) -> l
     clock = FrameClock(window)
     document.set_world("teaching")
     document.set_options(scale_mode=True, scale_T=T, scale_d=d, scale_seed=0)
-    _settle(window, shown)
+    settle(window, shown)
     seeds = iter(range(1, 1 << 30))
 
     def new_picture() -> None:
@@ -433,9 +433,9 @@ def scale_latency(window: MainWindow, T: int, steps: int, d: int = SCALE_D) -> l
                              ready=shown, drag=False, edit_kind=SEED_EDIT)]
     document.begin_drag()
     results.append(clock.measure("scale mode on: drag step → every visible panel repainted", size,
-                                 _drag_steps(window), steps, edit_kind=DRAG_EDIT))
+                                 drag_steps(window), steps, edit_kind=DRAG_EDIT))
     document.end_drag()
     document.set_options(scale_mode=False)
-    _settle(window)
+    settle(window)
     shown.deleteLater()
     return results

@@ -25,7 +25,8 @@ MACHINE_FIELDS = {"cpu_count", "cpu", "python", "numpy", "blas", "pyside6", "qt"
                   "platform", "load_average_at_start", "environment"}
 RESULT_FIELDS = {"group", "name", "size", "runs", "median_ms", "p95_ms", "samples_ms"}
 TARGET_KEYS = {"drag_vs_reference", "peer_vs_drag", "startup_vs_bare_window",
-               "model_vs_numpy_1024", "scale_4096_ui_block", "poll_ui_block",
+               "model_vs_numpy_1024", "import_edit_vs_drag", "scale_4096_ui_block",
+               "import_4096_ui_block", "poll_ui_block",
                "additive_peak_bounded", "poll_counts_exact",
                "checkpoint_export_vs_transformers", "checkpoint_overview_seconds",
                "checkpoint_overview_memory"}
@@ -195,6 +196,9 @@ def test_quick_bench_reports_every_field(tmp_path: Path) -> None:
     assert targets["peer_vs_drag"]["met"] is (None if "skipped" in peer else
                                               targets["peer_vs_drag"]["value"] >= 10.0)
     assert targets["poll_counts_exact"]["value"] == 0.0  # exactness is not a timing
+    edit = next(r for r in results if "ratio_to_drag" in r)
+    assert edit["ratio_to_drag"] == pytest.approx(edit["p95_ms"] / edit["drag_ms"])
+    assert targets["import_edit_vs_drag"]["value"] == pytest.approx(edit["ratio_to_drag"])
     assert f"{report['machine']['cpu_count']} CPUs" in child.stdout
     for name in ("python", "numpy", "pyside6", "pyqtgraph"):
         assert str(report["machine"][name]) in child.stdout

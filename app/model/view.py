@@ -7,6 +7,7 @@ panels read (the other scorers' matrices, rows and ranks) is worked out when fir
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -44,6 +45,7 @@ from app.model.scoring import SCORERS, ScorerParams, Undefined, score_matrix
 from app.model.scoring.breakdown import Breakdown, Swap, breakdown, disagreements, ranks
 from app.model.state import LabState, World, frozen_array
 
+_SERIALS = itertools.count(1)
 LANDSCAPES_KEPT = 8
 """Landscapes one view keeps (per scorer and plot shape): the four of the landscapes dock and
 the playground's, with room for a resize; older shapes are dropped first."""
@@ -118,6 +120,12 @@ class View:
                                     for name in ("dot", *COMPARED)})
 
     params: ScorerParams | None = None  # the world's weights, for landscapes drawn later
+    serial: int = field(default_factory=lambda: next(_SERIALS))
+    """Tells views apart, so a view patched from another can name it in `patch`."""
+    patch: tuple[int, str, int] | None = None
+    """(the serial of the view this one was patched from, "q" or "k", index): its matrices
+    are that view's with one row or column scored again, so a picture drawn from that view
+    needs only that strip drawn again."""
 
     def landscape_at(self, aspect: float = 1.0, scorer: str | None = None) -> Landscape | None:
         """`scorer`'s (default: the active one's) landscape of the 2-D world over a rectangle
@@ -226,7 +234,7 @@ def _heads(state: LabState, q: np.ndarray, k: np.ndarray) -> tuple[HeadView, ...
 
 def _weight_scores(state: LabState, q: np.ndarray, k: np.ndarray, params: ScorerParams,
                    scores: Mapping[str, np.ma.MaskedArray],
-                   since: Edited | None = None) -> np.ma.MaskedArray:
+                   since: Edited | None = None, reuse: bool = False) -> np.ma.MaskedArray:
     """The selected scorer's matrix the weights are taken from: the one on screen, or the
     same scorer at q_scale × q (a power of two, so a longer q is exactly a longer q)."""
     scale = state.options.q_scale
@@ -234,7 +242,7 @@ def _weight_scores(state: LabState, q: np.ndarray, k: np.ndarray, params: Scorer
         return scores[state.scorer]
     if since is not None:
         return patched_matrix(state.scorer, since.view.weight_scores, q * scale, k, params,
-                              since.edit)
+                              since.edit, in_place=reuse)
     return score_matrix(state.scorer, q * scale, k, params)
 
 
@@ -254,13 +262,13 @@ def _edited(state: LabState, since: tuple[LabState, View] | None) -> Edited | No
 
 
 def _patched_rows(since: Edited | None, row_only: bool, logits: Callable[[int], np.ndarray],
-                  sink: float | None) -> tuple[np.ndarray, np.ndarray | None] | None:
+                  sink: float | None, reuse: bool) -> tuple[np.ndarray, np.ndarray | None] | None:
     """A query's edit moves only its own row of weights (and sink share); a key's edit moves
     every row's denominator, so only the query's edit is patched."""
     if since is None or row_only or since.edit[0] != "q":
         return None
     index = since.edit[1]
-    weights = since.view.weights.copy()
+    weights = since.view.weights if reuse else since.view.weights.copy()
     row = logits(index)
     weights[index] = softmax(row, sink_logit=sink)[0]
     share = since.view.sink_weight
@@ -283,12 +291,14 @@ def _embeddings(state: LabState, data: LessonData,
 
 
 def compute_view(state: LabState, data: LessonData,
-                 since: tuple[LabState, View] | None = None) -> View:
+                 since: tuple[LabState, View] | None = None, reuse: bool = False) -> View:
     """Recompute every number on screen from the state; pure and deterministic.
 
     `since` is the previous state and its view: when the new state only edits one captured
     vector, the matrices are that view's with one row or column scored again (a T = 4096
-    import's drag step), equal to what a full recompute gives."""
+    import's drag step), equal to what a full recompute gives. With `reuse` the caller
+    gives that view up: its T×T arrays are patched in place and become the new view's,
+    since copying 16 million cells costs more than the whole rest of the step."""
     raw_q, raw_k = state.vectors
     q, k = _rotated(state, raw_q, raw_k)
     params = scorer_params(state, data)
@@ -296,7 +306,7 @@ def compute_view(state: LabState, data: LessonData,
     edited = _edited(state, since)
     scores: Mapping[str, np.ma.MaskedArray]
     if edited is not None and capture is not None:  # an edit is only ever of an import
-        scores = {name: patched_matrix(name, before, q, k, params, edited.edit)
+        scores = {name: patched_matrix(name, before, q, k, params, edited.edit, in_place=reuse)
                   for name, before in edited.view.scores.items()}
         scored = available_scorers(capture)
     elif capture is not None:  # T up to 4096: full matrices only for what is drawn
@@ -317,7 +327,7 @@ def compute_view(state: LabState, data: LessonData,
     # Weights and the sink's share come from the selected scorer's matrix the heatmap shows
     # (at a longer or shorter q, that scorer's matrix for q_scale × q), and the share is the
     # sink's own softmax weight: 1 − Σ weights cancels to −2e-16 at sink −50.
-    weight_scores = _weight_scores(state, q, k, params, scores, edited)
+    weight_scores = _weight_scores(state, q, k, params, scores, edited, reuse)
     row_only = row_weights_only(state, weight_scores.shape)
     row = state.query
 
@@ -325,15 +335,20 @@ def compute_view(state: LabState, data: LessonData,
         scored_row = weight_scores[index:index + 1]
         return masked_scores(scored_row, allowed[index:index + 1]) if causal else scored_row
 
-    patched = _patched_rows(edited, row_only, logits_of, sink)
+    patched = _patched_rows(edited, row_only, logits_of, sink, reuse)
     if patched is not None:
         weights, sink_share = patched
     else:
         logits = (masked_scores(weight_scores, allowed) if causal and (sink is not None
                                                                        or not row_only)
                   else weight_scores)
-        weights = (selected_row_weights(logits_of(row), weight_scores.shape, row, sink)
-                   if row_only else softmax(logits, sink_logit=sink))  # a large import's scores
+        if row_only and reuse and edited is not None:  # the one row of numbers moves
+            weights = edited.view.weights
+            weights[edited.view.query] = np.nan
+            weights[row] = selected_row_weights(logits_of(row), (1, len(k)), 0, sink)[0]
+        else:
+            weights = (selected_row_weights(logits_of(row), weight_scores.shape, row, sink)
+                       if row_only else softmax(logits, sink_logit=sink))
         sink_share = sink_weight(logits, sink) if sink is not None else None
     pair = breakdown(q[row], k[state.key], total=float(scores["dot"][row, state.key]))
     active = scores[state.scorer]
@@ -368,4 +383,5 @@ def compute_view(state: LabState, data: LessonData,
         embeddings=_embeddings(state, data, query_names),
         baseline=(LazyMap(SCORERS, lambda name: score_matrix(name, raw_q, raw_k, params))
                   if rope_applies(state) else scores),
+        patch=None if edited is None else (edited.view.serial, *edited.edit),
     )

@@ -82,8 +82,7 @@ class Document(QObject, ReshapeIntents):
         so reading the view never makes every panel repaint.
         """
         if self._pending and self._view_state is not self._state:
-            self._view = compute_view(self._state, self.data, (self._view_state, self._view))
-            self._view_state = self._state
+            self._update_view()
         return self._view
 
     @cached_property
@@ -101,11 +100,17 @@ class Document(QObject, ReshapeIntents):
             self._pending = True
             QTimer.singleShot(0, self, self.flush)
 
+    def _update_view(self) -> None:
+        """The view of the current state. The one it replaces is the document's alone, so a
+        large import's drag step patches its matrices in place instead of copying them."""
+        self._view = compute_view(self._state, self.data, (self._view_state, self._view),
+                                  reuse=True)
+        self._view_state = self._state
+
     def _recompute(self) -> None:
         self._pending = False
         if self._view_state is not self._state:
-            self._view = compute_view(self._state, self.data, (self._view_state, self._view))
-            self._view_state = self._state
+            self._update_view()
         self.recompute_count += 1
         fields, self._announced = changed_fields(self._announced, self._state), self._state
         self.changed.emit(fields)

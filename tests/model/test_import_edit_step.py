@@ -34,18 +34,19 @@ def _edited(state, role: str, index: int):
     return state.with_vector(role, index, values)
 
 
+@pytest.mark.parametrize("reuse", [False, True])
 @pytest.mark.parametrize("t", [6, BIG])
 @pytest.mark.parametrize("role", ["q", "k"])
 @pytest.mark.parametrize("options", [{}, {"heatmap_mode": "weights"},
                                      {"heatmap_mode": "weights", "causal": True,
                                       "sink_logit": 1.5},
                                      {"causal": True, "q_scale": 2.0}])
-def test_a_patched_step_equals_a_full_recompute(t, role, options) -> None:
+def test_a_patched_step_equals_a_full_recompute(t, role, options, reuse) -> None:
     data, before = _state(t, **options)
     index = t // 2 if role == "q" else t - 2
     after = _edited(before, role, index)
     assert edited_vector(before, after) == (role, index)
-    patched = compute_view(after, data, (before, compute_view(before, data)))
+    patched = compute_view(after, data, (before, compute_view(before, data)), reuse=reuse)
     full = compute_view(after, data)
     assert patched.scores.keys() == full.scores.keys()
     for name, matrix in full.scores.items():  # one row is a (1, d)·(d, T) product: same sums
@@ -81,3 +82,18 @@ def test_anything_but_one_vector_edited_is_computed_in_full() -> None:
     assert edited_vector(before, replace(before, query=2)) is None
     assert edited_vector(before, replace(before, scorer="dot")) is None
     assert edited_vector(before, before) is None
+
+
+def test_a_view_given_up_is_patched_in_place_and_named() -> None:
+    """With `reuse` the step's matrices and weights are the earlier view's arrays, so a
+    T = 4096 step copies no 16-million-cell array; `patch` says which strip moved."""
+    data, before = _state(BIG)
+    earlier = compute_view(before, data)
+    matrices = {name: np.ma.getdata(matrix) for name, matrix in earlier.scores.items()}
+    weights = earlier.weights
+    patched = compute_view(_edited(before, "k", 3), data, (before, earlier), reuse=True)
+    assert patched.patch == (earlier.serial, "k", 3) and patched.serial != earlier.serial
+    for name, data_before in matrices.items():
+        assert np.shares_memory(np.ma.getdata(patched.scores[name]), data_before)
+    assert patched.weights is weights
+    assert compute_view(before, data).patch is None

@@ -62,11 +62,13 @@ def edited_vector(before: LabState, after: LabState) -> tuple[str, int] | None:
 
 
 def patched_matrix(name: str, before: np.ma.MaskedArray, q: np.ndarray, k: np.ndarray,
-                   params: ScorerParams, edit: tuple[str, int]) -> np.ma.MaskedArray:
+                   params: ScorerParams, edit: tuple[str, int],
+                   in_place: bool = False) -> np.ma.MaskedArray:
     """`before` with the edited query's row or key's column scored again: a T = 4096 drag
-    step costs T·d work instead of the T²·d of the whole matrix."""
+    step costs T·d work instead of the T²·d of the whole matrix (`in_place`: `before`
+    itself, not a copy)."""
     role, index = edit
-    out: np.ma.MaskedArray = before.copy()
+    out: np.ma.MaskedArray = before if in_place else before.copy()
     if role == "q":
         out[index] = score_matrix(name, q[index:index + 1], k, params)[0]
     else:

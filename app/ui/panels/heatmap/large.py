@@ -12,7 +12,7 @@ import pyqtgraph as pg
 from PySide6 import QtGui
 from PySide6.QtCore import QPointF
 
-from app.model.scale import block_image, downsample_factor
+from app.model.scale import block_image, downsample_factor, patched_block_image
 from app.ui.fonts import READING, points
 from app.ui.format import shown_name
 
@@ -85,18 +85,30 @@ def scores_shown(view: View) -> np.ndarray:
 class Picture:
     """The block image of the matrix on screen, kept for the plot's size: the colour levels
     are read off it (block extremes keep the largest |score|) and a resize that keeps the
-    factor redraws nothing."""
+    factor redraws nothing. A drag step on a large import redraws only the edited strip."""
 
     def __init__(self) -> None:
         self.values: np.ndarray | None = None
         self.factor = 0
         self.image = np.zeros((0, 0))
+        self.serial: int | None = None
+        """The serial of the view the image was drawn from (None: not known)."""
 
-    def of(self, canvas: HeatmapCanvas, values: np.ndarray) -> np.ndarray:
+    def of(self, canvas: HeatmapCanvas, values: np.ndarray, serial: int | None = None,
+           patch: tuple[int, str, int] | None = None) -> np.ndarray:
+        """The image of `values`, the active scores of the view `serial`, which `patch`
+        says was patched from another view (`View.patch`)."""
         factor = downsample_factor(max(values.shape), canvas.view_px())
-        if values is not self.values or factor != self.factor:
-            self.values, self.factor = values, factor
+        if values is self.values and factor == self.factor:
+            return self.image
+        if (patch is not None and patch[0] == self.serial and factor == self.factor
+                and self.values is not None and values.shape == self.values.shape):
+            self.image = patched_block_image(self.image, values, factor, patch[1], patch[2])
+        else:
+            if serial is None and values is self.values:
+                serial = self.serial  # the same matrix at another size
             self.image = block_image(values, factor)
+        self.values, self.factor, self.serial = values, factor, serial
         return self.image
 
 
