@@ -11,13 +11,12 @@ import time
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 from app.model.capture import load_capture
 from app.ui.main_window import MainWindow
 from bench import Result
-from bench.ui_latency import DRAG_EDIT, FrameClock, drag_steps, run_loop, settle
+from bench.ui_latency import DRAG_EDIT, FrameClock, Heartbeat, drag_steps, run_loop, settle
 
 
 def write_capture(folder: Path, T: int, d: int, seed: int = 0) -> Path:
@@ -41,31 +40,6 @@ BEAT_MS = 20
 """The event loop runs this long around each import, so the heartbeat brackets it."""
 
 
-class _Heartbeat:
-    """A 1 ms timer's longest gap: the longest the UI thread was blocked while it ran."""
-
-    def __init__(self) -> None:
-        self.max_gap_s = 0.0
-        self._last: float | None = None
-        self._timer = QTimer()
-        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
-        self._timer.setInterval(1)
-        self._timer.timeout.connect(self._beat)
-
-    def _beat(self) -> None:
-        now = time.perf_counter()
-        if self._last is not None:
-            self.max_gap_s = max(self.max_gap_s, now - self._last)
-        self._last = now
-
-    def start(self) -> None:
-        self._last = None
-        self._timer.start()
-
-    def stop(self) -> None:
-        self._timer.stop()
-
-
 def import_to_picture(window: MainWindow, T: int, d: int, runs: int,
                       name: str = FIRST_PICTURE, target_ms: float = 1000.0) -> Result:
     """Read the file, import it (one undo step), recompute, and paint the window: the time
@@ -75,7 +49,7 @@ def import_to_picture(window: MainWindow, T: int, d: int, runs: int,
     document = window.document
     heatmap = window.panels.get("heatmap")
     samples = []
-    beat = _Heartbeat()
+    beat = Heartbeat()
     with tempfile.TemporaryDirectory() as folder:
         path = write_capture(Path(folder), T, d)
         for _ in range(runs):

@@ -103,7 +103,7 @@ def _rss_bytes() -> int | None:
 def measure_poll_load(phones: int = 300, seconds: float = 60.0) -> Result:
     """The app's side of the load: a real ClassPoll and its bars on the UI thread, the
     lesson's own questions, the phones in a child process."""
-    from PySide6.QtCore import QEventLoop, Qt, QTimer
+    from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
 
     from app.model.data import load_lesson_data
@@ -114,6 +114,7 @@ def measure_poll_load(phones: int = 300, seconds: float = 60.0) -> Result:
     from app.poll.questions import scene_question
     from app.ui.lesson_values import lesson_values
     from app.ui.widgets.poll_bars import PollBars
+    from bench.ui_latency import Heartbeat
 
     app = QApplication.instance() or QApplication([])
     data = load_lesson_data()
@@ -128,18 +129,7 @@ def measure_poll_load(phones: int = 300, seconds: float = 60.0) -> Result:
     bars.show()
     poll.start(LOOPBACK, 0)
     poll.set_question(first)
-    gaps = {"last": None, "max": 0.0}
-
-    def beat() -> None:
-        now = time.perf_counter()
-        if gaps["last"] is not None:
-            gaps["max"] = max(gaps["max"], now - gaps["last"])
-        gaps["last"] = now
-
-    heartbeat = QTimer()
-    heartbeat.setTimerType(Qt.TimerType.PreciseTimer)
-    heartbeat.setInterval(1)
-    heartbeat.timeout.connect(beat)
+    heartbeat = Heartbeat()
     memory: dict[str, int | None] = {}
     with tempfile.TemporaryDirectory(prefix="attention-lab-poll-load-") as folder:
         report_path = Path(folder) / "phones.json"
@@ -180,7 +170,7 @@ def measure_poll_load(phones: int = 300, seconds: float = 60.0) -> Result:
         else None
     return Result("poll", f"answer round trip, {phones} phones answering and changing",
                   f"{phones} phones, {seconds:g} s", report["latencies_ms"], {
-                      "max_ui_block_ms": gaps["max"] * 1000,
+                      "max_ui_block_ms": heartbeat.max_gap_s * 1000,
                       "statuses": report["statuses"],
                       "answers": len(report["latencies_ms"]),
                       "counts_match": not mismatched,

@@ -103,6 +103,33 @@ SENTINEL = QEvent.Type(QEvent.registerEventType())
 """Posted at Qt.LowEventPriority: delivered once every other posted event has been."""
 
 
+class Heartbeat:
+    """A 1 ms timer's longest gap: the longest the UI thread was blocked while it ran."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        self.max_gap_s = 0.0
+        self._last: float | None = None
+        self._timer = QTimer(parent)
+        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self._timer.setInterval(1)
+        self._timer.timeout.connect(self._beat)
+
+    def _beat(self) -> None:
+        now = time.perf_counter()
+        if self._last is not None:
+            self.max_gap_s = max(self.max_gap_s, now - self._last)
+        self._last = now
+
+    def start(self, at: float | None = None) -> None:
+        """Beat from now on; `at`, a `time.perf_counter()` stamp, counts as the first beat."""
+        self._last = at
+        self._timer.start()
+
+    def stop(self) -> None:
+        self._timer.stop()
+        self._last = None
+
+
 class FrameClock(QObject):
     """Times edits until every panel has repainted, and watches how long the UI thread blocks."""
 
@@ -121,12 +148,7 @@ class FrameClock(QObject):
         self._recomputes = 0
         self._end = self._cpu_end = 0.0
         self._timed_out = False
-        self._beat = QTimer(self)
-        self._beat.setTimerType(Qt.TimerType.PreciseTimer)
-        self._beat.setInterval(1)
-        self._beat.timeout.connect(self._on_beat)
-        self._last_beat: float | None = None
-        self.max_gap_s = 0.0
+        self.heartbeat = Heartbeat(self)
 
     def panel_of(self, widget: QWidget) -> str | None:
         """The name of the panel a widget belongs to (None for toolbars, docks' titles …)."""
@@ -161,12 +183,6 @@ class FrameClock(QObject):
                 self._stop()
             return True
         return super().event(event)
-
-    def _on_beat(self) -> None:
-        now = time.perf_counter()
-        if self._last_beat is not None:
-            self.max_gap_s = max(self.max_gap_s, now - self._last_beat)
-        self._last_beat = now
 
     def _done(self) -> bool:
         return (self.window.document.recompute_count != self._recomputes
@@ -204,13 +220,12 @@ class FrameClock(QObject):
         self.watch()
         dispatcher.aboutToBlock.connect(self._on_idle)
         guard.start(FRAME_TIMEOUT_MS)
-        self._beat.start()
         cpu_start = time.thread_time()
-        start = self._last_beat = time.perf_counter()
+        start = time.perf_counter()
+        self.heartbeat.start(at=start)
         edit()
         self._loop.exec()
-        self._beat.stop()
-        self._last_beat = None
+        self.heartbeat.stop()
         guard.stop()
         guard.deleteLater()
         dispatcher.aboutToBlock.disconnect(self._on_idle)
@@ -233,7 +248,7 @@ class FrameClock(QObject):
         """Calibrate, then time `steps` edits; the result carries the longest UI block too,
         and a drag's row the reference workload's time, measured right after it."""
         expected = self.calibrate(edit, ready)
-        self.max_gap_s = 0.0
+        self.heartbeat.max_gap_s = 0.0
         frames = [self.time_edit(edit, _Wait(expected, ready)) for _ in range(steps)]
         shown = {n for n, panel in self.window.panels.items() if on_screen(panel)}
         if drag:
@@ -242,7 +257,7 @@ class FrameClock(QObject):
             extra.update(reference_ms=reference, ratio_to_reference=median / reference)
         return Result("ui", name, size, [frame.ms for frame in frames], {
             **extra,
-            "max_ui_block_ms": self.max_gap_s * 1000.0,
+            "max_ui_block_ms": self.heartbeat.max_gap_s * 1000.0,
             "ui_thread_cpu_median_ms": statistics.median(frame.cpu_ms for frame in frames),
             "timeouts": sum(frame.timed_out for frame in frames),
             "panels_repainted": sorted(expected),
