@@ -59,9 +59,10 @@ SETUP = {
              "a Paint event (scale mode: the new picture painted) → event loop idle",
     "ui_block": "longest gap between ticks of a 1 ms timer during the timed edits",
     "drag_reference": f"a plain QPainter widget of {WINDOW_SIZE[0]}x{WINDOW_SIZE[1]} "
-                      "repainting per step the changed cells of a 5x5 grid (colour and "
-                      "number), a row of term bars and one line of equation text, timed "
-                      "after each drag row",
+                      "repainting per step what a default-layout step changes: the changed "
+                      "cells of a 5x5 grid (colour and number), a row of term bars, the "
+                      "dragged key's bars and numbers and seven lines of text, timed after "
+                      "each drag row",
     "peer": "the same teaching view in matplotlib (imshow + text, bars, equation) redrawn "
             "by blitting the changed artists on a QtAgg canvas; its reference is the app's "
             "drag step (default layout)",

@@ -33,9 +33,10 @@ class StateCommand(QUndoCommand):
         self.after = after
         self._merge = merge
         self._done = False
-        self._selects = before != after and replace(before, query=after.query,
-                                                    key=after.key) == after
-        """The step is a selection alone: undo and redo move the selection itself."""
+        self._selects = ((before.query, before.key) != (after.query, after.key)
+                         and replace(before, query=after.query, key=after.key) == after)
+        """The step is a selection alone: undo and redo move the selection itself (an edit
+        that keeps the pair is none, and needs no state built to say so)."""
 
     def id(self) -> int:
         return self._merge

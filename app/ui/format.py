@@ -3,6 +3,7 @@ same precision, and a token name of any length takes the same bounded room every
 
 from __future__ import annotations
 
+import functools
 import html
 import math
 import re
@@ -231,6 +232,12 @@ def _fit(text: str, columns: int) -> str:
     return text
 
 
+NAMES_KEPT = 8192
+"""Token names whose shown form is remembered: every refresh shows the same names again
+(a drag step wrote each of the lesson's a dozen times), and an import has up to 4,096."""
+
+
+@functools.lru_cache(maxsize=NAMES_KEPT)
 def one_line_name(name: str) -> str:
     """A token name on one line: each line break shown as ⏎, other control characters as
     spaces, so a newline in a name never adds a line to a label or a table row."""
@@ -238,6 +245,7 @@ def one_line_name(name: str) -> str:
     return "".join(" " if unicodedata.category(c) == "Cc" else c for c in text)
 
 
+@functools.lru_cache(maxsize=NAMES_KEPT)
 def shown_name(name: str, room: int = NAME_ROOM, keep_end: bool = True) -> str:
     """A token name as every label shows it: one line (`one_line_name`) of at most `room`
     columns, a longer one cut in the middle so both its start and its end stay readable

@@ -109,10 +109,14 @@ class Panel(QWidget):
         of none of the fields it reads is not even compared."""
         if fields is not None and not fields & self._reads:
             return
+        hidden = (self.window().isVisible() and not self.observes_while_hidden
+                  and not self._on_screen())
+        if hidden and self._stale:
+            return  # compared when it catches up: a drag step costs a hidden panel nothing
         if self._inputs_unchanged():
             self._stale = False
             return
-        if self.window().isVisible() and not self._on_screen() and not self.observes_while_hidden:
+        if hidden:
             self._stale = True
             return
         self._refresh_now()

@@ -35,6 +35,8 @@ class WorldScorerChoice(QWidget):
                        self.scorer_combo):
             row.addWidget(widget)
         row.addStretch(1)
+        self._synced: tuple[object, ...] | None = None
+        """`_shown()` after the last sync: a drag step changes none of it."""
         document.changed.connect(self.sync)
         self.retranslate()
 
@@ -49,10 +51,15 @@ class WorldScorerChoice(QWidget):
                 combo.clear()
                 combo.addItems(items)
                 combo.setCurrentIndex(max(index, 0))
+        self._synced = None
         self.sync()
 
     def sync(self) -> None:
         """The lists show the document's world and scorer; the ones it cannot use are grey."""
+        synced, shown = self._synced, self._shown()
+        if synced is not None and shown[:6] == synced[:6] and all(
+                a is b for a, b in zip(shown[6:], synced[6:], strict=True)):
+            return
         state = self.document.state
         for combo, index in ((self.world_combo, WORLDS.index(state.world)),
                              (self.scorer_combo, list(SCORERS).index(state.scorer))):
@@ -65,6 +72,15 @@ class WorldScorerChoice(QWidget):
                 self.world_combo.setItemText(index, title)
         mark_usable(self.scorer_combo, self.document)  # a reshaped d: no learned weights
         mark_worlds(self.world_combo, state)
+        self._synced = self._shown()
+
+    def _shown(self) -> tuple[object, ...]:
+        """What the lists depend on, and the rows they show (last the import and the data,
+        compared by identity)."""
+        document, state = self.document, self.document.state
+        return (state.world, state.scorer, state.teaching_q.shape, tuple(document.view.scores),
+                self.world_combo.currentIndex(), self.scorer_combo.currentIndex(),
+                state.imported, document.data)
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
