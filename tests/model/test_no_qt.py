@@ -27,6 +27,11 @@ print(json.dumps({{"imported": names, "errors": errors, "qt": qt}}))
 """
 
 
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
 def _is_qt(module: str) -> bool:
     return module.startswith(QT_PREFIXES)
 
@@ -42,9 +47,9 @@ def test_importing_every_model_module_loads_no_qt() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout.strip().splitlines()[-1])
-    expected = {f"app.model.{p.stem}" for p in MODEL_DIR.glob("*.py") if p.stem != "__init__"}
-    assert expected <= set(result["imported"])  # discovery really found the modules
-    assert "app.model.scoring" in result["imported"]
+    expected = {_module_name(path) for path in MODEL_DIR.rglob("*.py")}
+    assert expected <= set(result["imported"])  # discovery really found every module, nested too
+    assert {"app.model.scoring.registry", "app.model.capture.read"} <= expected
     assert result["qt"] == []
     assert result["errors"] == {}  # a module that fails to import proves nothing
 
