@@ -14,13 +14,14 @@ HISTORY_EDITS = {"beginMacro", "endMacro", "setClean", "clear", "apply_state"}
 """Undo-stack (and document) calls that rewrite history rather than record an edit."""
 
 
-def _module_name(path: Path) -> str:
+def module_name(path: Path) -> str:
+    """The dotted module name of a source file under the repository (a package by its folder)."""
     parts = path.relative_to(ROOT).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
 def _modules() -> dict[str, ast.Module]:
-    return {_module_name(p): ast.parse(p.read_text(encoding="utf-8")) for p in APP.rglob("*.py")}
+    return {module_name(p): ast.parse(p.read_text(encoding="utf-8")) for p in APP.rglob("*.py")}
 
 
 def _imports(name: str, tree: ast.Module, known: set[str]) -> set[str]:

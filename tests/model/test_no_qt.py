@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.test_architecture import module_name
+
 QT_PREFIXES = ("PySide6", "shiboken6", "PyQt", "pyqtgraph")
 ROOT = Path(__file__).resolve().parents[2]
 MODEL_DIR = ROOT / "app" / "model"
@@ -27,11 +29,6 @@ print(json.dumps({{"imported": names, "errors": errors, "qt": qt}}))
 """
 
 
-def _module_name(path: Path) -> str:
-    parts = path.relative_to(ROOT).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
 def _is_qt(module: str) -> bool:
     return module.startswith(QT_PREFIXES)
 
@@ -47,7 +44,7 @@ def test_importing_every_model_module_loads_no_qt() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout.strip().splitlines()[-1])
-    expected = {_module_name(path) for path in MODEL_DIR.rglob("*.py")}
+    expected = {module_name(path) for path in MODEL_DIR.rglob("*.py")}
     assert expected <= set(result["imported"])  # discovery really found every module, nested too
     assert {"app.model.scoring.registry", "app.model.capture.read"} <= expected
     assert result["qt"] == []
