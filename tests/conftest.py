@@ -22,6 +22,8 @@ import app.ui  # noqa: F401  (first: the app's own import of pyqtgraph, before a
 from app import i18n
 from app.model.data import DEFAULT_DATA_DIR
 
+pytest_plugins = ["tests.matrix"]
+
 
 @pytest.fixture(autouse=True)
 def _private_user_data(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):

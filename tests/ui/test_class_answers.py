@@ -13,6 +13,7 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
 from PySide6.QtWidgets import QApplication, QLabel
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "poll"))
@@ -71,6 +72,7 @@ def _second_launch(qtbot) -> MainWindow:
     return again
 
 
+@pytest.mark.slow
 def test_a_second_launch_shows_no_earlier_count_and_keeps_them_in_the_history(
         qtbot, open_window, tmp_path) -> None:
     window = open_window("en")

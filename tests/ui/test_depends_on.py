@@ -71,6 +71,7 @@ def test_every_field_has_a_change_to_try() -> None:
     assert set(MUTATIONS) == set(STATE_FIELDS) - {"world"}, "add a change for the new field"
 
 
+@pytest.mark.matrix(keep=20)
 @pytest.mark.parametrize("world", ["dialogue", "teaching", "imported"])
 @pytest.mark.parametrize(("panel_name", "field"), UNDECLARED)
 def test_a_skipped_refresh_shows_what_a_forced_one_would(open_panel, world, panel_name,

@@ -79,6 +79,7 @@ print("RESULT " + json.dumps(out, ensure_ascii=False), flush=True)
 """
 
 
+@pytest.mark.matrix(keep=1)
 @pytest.mark.parametrize("screen", [(1366, 768), (1280, 800), (1920, 1080)],
                          ids=lambda s: f"{s[0]}x{s[1]}")
 def test_every_road_leaves_every_visible_panel_readable(tmp_path, screen) -> None:

@@ -80,6 +80,7 @@ def test_zoom_enlarges_the_heatmap_numbers_and_chinese_is_never_smaller(qtbot, p
     assert all(zh >= en for zh, en in zip(fonts["zh"], fonts["en"], strict=True))
 
 
+@pytest.mark.matrix(keep=3)
 @pytest.mark.parametrize("language", ["zh", "en"])
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("scale", [1.5, 2.0])

@@ -61,6 +61,7 @@ def staged(open_panel, on_stage, name: str, language: str, zoom: float, stage_id
 
 
 
+@pytest.mark.matrix(keep=6)
 @pytest.mark.parametrize(("name", "language", "zoom"),
                          list(itertools.product(SCENES, ("zh", "en"), ZOOMS)))
 def test_at_its_readable_size_every_text_reads_from_the_last_row(open_panel, on_stage, name,
@@ -70,6 +71,7 @@ def test_at_its_readable_size_every_text_reads_from_the_last_row(open_panel, on_
     assert not unreadable(panel, STAGE_MIN_PX), unreadable(panel, STAGE_MIN_PX)
 
 
+@pytest.mark.matrix(keep=4)
 @pytest.mark.parametrize(("name", "language"), list(itertools.product(SCENES, ("zh", "en"))))
 def test_in_a_projectors_room_at_100_percent_every_text_reads(open_panel, on_stage, name,
                                                               language):
@@ -91,6 +93,7 @@ def test_much_smaller_than_readable_is_not_readable(open_panel, on_stage, name):
     assert unreadable(panel, STAGE_MIN_PX)
 
 
+@pytest.mark.matrix(keep=4)
 @pytest.mark.parametrize("stage_id", ["scaled_softmax", "causal", "multi_head", "sink"])
 @pytest.mark.parametrize("language", ["zh", "en"])
 def test_the_timelines_weights_keep_names_and_percentages_whole(open_panel, on_stage,

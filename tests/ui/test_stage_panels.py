@@ -44,6 +44,7 @@ def staged(open_panel, on_stage, name: str, language: str, zoom: float, scorer: 
 
 
 
+@pytest.mark.matrix(keep=6)
 @pytest.mark.parametrize(("name", "language", "zoom"),
                          list(itertools.product(PANELS, ("zh", "en"), ZOOMS)))
 def test_at_its_readable_size_every_text_reads_from_the_last_row(open_panel, on_stage, name,
