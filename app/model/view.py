@@ -43,7 +43,7 @@ from app.model.reshape import scorer_usable, tokens_of, weights_fit
 from app.model.rope import rotate
 from app.model.scoring import SCORERS, ScorerParams, Undefined, score_matrix
 from app.model.scoring.breakdown import Breakdown, Swap, breakdown, disagreements, ranks
-from app.model.state import LabState, World, frozen_array
+from app.model.state import LabState, World, changed_fields, frozen_array
 
 _SERIALS = itertools.count(1)
 LANDSCAPES_KEPT = 8
@@ -288,6 +288,19 @@ def _embeddings(state: LabState, data: LessonData,
         return None
     cos = embedding_cosines(E)
     return Embeddings(cos=cos, row_ranks=ranks(cos[state.query]))
+
+
+OTHER_WORLDS = frozenset({"dialogue_q", "dialogue_keys", "teaching_q", "teaching_k",
+                          "positions", "teaching_tokens", "teaching_colours"})
+"""The state's fields that only the lesson's worlds read."""
+
+
+def imported_view_holds(computed: LabState, state: LabState) -> bool:
+    """Whether the view of the imported world `computed` is also `state`'s: an import is
+    computed off the UI thread while the class may go on editing the lesson's worlds, whose
+    vectors the imported world's view never reads."""
+    return (computed.world == state.world == "imported"
+            and changed_fields(computed, state) <= OTHER_WORLDS)
 
 
 def compute_view(state: LabState, data: LessonData,
