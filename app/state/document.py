@@ -84,7 +84,7 @@ class Document(QObject, ReshapeIntents):
         self._arrived: tuple[LabState, View] | None = None
         """An import's state and view, computed, waiting for a drag to end."""
         self._prepared: tuple[LabState, View] | None = None
-        """A view computed off the UI thread for the state about to be installed."""
+        """A view computed ahead for a state that may be installed next (see `_update_view`)."""
         self._importer = BackgroundRunner(self)
         self._importer.finished.connect(self._import_computed)
         self._importer.failed.connect(self._import_failed)
@@ -135,14 +135,21 @@ class Document(QObject, ReshapeIntents):
 
     def _update_view(self) -> None:
         """The view of the current state. The one it replaces is the document's alone, so a
-        large import's drag step patches its matrices in place instead of copying them."""
+        large import's drag step patches its matrices in place instead of copying them.
+
+        A view computed ahead (an import's, off the UI thread) is taken when its state is
+        the one installed; so is the imported world's view just left, kept until the next
+        recompute, so that Redo (or Undo of the step that left) after Undo of an import
+        takes it instead of a second of work."""
         prepared, self._prepared = self._prepared, None
-        if prepared is not None and prepared[0] is self._state:
+        left = self._view_state, self._view
+        if prepared is not None and (prepared[0] is self._state or prepared[0] == self._state):
             self._view = prepared[1]
         else:
-            self._view = compute_view(self._state, self.data, (self._view_state, self._view),
-                                      reuse=True)
+            self._view = compute_view(self._state, self.data, left, reuse=True)
         self._view_state = self._state
+        if left[0].world == "imported" and self._state.world != "imported":
+            self._prepared = left  # never patched: only an edit within the import is
 
     def _recompute(self) -> None:
         self._pending = False
