@@ -366,7 +366,13 @@ class Document(QObject, ReshapeIntents):
 
     def _compute_import(self, target: LabState) -> None:
         data = self.data
-        self._importer.start(lambda _stop, _progress: (target, compute_view(target, data)))
+
+        def work(_stop: object, _progress: object) -> tuple[LabState, View]:
+            view = compute_view(target, data)
+            view.prepare()
+            return target, view
+
+        self._importer.start(work)
 
     def _import_computed(self, result: tuple[LabState, View]) -> None:
         if self.dragging:  # the world does not change under the pointer: after the drag

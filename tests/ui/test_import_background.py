@@ -16,6 +16,7 @@ from safetensors.numpy import save_file
 from app.i18n import tr
 from app.model.capture import Capture, load_capture
 from app.model.data import load_lesson_data
+from app.model.scale import block_image
 from app.model.view import compute_view
 from app.state import document as document_module
 from app.state.document import Document
@@ -74,6 +75,7 @@ def test_an_import_is_computed_off_the_ui_thread_and_lands_as_one_undo_step(
         pass
     assert document.importing_tokens == 0
     assert document.state.imported is capture and document.undo_stack.count() == steps + 1
+    assert "shown_halved" in vars(document.view)  # the first picture's cells, reduced ahead
     _same_view(document)
     document.undo_stack.undo()
     assert document.state == before
@@ -160,20 +162,25 @@ def test_the_status_line_and_cursor_say_an_import_is_running(qtbot, open_window,
                                                              monkeypatch, language) -> None:
     window = open_window(language)
     window.document.flush()
-    path = _write(tmp_path, T=257)
+    path = _write(tmp_path, T=1100, d=4)  # small enough to keep: the summary is a status
     monkeypatch.setattr(files_module.QFileDialog, "getOpenFileName",
                         lambda *_a, **_k: (str(path), ""))
     bar = window.statusBar()
     with _landed(qtbot, window.document):
         window.actions["import_vectors"].trigger()
-        assert bar.currentMessage() == tr("status.importing", tokens="257")
-        assert "257" in bar.currentMessage()
+        assert bar.currentMessage() == tr("status.importing", tokens="1,100")
+        assert "1,100" in bar.currentMessage()
         cursor = QApplication.overrideCursor()
         assert cursor is not None and cursor.shape() == Qt.CursorShape.BusyCursor
     assert QApplication.overrideCursor() is None
     assert window.document.state.world == "imported"
-    assert bar.currentMessage() == tr("import.done", file=path.name, queries=257, keys=257,
-                                      d=16)
+    window.document.flush()
+    picture = window.panels["heatmap"].picture
+    assert picture.factor > 1  # a picture reduced from the view's halved cells
+    np.testing.assert_array_equal(picture.image,
+                                  block_image(window.document.view.shown, picture.factor))
+    assert bar.currentMessage() == tr("import.done", file=path.name, queries=1100, keys=1100,
+                                      d=4)
 
 
 def test_undo_then_redo_of_an_import_takes_its_view_back_without_computing_it(
