@@ -232,6 +232,7 @@ def run(args: argparse.Namespace,
             if args.scene is not None:
                 window.arrangement.open_scene(args.scene - 1, set_up=args.scenario is None)
             import_capture(window, args)
+            window.document.finish_import()
             return _screenshot(window, args)
         except AttentionLabError as error:  # the file changed since check_inputs read it
             sys.stderr.write(f"attention-lab: error: {error}\n")

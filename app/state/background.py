@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QRunnable, QThreadPool, Signal
 
 from app.model.threads import one_blas_thread
 
@@ -119,6 +119,12 @@ class BackgroundRunner(QObject):
         """Stop the running job and wait for its thread, so nothing outlives the application."""
         self.cancel()
         self._pool.waitForDone()
+
+    def wait_for_result(self) -> None:
+        """Block until every job has ended and deliver what the newest reported, now (tests,
+        benchmarks and the command line, which have no event loop to wait in)."""
+        self._pool.waitForDone()
+        QCoreApplication.sendPostedEvents(self, QEvent.Type.MetaCall)  # the relay's slots
 
     def _current(self, generation: int) -> bool:
         return generation == self._ticket.generation

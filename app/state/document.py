@@ -36,7 +36,14 @@ from app.model.state import (
     option_problem,
 )
 from app.model.timeline import stage, stage_changes
-from app.model.view import View, compute_view, initial_state, lesson_selection
+from app.model.view import (
+    View,
+    compute_view,
+    imported_view_holds,
+    initial_state,
+    lesson_selection,
+)
+from app.state.background import BackgroundRunner
 from app.state.commands import StateCommand
 from app.state.notice import Notice, scorer_term
 from app.state.reshaping import ReshapeIntents
@@ -55,6 +62,9 @@ class Document(QObject, ReshapeIntents):
     chosen = Signal(int, int)
     """The user chose a (query, key) pair through `select`: unlike a scene, a stage or a world
     switch landing on a pair, this is the student's own doing (the checklist ticks from it)."""
+    importing = Signal(int)
+    """A capture of this many tokens is being computed off the UI thread; 0 once it has
+    landed as an undo step or failed (a failure gives a `notice` first)."""
 
     def __init__(self, data: LessonData, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -69,6 +79,15 @@ class Document(QObject, ReshapeIntents):
         self._drag_id: int | None = None
         self._next_drag_id = 0
         self.recompute_count = 0
+        self._import: Capture | None = None
+        """The capture being computed off the UI thread, until it lands or fails."""
+        self._arrived: tuple[LabState, View] | None = None
+        """An import's state and view, computed, waiting for a drag to end."""
+        self._prepared: tuple[LabState, View] | None = None
+        """A view computed ahead for a state that may be installed next (see `_update_view`)."""
+        self._importer = BackgroundRunner(self)
+        self._importer.finished.connect(self._import_computed)
+        self._importer.failed.connect(self._import_failed)
 
     @property
     def state(self) -> LabState:
@@ -90,6 +109,20 @@ class Document(QObject, ReshapeIntents):
         """The lesson's published figures, computed once from the loaded data."""
         return figures_of(self.data)
 
+    @property
+    def importing_tokens(self) -> int:
+        """Tokens of the capture being computed off the UI thread (0: none)."""
+        return 0 if self._import is None else len(self._import.queries)
+
+    def finish_import(self) -> None:
+        """Wait for an import being computed and land it now (tests, benchmarks and the
+        command line's screenshot; the window never waits)."""
+        while self._import is not None and self._arrived is None:
+            started = self._importer.generation
+            self._importer.wait_for_result()
+            if self._importer.generation == started:  # no second job (an option changed)
+                break
+
     def flush(self) -> None:
         """Run a pending recompute immediately (tests and benchmarks use this)."""
         if self._pending:
@@ -102,10 +135,21 @@ class Document(QObject, ReshapeIntents):
 
     def _update_view(self) -> None:
         """The view of the current state. The one it replaces is the document's alone, so a
-        large import's drag step patches its matrices in place instead of copying them."""
-        self._view = compute_view(self._state, self.data, (self._view_state, self._view),
-                                  reuse=True)
+        large import's drag step patches its matrices in place instead of copying them.
+
+        A view computed ahead (an import's, off the UI thread) is taken when its state is
+        the one installed; so is the imported world's view just left, kept until the next
+        recompute, so that Redo (or Undo of the step that left) after Undo of an import
+        takes it instead of a second of work."""
+        prepared, self._prepared = self._prepared, None
+        left = self._view_state, self._view
+        if prepared is not None and (prepared[0] is self._state or prepared[0] == self._state):
+            self._view = prepared[1]
+        else:
+            self._view = compute_view(self._state, self.data, left, reuse=True)
         self._view_state = self._state
+        if left[0].world == "imported" and self._state.world != "imported":
+            self._prepared = left  # never patched: only an edit within the import is
 
     def _recompute(self) -> None:
         self._pending = False
@@ -209,6 +253,8 @@ class Document(QObject, ReshapeIntents):
             self._drag_id = None
             self.flush()  # the last step first, so refitting panels read the final state
             self.gesture_finished.emit()
+            if self._arrived is not None:
+                self._land_import(*self._arrived)
 
     @property
     def dragging(self) -> bool:
@@ -303,11 +349,58 @@ class Document(QObject, ReshapeIntents):
         """Open a captured q, k as the imported world, as one undoable step (a second import
         replaces the first); the last query against the first key is selected, scored as the
         model scored it (q·k/√d), so its weights are the ones the model computed. Scale
-        mode is turned off: its random Q, K would hide the model's own."""
-        options = replace(self._state.options, scale_mode=False)
-        state = replace(self._state, imported=capture, scorer="scaled_dot",  # needs no weights
+        mode is turned off: its random Q, K would hide the model's own.
+
+        A T = 4096 capture's view takes most of a second, so it is computed off the UI
+        thread; edits made meanwhile go on as usual and the import lands on top of them."""
+        self._import, self._arrived = capture, None
+        self.importing.emit(len(capture.queries))
+        self._compute_import(self._imported_state(self._state, capture))
+
+    @staticmethod
+    def _imported_state(state: LabState, capture: Capture) -> LabState:
+        options = replace(state.options, scale_mode=False)
+        state = replace(state, imported=capture, scorer="scaled_dot",  # needs no weights
                         options=options)
-        self.push(state.with_world("imported", (len(capture.queries) - 1, 0)), "import")
+        return state.with_world("imported", (len(capture.queries) - 1, 0))
+
+    def _compute_import(self, target: LabState) -> None:
+        data = self.data
+
+        def work(_stop: object, _progress: object) -> tuple[LabState, View]:
+            view = compute_view(target, data)
+            view.prepare()
+            return target, view
+
+        self._importer.start(work)
+
+    def _import_computed(self, result: tuple[LabState, View]) -> None:
+        if self.dragging:  # the world does not change under the pointer: after the drag
+            self._arrived = result
+        else:
+            self._land_import(*result)
+
+    def _land_import(self, computed: LabState, view: View) -> None:
+        """Push the import on top of the edits made while it was computed, with its view; an
+        edit the view depends on (an option, the scorer) means computing it again."""
+        self._arrived = None
+        capture = self._import
+        if capture is None or computed.imported is not capture:
+            return
+        state = self._imported_state(self._state, capture)
+        if not imported_view_holds(computed, state):
+            self._compute_import(state)
+            return
+        self._import = None
+        self._prepared = (state, view)
+        if not self.push(state, "import"):
+            self._prepared = None
+        self.importing.emit(0)
+
+    def _import_failed(self, message: str) -> None:
+        self._import = self._arrived = None
+        self.notice.emit(Notice.of("notice.import_failed", reason=message))
+        self.importing.emit(0)
 
     def load_state(self, state: LabState, text: str = "open") -> None:
         """Replace everything (open a scenario, reset) as one undoable step."""

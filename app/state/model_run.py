@@ -74,7 +74,7 @@ class ModelRun(QObject):
     """A folder, sentence, layer or head was refused (the model's one sentence); nothing
     changed."""
     shown = Signal()
-    """A head was opened in the document."""
+    """A head was opened in the document (its import has landed)."""
 
     def __init__(self, document: Document, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -89,6 +89,9 @@ class ModelRun(QObject):
         self._runner.finished.connect(self._on_finished)
         self._runner.failed.connect(self._on_failed)
         self._runner.progressed.connect(self.progressed)
+        self._showing: Capture | None = None
+        """The head handed to the document, until its import lands (or fails)."""
+        document.importing.connect(self._on_importing)
 
     @property
     def busy(self) -> bool:
@@ -201,5 +204,12 @@ class ModelRun(QObject):
         key, origins = id(capture), self._origins
         self._origins[key] = (weakref.ref(capture, lambda _gone: origins.pop(key, None)), Origin(
             answer.model, self.text, answer.layer, self.layers, head, capture.heads))
+        self._showing = capture
         self.document.import_capture(capture)
-        self.shown.emit()
+
+    def _on_importing(self, tokens: int) -> None:
+        if tokens or self._showing is None:
+            return
+        showing, self._showing = self._showing, None
+        if self.document.state.imported is showing:
+            self.shown.emit()

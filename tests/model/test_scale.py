@@ -14,6 +14,7 @@ from app.model.scale import (
     SCALE_TS,
     ScaleRequest,
     block_extreme,
+    block_image,
     compute_scale,
     downsample_factor,
     random_params,
@@ -158,3 +159,17 @@ def test_cost_grows_as_t_squared_and_matches_the_lesson_at_4096():
 def test_bad_requests_are_refused_with_a_reason(bad):
     with pytest.raises(ValueError, match=r"\w"):
         ScaleRequest(**bad)
+
+
+@pytest.mark.parametrize("shape", [(64, 64), (67, 130), (1, 9)])
+@pytest.mark.parametrize("factor", [2, 4, 8, 16])
+def test_a_picture_reduced_from_the_halved_cells_is_the_same_picture(shape, factor):
+    rng = np.random.default_rng(factor)
+    values = rng.standard_normal(shape).astype(np.float32)
+    values[rng.random(shape) < 0.2] = np.nan  # masked cells
+    values[:, :3] = np.nan  # whole blocks with nothing to show
+    values[0, 3], values[0, 4] = 5.0, -5.0  # a tie in magnitude keeps the positive one
+    halved = block_image(block_image(values, 2), factor // 2)
+    direct = block_image(values, factor)
+    assert halved.shape == direct.shape and halved.dtype == direct.dtype
+    np.testing.assert_array_equal(halved, direct)

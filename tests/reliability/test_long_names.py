@@ -55,6 +55,7 @@ def long_names(window, tmp_path: Path):
     one of them with newlines, selected as the pair on screen."""
     tokens = [f"{LONG}{i:03d}" for i in range(5)] + [NEWLINE]
     window.document.import_capture(load_capture(_capture(tmp_path, tokens)))
+    window.document.finish_import()
     window.document.select(query=5, key=0)
     window.document.flush()
     _show_everything(window)
@@ -100,6 +101,7 @@ def test_a_256_key_import_explains_only_the_top_keys_swaps(window, tmp_path: Pat
     characters, which took seconds to lay out."""
     tokens = [f"t{i}" for i in range(256)]
     window.document.import_capture(load_capture(_capture(tmp_path, tokens)))
+    window.document.finish_import()
     window.document.flush()
     window.docks["match"].raise_()
     QApplication.processEvents()
@@ -133,6 +135,7 @@ def test_the_match_table_sizes_its_columns_without_reading_every_row(qtbot, wind
         qtbot.waitExposed(panel)
         window.document.import_capture(load_capture(_capture(
             tmp_path, [f"t{i}" for i in range(T)], d=16)))
+        window.document.finish_import()
         window.document.flush()
         QApplication.processEvents()
         calls["n"] = 0

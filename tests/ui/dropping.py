@@ -22,5 +22,6 @@ def drop_file(qtbot, window, path: Path) -> bool:
         drop = QDropEvent(QPointF(window.rect().center()), Qt.DropAction.CopyAction, mime,
                           Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
         QApplication.sendEvent(window, drop)
+    window.document.finish_import()
     window.document.flush()
     return handled.args[0]

@@ -56,12 +56,16 @@ def reshaped(document, d, count):
     while len(document.teaching_tokens()) > count:
         document.remove_token(len(document.teaching_tokens()) - 1)
 
+def imported(document, capture):
+    document.import_capture(capture)
+    document.finish_import()
+
 def worlds(document, captures):
     yield "the 4-D world", lambda: document.set_world("teaching")
     for d, count in RESHAPED:
         yield f"reshaped to d = {d}, {count} tokens", lambda d=d, c=count: reshaped(document, d, c)
     for count in IMPORTS:
-        yield f"an import of {count} tokens", lambda c=count: document.import_capture(captures[c])
+        yield f"an import of {count} tokens", lambda c=count: imported(document, captures[c])
     yield "the lesson's 4-D world again", document.reset_to_lesson
     yield "the 2-D world", lambda: document.set_world("dialogue")
 

@@ -48,6 +48,7 @@ def _drop(qtbot, window, *targets: Path | QUrl) -> bool:
     """Drop `targets` on the window; what the drop's `handled` said."""
     with qtbot.waitSignal(window.drops.handled, timeout=5000) as handled:
         _send_drop(window, *targets)
+    window.document.finish_import()
     window.document.flush()
     return handled.args[0]
 

@@ -201,6 +201,7 @@ def formula_view(qtbot):
                                   "formulas.npz")
     document = Document(load_lesson_data())
     document.import_capture(capture)
+    document.finish_import()
     document.flush()
     return document.view
 

@@ -66,6 +66,7 @@ def _import_through_menu(window, monkeypatch, path: Path) -> None:
     monkeypatch.setattr(files_module.QFileDialog, "getOpenFileName",
                         lambda *_a, **_k: (str(path), ""))
     window.actions["import_vectors"].trigger()
+    window.document.finish_import()
     window.document.flush()
 
 

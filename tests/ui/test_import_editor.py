@@ -36,6 +36,7 @@ def _import(window, monkeypatch, path: Path) -> None:
     monkeypatch.setattr(files_module.QFileDialog, "getOpenFileName",
                         lambda *_a, **_k: (str(path), ""))
     window.actions["import_vectors"].trigger()
+    window.document.finish_import()
     window.document.flush()
 
 

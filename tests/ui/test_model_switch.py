@@ -71,6 +71,7 @@ def test_a_head_switch_is_instant_and_the_heatmap_shows_that_head(qtbot, opened)
                                atol=1e-5)
     switch.head.setValue(3)  # no pass: layer 1 is computed
     assert not opened.models.run.busy
+    opened.document.finish_import()  # its view is computed off the UI thread
     opened.document.flush()
     assert opened.document.state.imported.head == 3
     np.testing.assert_allclose(_heatmap_scores(qtbot, opened), _reference(1, 3), rtol=1e-5,
@@ -94,7 +95,9 @@ def test_a_layer_switch_runs_the_model_again_off_the_ui_thread(qtbot, opened) ->
                                rtol=1e-5, atol=1e-5)
     assert "“A dog.” · layer 1 · head 2" in opened.windowTitle()
     switch.layer.setValue(0)  # both layers are computed now: at once
-    assert not run.busy and opened.document.state.imported.head == 2
+    assert not run.busy
+    opened.document.finish_import()
+    assert opened.document.state.imported.head == 2
     assert "layer 0 · head 2" in _status(opened)
 
 
@@ -103,6 +106,7 @@ def test_a_capture_import_names_its_file_and_head(qtbot, window, tmp_path) -> No
     rng = np.random.default_rng(3)
     np.savez(path, q=rng.standard_normal((4, 3, 5)), k=rng.standard_normal((2, 3, 5)))
     window.document.import_capture(load_capture(path, 2))
+    window.document.finish_import()
     window.document.flush()
     assert "layer0.npz · head 2 of 4" in window.windowTitle()
     assert _status(window) == "layer0.npz · head 2 of 4"

@@ -66,6 +66,7 @@ def test_window_and_command_line_write_the_same_bytes(window, tmp_path) -> None:
 def test_a_repeated_token_gets_columns_of_its_own_on_both_roads(window, repeated_capture,
                                                                 tmp_path) -> None:
     window.document.import_capture(load_capture(repeated_capture))
+    window.document.finish_import()
     window.document.flush()
     view = window.document.view
     by_menu, by_script = tmp_path / "menu.csv", tmp_path / "script.csv"

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.i18n import tr
-from app.model.capture import MAX_SAVED_NUMBERS, CaptureError, load_capture
+from app.model.capture import MAX_SAVED_NUMBERS, Capture, CaptureError, load_capture
 from app.model.errors import ScenarioError
 from app.model.scenario import SUFFIX, with_scenario_suffix
 from app.state.autosave import Autosaver, write_problem
@@ -61,6 +61,9 @@ class FileActions(QObject):
         self.autosave_off.hide()
         window.statusBar().addPermanentWidget(self.autosave_off)
         self._recent = self.recent_files()
+        self._importing: tuple[Capture, Path, bool] | None = None
+        """The capture being computed, its file and whether scale mode was on before it."""
+        self.document.importing.connect(self._import_ended)
         window.installEventFilter(self)
 
     def action_specs(self) -> list[ActionSpec]:
@@ -280,8 +283,19 @@ class FileActions(QObject):
         except CaptureError as error:
             self.message = warn(self.window, tr("import.failed"), capture_refusal(error))
             return False
-        scale_off = [tr("import.scale_off")] if self.document.state.options.scale_mode else []
+        self._importing = (capture, path, self.document.state.options.scale_mode)
         self.document.import_capture(capture)
+        return True
+
+    def _import_ended(self, tokens: int) -> None:
+        """Say what the import brought once it has landed (a failure is the document's
+        notice; a newer import's own end says it)."""
+        if tokens or self._importing is None:
+            return
+        (capture, path, scale_mode), self._importing = self._importing, None
+        if self.document.state.imported is not capture:
+            return
+        scale_off = [tr("import.scale_off")] if scale_mode else []
         if capture.savable:
             self._status(" ".join([tr("import.done", file=path.name, queries=len(capture.queries),
                                       keys=len(capture.keys), d=capture.d), *scale_off]), 8000)
@@ -291,7 +305,6 @@ class FileActions(QObject):
             self.message = warn(self.window, tr("import.not_kept_title"), tr(
                 "import.not_kept", file=path.name, numbers=f"{capture.numbers:,}",
                 limit=f"{MAX_SAVED_NUMBERS:,}"))
-        return True
 
     def _opened(self, path: Path) -> None:
         self._remember_recent(path)

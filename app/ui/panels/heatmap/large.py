@@ -4,7 +4,7 @@ a downsampled image, as scale mode draws one, with thinned token ticks and the c
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -76,10 +76,7 @@ def scores_shown(view: View) -> np.ndarray:
         values = np.ma.filled(view.active.astype(np.float64), np.nan)
         values[~view.allowed] = np.nan
         return values
-    values = np.ma.filled(view.active, np.nan)
-    if not view.allowed.all():
-        values = np.where(view.allowed, values, np.nan)
-    return values
+    return view.shown
 
 
 class Picture:
@@ -95,9 +92,11 @@ class Picture:
         """The serial of the view the image was drawn from (None: not known)."""
 
     def of(self, canvas: HeatmapCanvas, values: np.ndarray, serial: int | None = None,
-           patch: tuple[int, str, int] | None = None) -> np.ndarray:
+           patch: tuple[int, str, int] | None = None,
+           halved: Callable[[], np.ndarray] | None = None) -> np.ndarray:
         """The image of `values`, the active scores of the view `serial`, which `patch`
-        says was patched from another view (`View.patch`)."""
+        says was patched from another view (`View.patch`); `halved` gives `values` reduced
+        2×2 (`View.shown_halved`, computed ahead for an import), to reduce from."""
         factor = downsample_factor(max(values.shape), canvas.view_px())
         if values is self.values and factor == self.factor:
             return self.image
@@ -107,7 +106,8 @@ class Picture:
         else:
             if serial is None and values is self.values:
                 serial = self.serial  # the same matrix at another size
-            self.image = block_image(values, factor)
+            self.image = (block_image(halved(), factor // 2) if halved is not None and factor > 1
+                          else block_image(values, factor))
         self.values, self.factor, self.serial = values, factor, serial
         return self.image
 

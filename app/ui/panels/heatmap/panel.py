@@ -337,7 +337,8 @@ class HeatmapPanel(Panel):
             values, wanted, signed = PERCENT * view.weights, (0.0, PERCENT), False
         else:
             values = scores_shown(view)  # a masked score is −∞: no colour, hatched
-            sample = (self.picture.of(self.canvas, values, view.serial, view.patch)
+            sample = (self.picture.of(self.canvas, values, view.serial, view.patch,
+                                      lambda: view.shown_halved)
                       if needs_image(values.shape) else values)
             wanted, signed = score_levels(state.scorer, sample), SCORERS[state.scorer].signed
         meaning = (state.scorer, state.options.heatmap_mode, embeddings, values.shape)

@@ -28,6 +28,8 @@ registry's order; each has a value and a rank column."""
 
 COLUMNS: tuple[str, ...] = ("key", "norm", *(f"{kind}{part}" for kind in SCORED
                                              for part in ("", "_rank")))
+ADVANCES_KEPT = 65_536
+"""Measured texts kept per model before they are forgotten (a few imports' worth)."""
 HEADER_TIPS = {
     "key": "match.tip.key",
     "norm": "match.tip.norm",
@@ -78,6 +80,9 @@ class MatchModel(QAbstractTableModel):
         self._widths: list[tuple[int, tuple[int, ...]] | None] = [None] * len(COLUMNS)
         """`_measured` per column for the current cells and fonts (None: measure it when
         next asked)."""
+        self._advances: tuple[dict[str, int], dict[str, int]] = ({}, {})
+        """Each text's advance in the plain and the bold font, while the fonts stay: a
+        4,096-key import repeats its ranks in every rank column and "—" in a whole column."""
         self._fonts = (QFont(), QFont())
         self.font = QFont()
         self.theme = "light"  # highlight_kind() of the look's background
@@ -129,19 +134,28 @@ class MatchModel(QAbstractTableModel):
         compact texts re-measures only the columns that changed)."""
         metrics = [QFontMetrics(font) for font in self._fonts]
         flagged = self.rows.flagged
+        if sum(map(len, self._advances)) > ADVANCES_KEPT:  # a long session's old numbers
+            self._advances = ({}, {})
+
+        def advance(bold: bool, text: str) -> int:
+            known = self._advances[bold]
+            if text not in known:
+                known[text] = metrics[bold].horizontalAdvance(text)
+            return known[text]
+
         for column, known in enumerate(self._widths):
             if known is not None:
                 continue
             best: dict[bool, tuple[int, int]] = {}  # bold? -> (advance, row)
             for row, cells in enumerate(self._cells):
                 bold = column == 0 or row in flagged
-                width = metrics[bold].horizontalAdvance(str(cells[column][1]))
+                width = advance(bold, str(cells[column][1]))
                 if width > best.get(bold, (-1, 0))[0]:
                     best[bold] = (width, row)
             widest = max((width for width, _ in best.values()), default=0)
             if column == 0:  # the names of both modes: the column may switch to either
                 names = (*self.rows.names, *self.rows.short_names)
-                widest = max([widest, *(metrics[1].horizontalAdvance(n) for n in names)])
+                widest = max([widest, *(advance(True, n) for n in names)])
             self._widths[column] = (widest, tuple(row for _, row in best.values()))
         return [known for known in self._widths if known is not None]
 
@@ -212,6 +226,7 @@ class MatchModel(QAbstractTableModel):
         plain = QFont(font)
         plain.setBold(False)
         self._fonts = (plain, bold)
+        self._advances = ({}, {})
         self._forget_widths()
 
     def _name(self, row: int) -> str:
