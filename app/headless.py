@@ -16,8 +16,8 @@ from pathlib import Path
 from app.model.atomic import write_bytes_atomic
 from app.model.capture import Capture, load_capture
 from app.model.checkpoint import read_head
-from app.model.data import DEFAULT_DATA_DIR, LessonData, load_lesson_data
 from app.model.errors import AttentionLabError
+from app.model.lesson.data import DEFAULT_DATA_DIR, LessonData, load_lesson_data
 from app.model.reshape import scorer_problem
 from app.model.scenario import read_scenario
 from app.model.scores_csv import scores_csv_bytes

@@ -21,10 +21,10 @@ from PySide6.QtWidgets import QApplication, QLabel, QWidget
 from app import i18n
 from app.i18n import tr
 from app.model.capture import load_capture
-from app.model.data import LessonData, load_lesson_data
 from app.model.errors import AttentionLabError
+from app.model.lesson.data import LessonData, load_lesson_data
+from app.model.lesson.scenes import Lesson, check_texts, load_scenes
 from app.model.scenario import read_scenario
-from app.model.scenes import Lesson, check_texts, load_scenes
 from app.model.view import initial_state
 from app.paths import name_application, user_folder_problem
 from app.poll.classpoll import PollError

@@ -11,7 +11,7 @@ from __future__ import annotations
 import tracemalloc
 from collections.abc import Callable
 
-from app.model.data import load_lesson_data
+from app.model.lesson.data import load_lesson_data
 from app.model.scale import ScaleRequest, compute_scale, random_params, random_qk
 from app.model.scoring import score_matrix
 from app.model.scoring.additive import (

@@ -106,9 +106,9 @@ def measure_poll_load(phones: int = 300, seconds: float = 60.0) -> Result:
     from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from app.model.data import load_lesson_data
-    from app.model.figures import figures_of
-    from app.model.scenes import load_scenes
+    from app.model.lesson.data import load_lesson_data
+    from app.model.lesson.figures import figures_of
+    from app.model.lesson.scenes import load_scenes
     from app.poll.classpoll import ClassPoll
     from app.poll.network import LOOPBACK
     from app.poll.questions import scene_question

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QApplication
 
 import app.ui  # noqa: F401  (first: the app's own import of pyqtgraph, before any test's)
 from app import i18n
-from app.model.data import DEFAULT_DATA_DIR
+from app.model.lesson.data import DEFAULT_DATA_DIR
 
 pytest_plugins = ["tests.matrix"]
 

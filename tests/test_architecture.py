@@ -120,7 +120,7 @@ def test_a_dock_is_declared_without_importing_its_panel() -> None:
     """The window titles, places and sorts the docks from their specs alone, so a panel's
     module is imported only when its dock is first built: a dock off the first screen costs
     the start nothing. The spec and the class agree on what both say."""
-    from app.model.data import load_lesson_data
+    from app.model.lesson.data import load_lesson_data
     from app.model.view import initial_state
     from app.ui.panels.registry import panel_specs
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from app.model.scenes import load_scenes
+from app.model.lesson.scenes import load_scenes
 from bench import Result, Target, p95
 from bench.__main__ import build_parser
 from bench.mpl_peer import against

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import app
-from app.model.bundled import BUNDLED, bundled_dir
+from app.model.lesson.bundled import BUNDLED, bundled_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 LINUX = ROOT / "resources" / "linux"

@@ -304,8 +304,8 @@ def search(seconds: float, seed: int) -> None:
 
 def check(data_dir: Path) -> int:
     """Load the file the way the app does and verify every teaching-world figure; 0 = all good."""
-    from app.model.data import load_teaching_world
-    from app.model.figures import lesson_figures
+    from app.model.lesson.data import load_teaching_world
+    from app.model.lesson.figures import lesson_figures
     from app.model.scoring import score_matrix
     from app.model.scoring.breakdown import breakdown, disagreements
 

@@ -15,7 +15,7 @@ from dataclasses import replace
 import numpy as np
 
 from app.model.capture import Capture
-from app.model.data import load_lesson_data
+from app.model.lesson.data import load_lesson_data
 from app.model.view import compute_view, initial_state
 
 STEPS = 5

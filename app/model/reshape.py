@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from app.model.data import MAX_TOKENS, LessonData
 from app.model.jsonfile import describe
+from app.model.lesson.data import MAX_TOKENS, LessonData
 from app.model.scoring import SCORERS
 from app.model.state import LabState, Options, frozen_array
 from app.model.token_names import MAX_NAME as MAX_NAME  # the editor and document ask here

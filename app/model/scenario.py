@@ -21,6 +21,13 @@ from typing import Any
 
 import numpy as np
 
+from app.model.answers.tally import (
+    MAX_RECORD_BYTES,
+    RecordError,
+    SceneCounts,
+    read_record,
+    record_of,
+)
 from app.model.atomic import write_text_atomic
 from app.model.capture import Capture
 from app.model.capture.limits import MAX_SAVED_BYTES
@@ -55,7 +62,6 @@ from app.model.state import (
     frozen_array,
     option_problem,
 )
-from app.model.tally import MAX_RECORD_BYTES, RecordError, SceneCounts, read_record, record_of
 
 __all__ = [
     "FORMAT",

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
-from app.model.data import LessonData
-from app.model.figures import EXAMPLE
+from app.model.lesson.data import LessonData
+from app.model.lesson.figures import EXAMPLE
 from app.model.memory import Scheme, kv_cache, linear_state_bytes
 from app.model.modelconfig import ModelConfig
 

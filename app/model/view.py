@@ -34,10 +34,10 @@ from app.model.capture.view import (
     selected_row,
     selected_row_weights,
 )
-from app.model.data import LessonData
 from app.model.embeddings import embedding_cosines
 from app.model.landscape import Landscape, landscape_of
 from app.model.lazy_map import LazyMap
+from app.model.lesson.data import LessonData
 from app.model.plane import Plane, plane_geometry
 from app.model.reasons import COMPARED, RowReasons
 from app.model.reshape import scorer_usable, tokens_of, weights_fit

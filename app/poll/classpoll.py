@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from app.i18n import language, tr
-from app.model.tally import PollBook, SceneCounts, counts_csv, record_of
+from app.model.answers.tally import PollBook, SceneCounts, counts_csv, record_of
 from app.poll.guard import Limits, new_room, new_session
 from app.poll.network import DEFAULT_PORT, default_address, shown_host
 from app.poll.page import Page, load_page

@@ -16,7 +16,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from app.model.tally import MAX_DEVICES
+from app.model.answers.tally import MAX_DEVICES
 
 __all__ = ["DEVICE_PATTERN", "MAX_BODY", "Answer", "Buckets", "Limits", "Refused",
            "new_room", "new_session", "parse_answer", "parse_join", "peer_key"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject
 
-from app.model.figures import figures_of
+from app.model.lesson.figures import figures_of
 from app.poll.classpoll import ClassPoll
 from app.poll.questions import Question, scene_question
 from app.state.lesson import LessonRun

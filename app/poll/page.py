@@ -14,7 +14,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from app.i18n import chain, strings
-from app.model.bundled import bundled_dir
+from app.model.lesson.bundled import bundled_dir
 
 __all__ = ["PAGE_DIR", "PAGE_KEYS", "Asset", "Page", "load_page"]
 

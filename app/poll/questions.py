@@ -7,10 +7,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from app.i18n import language, tr
-from app.model.figures import Figure
-from app.model.poll import BYTE_UNITS, MAX_CHOICES, MIN_CHOICES, Ranges
-from app.model.scenes import Scene
-from app.model.tally import MAX_SCENE_CHARS, MAX_TEXT
+from app.model.answers.poll import BYTE_UNITS, MAX_CHOICES, MIN_CHOICES, Ranges
+from app.model.answers.tally import MAX_SCENE_CHARS, MAX_TEXT
+from app.model.lesson.figures import Figure
+from app.model.lesson.scenes import Scene
 from app.ui.format import format_number
 
 __all__ = ["MAX_TEXT", "Question", "edge_text", "range_labels", "scene_question"]

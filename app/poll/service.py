@@ -20,7 +20,7 @@ from typing import Any
 
 from aiohttp import web
 
-from app.model.tally import Outcome, PollBook, SceneCounts, SceneTally
+from app.model.answers.tally import Outcome, PollBook, SceneCounts, SceneTally
 from app.poll.guard import (
     MAX_BODY,
     Buckets,

@@ -27,12 +27,12 @@ from pathlib import Path
 
 from PySide6.QtCore import QLockFile, QObject, Qt, QTimer, Signal
 
+from app.model.answers.tally import SceneCounts
 from app.model.atomic import write_text_atomic
 from app.model.errors import ScenarioError
 from app.model.jsonfile import ROOT
 from app.model.scenario import SUFFIX, Scenario, dumps, read_scenario_file
 from app.model.state import LabState
-from app.model.tally import SceneCounts
 from app.model.view import initial_state
 from app.paths import user_data_dir
 from app.state.document import Document

@@ -16,15 +16,15 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
-from app.model.atomic import write_text_atomic
-from app.model.class_history import (
+from app.model.answers.class_history import (
     ClassRecord,
     HistoryError,
     history_text,
     read_history,
     with_class,
 )
-from app.model.tally import SceneCounts
+from app.model.answers.tally import SceneCounts
+from app.model.atomic import write_text_atomic
 from app.paths import user_data_dir
 from app.state.autosave import aside_path
 

@@ -15,15 +15,15 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 
 from app.model.capture import VALUE_LIMIT, Capture
-from app.model.data import LessonData
-from app.model.figures import Figure, figures_of
+from app.model.lesson.data import LessonData
+from app.model.lesson.figures import Figure, figures_of
+from app.model.lesson.scenes import Scene, scene_state
 from app.model.reshape import (
     heads_problem,
     scorer_usable,
     teaching_selection,
     usable_scorer,
 )
-from app.model.scenes import Scene, scene_state
 from app.model.scoring import SCORERS
 from app.model.state import (
     EDIT_LIMIT,

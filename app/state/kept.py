@@ -8,7 +8,7 @@ from typing import Protocol
 
 from PySide6.QtCore import SignalInstance
 
-from app.model.tally import SceneCounts
+from app.model.answers.tally import SceneCounts
 
 __all__ = ["Kept"]
 

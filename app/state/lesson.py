@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
-from app.model.scene_setup import with_pair
-from app.model.scenes import Lesson, Scene, scene_state
+from app.model.lesson.scene_setup import with_pair
+from app.model.lesson.scenes import Lesson, Scene, scene_state
 from app.model.state import LabState
 from app.state.document import Document
 

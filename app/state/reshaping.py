@@ -7,14 +7,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from app.model import reshape
-from app.model.data import MAX_TOKENS
+from app.model.lesson.data import MAX_TOKENS
 from app.model.state import LabState
 from app.state.notice import Notice, scorer_term
 
 if TYPE_CHECKING:
     from PySide6.QtCore import SignalInstance
 
-    from app.model.data import LessonData
+    from app.model.lesson.data import LessonData
 
 NAME_NOTICES = {
     "empty": "notice.token_name.empty",

@@ -20,8 +20,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
+from app.model.answers.tally import SceneCounts
 from app.model.scenario import Scenario, read_scenario_file, write_scenario
-from app.model.tally import SceneCounts
 from app.model.view import initial_state
 from app.state.autosave import Autosaver, FolderLock, Restored, restore
 from app.state.class_history import ClassHistory

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from app.model.scenes import Lesson, load_scenes
+from app.model.lesson.scenes import Lesson, load_scenes
 from app.poll.classpoll import ClassPoll
 from app.poll.lesson import LessonPoll
 from app.state.class_history import ClassHistory

@@ -11,7 +11,7 @@ from pathlib import Path
 from PySide6.QtCore import QSize
 from PySide6.QtGui import QIcon
 
-from app.model.bundled import bundled_dir
+from app.model.lesson.bundled import bundled_dir
 
 __all__ = ["DESKTOP_ENTRY", "ICON_DIR", "ICON_NAME", "app_icon", "icon_files"]
 

@@ -23,7 +23,7 @@ from PySide6.QtCore import QObject, Qt, Slot
 from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import QWidget
 
-from app.model.bundled import bundled_dir
+from app.model.lesson.bundled import bundled_dir
 from app.ui.qt_known import gui_app
 
 __all__ = [

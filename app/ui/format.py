@@ -12,9 +12,9 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import cast
 
 from app.i18n import current, tr
-from app.model.data import LessonData
 from app.model.decoder_flow import Shape
-from app.model.figures import Figure, decimals_of
+from app.model.lesson.data import LessonData
+from app.model.lesson.figures import Figure, decimals_of
 from app.model.modelconfig import Claim
 from app.model.scoring import Undefined
 

@@ -10,11 +10,11 @@ from dataclasses import replace
 import numpy as np
 
 from app.i18n import tr
-from app.model.data import LessonData
-from app.model.figures import EXAMPLE, Figure
+from app.model.lesson.data import LessonData
+from app.model.lesson.figures import EXAMPLE, Figure
+from app.model.lesson.scenes import Lesson
 from app.model.memory import kv_cache, reduction_pct
 from app.model.modelconfig import Claim
-from app.model.scenes import Lesson
 from app.model.scoring import score_matrix
 from app.model.scoring.breakdown import breakdown
 from app.model.timeline import stage

@@ -23,8 +23,8 @@ from app.model.capture import (
     load_capture,
 )
 from app.model.capture.view import FULL_CELLS, available_scorers
-from app.model.data import load_lesson_data
 from app.model.errors import ScenarioError
+from app.model.lesson.data import load_lesson_data
 from app.model.scenario import dumps, loads
 from app.model.scoring import SCORERS, score_matrix
 from app.model.view import compute_view, initial_state

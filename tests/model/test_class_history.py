@@ -11,7 +11,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from app.model.class_history import (
+from app.model.answers.class_history import (
     HISTORY_CSV_HEADER,
     ClassRecord,
     HistoryError,
@@ -21,7 +21,7 @@ from app.model.class_history import (
     shown_time,
     with_class,
 )
-from app.model.tally import SceneCounts
+from app.model.answers.tally import SceneCounts
 
 BEIJING = timezone(timedelta(hours=8))
 FIRST = ClassRecord(datetime(2026, 3, 5, 14, 3, tzinfo=BEIJING), (

@@ -15,7 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.model.data import (
+from app.model.errors import AttentionLabError, DataError
+from app.model.jsonfile import MAX_FILE_BYTES, FileRefused, read_small_file
+from app.model.lesson.data import (
     ANCHOR_FILE,
     DEFAULT_DATA_DIR,
     DIALOGUE_FILE,
@@ -23,8 +25,6 @@ from app.model.data import (
     TEACHING_FILE,
     load_lesson_data,
 )
-from app.model.errors import AttentionLabError, DataError
-from app.model.jsonfile import MAX_FILE_BYTES, FileRefused, read_small_file
 
 FILES = (DIALOGUE_FILE, TEACHING_FILE, ANCHOR_FILE, FRONTIER_FILE)
 

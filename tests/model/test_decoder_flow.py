@@ -6,8 +6,8 @@ from dataclasses import replace
 
 import pytest
 
-from app.model.data import load_anchor
 from app.model.decoder_flow import SEQUENCE, STAGE_KEYS, decoder_stages
+from app.model.lesson.data import load_anchor
 
 
 @pytest.fixture(scope="module")

@@ -12,9 +12,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from app.model.data import load_lesson_data, load_teaching_world
 from app.model.errors import DataError
-from app.model.figures import (
+from app.model.lesson.data import load_lesson_data, load_teaching_world
+from app.model.lesson.figures import (
     PUBLISHED,
     Figure,
     decimals_of,

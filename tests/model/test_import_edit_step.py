@@ -10,7 +10,7 @@ import pytest
 
 from app.model.capture import Capture
 from app.model.capture.view import FULL_CELLS, edited_vector
-from app.model.data import load_lesson_data
+from app.model.lesson.data import load_lesson_data
 from app.model.view import compute_view, initial_state
 
 RNG = np.random.default_rng(5)

@@ -9,7 +9,7 @@ from dataclasses import replace
 import numpy as np
 
 from app.model.capture import Capture
-from app.model.data import load_lesson_data
+from app.model.lesson.data import load_lesson_data
 from app.model.view import compute_view, imported_view_holds, initial_state
 
 RNG = np.random.default_rng(11)

@@ -8,8 +8,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from app.model.data import load_lesson_data
 from app.model.landscape import LANDSCAPE_SAMPLES, MAX_ASPECT, compared_shapes, landscape_of
+from app.model.lesson.data import load_lesson_data
 from app.model.scoring import SCORERS, score_pair
 from app.model.view import compute_view, initial_state, scorer_params
 

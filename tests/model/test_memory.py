@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.model.data import load_anchor, load_frontier
+from app.model.lesson.data import load_anchor, load_frontier
 from app.model.memory import (
     GIB,
     KIB,

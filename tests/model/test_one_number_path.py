@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from app.model import view as view_module
-from app.model.data import load_lesson_data
+from app.model.lesson.data import load_lesson_data
 from app.model.view import compute_view, initial_state
 
 

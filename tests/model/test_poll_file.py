@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 
 from app.i18n import strings
-from app.model.data import load_lesson_data
+from app.model.answers.poll import MAX_CHOICES, MIN_CHOICES
 from app.model.errors import DataError
-from app.model.figures import figures_of
+from app.model.lesson.data import load_lesson_data
+from app.model.lesson.figures import figures_of
+from app.model.lesson.scenes import SCENES_FILE, load_scenes
 from app.model.memory import GIB
-from app.model.poll import MAX_CHOICES, MIN_CHOICES
-from app.model.scenes import SCENES_FILE, load_scenes
 from app.model.scoring import SCORERS, ScorerParams, Undefined, score_matrix, score_pair
 from app.model.scoring.breakdown import breakdown
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from app.model.data import load_lesson_data
 from app.model.errors import DataError
-from app.model.figures import lesson_figures, rounds_to
+from app.model.lesson.data import load_lesson_data
+from app.model.lesson.figures import lesson_figures, rounds_to
 from app.model.memory import kv_cache, reduction_pct
 
 ANCHOR, FRONTIER = "anchor-model.json", "frontier-models.json"

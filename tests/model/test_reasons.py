@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from app.model.data import load_lesson_data
+from app.model.lesson.data import load_lesson_data
 from app.model.reasons import SwapReason, explain_row, explain_swap, key_norms
 from app.model.scoring import score_matrix
 from app.model.scoring.breakdown import Swap, disagreements, ranks

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from app.model import reshape
-from app.model.data import MAX_TOKENS, load_lesson_data
 from app.model.errors import ScenarioError
+from app.model.lesson.data import MAX_TOKENS, load_lesson_data
 from app.model.scenario import dumps, loads
 from app.model.state import Options
 from app.model.view import compute_view, initial_state

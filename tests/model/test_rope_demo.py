@@ -9,8 +9,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from app.model.data import load_lesson_data
 from app.model.errors import ScenarioError
+from app.model.lesson.data import load_lesson_data
 from app.model.plane import editable_values
 from app.model.rope import rotate
 from app.model.scenario import dumps, loads

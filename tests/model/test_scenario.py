@@ -292,7 +292,7 @@ def test_options_the_document_refuses_are_refused_on_read(options: dict, field: 
 
 
 def test_options_at_their_limits_open_and_every_option_change_still_works(qtbot) -> None:
-    from app.model.data import load_lesson_data
+    from app.model.lesson.data import load_lesson_data
     from app.model.view import initial_state
     from app.state.document import Document
 

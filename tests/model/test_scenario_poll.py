@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from app.model.data import load_lesson_data
+from app.model.answers.poll import MAX_CHOICES
+from app.model.answers.tally import MAX_SCENE_CHARS, MAX_TEXT, PollBook, SceneCounts
 from app.model.errors import ScenarioError
-from app.model.poll import MAX_CHOICES
+from app.model.lesson.data import load_lesson_data
 from app.model.scenario import dumps, loads, loads_file, read_scenario_file, write_scenario
-from app.model.tally import MAX_SCENE_CHARS, MAX_TEXT, PollBook, SceneCounts
 from app.model.view import initial_state
 from app.poll.questions import Question
 

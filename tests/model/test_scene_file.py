@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from app.i18n import get, strings
-from app.model.data import load_lesson_data
 from app.model.errors import DataError
-from app.model.scene_setup import with_pair
-from app.model.scenes import SCENES_FILE, Scene, check_texts, load_scenes, scene_state
+from app.model.lesson.data import load_lesson_data
+from app.model.lesson.scene_setup import with_pair
+from app.model.lesson.scenes import SCENES_FILE, Scene, check_texts, load_scenes, scene_state
 
 DOCKS = ("playground", "editor", "heatmap", "expansion", "match", "shapes", "timeline",
          "landscapes")

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from app.model.tally import Outcome, PollBook, RecordError, SceneTally
+from app.model.answers.tally import Outcome, PollBook, RecordError, SceneTally
 
 A, B = "a" * 22, "b" * 22
 

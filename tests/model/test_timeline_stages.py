@@ -7,8 +7,8 @@ from dataclasses import fields
 
 import pytest
 
-from app.model.data import load_lesson_data
-from app.model.figures import lesson_figures
+from app.model.lesson.data import load_lesson_data
+from app.model.lesson.figures import lesson_figures
 from app.model.memory import KIB, MIB
 from app.model.state import Options
 from app.model.timeline import BASE_OPTIONS, STAGES, TRACKS, kv_bars, stage, stage_changes

@@ -10,7 +10,7 @@ import pytest
 
 from app.model import embeddings as embeddings_module
 from app.model import view as view_module
-from app.model.data import load_lesson_data
+from app.model.lesson.data import load_lesson_data
 from app.model.scoring import score_matrix
 from app.model.scoring.breakdown import ranks
 from app.model.state import Q_SCALES, Options, option_problem

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from app.model.data import load_lesson_data
+from app.model.lesson.data import load_lesson_data
 from app.model.scoring import SCORERS, ScorerParams, Undefined, score_matrix
 from app.model.scoring.additive import AdditiveWeights
 from app.model.scoring.qknorm import QKNormWeights

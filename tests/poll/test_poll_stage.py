@@ -14,10 +14,10 @@ from PySide6.QtGui import QFontInfo
 from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout, QWidget
 
 from app.i18n import set_language, strings
-from app.model.data import load_lesson_data
-from app.model.figures import figures_of
-from app.model.scenes import load_scenes
-from app.model.tally import SceneCounts
+from app.model.answers.tally import SceneCounts
+from app.model.lesson.data import load_lesson_data
+from app.model.lesson.figures import figures_of
+from app.model.lesson.scenes import load_scenes
 from app.poll.classpoll import ClassPoll
 from app.poll.lesson import LessonPoll
 from app.poll.network import (

@@ -9,9 +9,9 @@ import math
 import os
 from pathlib import Path
 
-from app.model import data as lesson_data
+from app.model.lesson import data as lesson_data
+from app.model.lesson.scenes import SCENES_FILE, load_scenes
 from app.model.scenario import MAX_BYTES, dumps
-from app.model.scenes import SCENES_FILE, load_scenes
 from app.model.view import initial_state
 
 DATA = lesson_data.load_lesson_data()

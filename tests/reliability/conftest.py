@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from app import i18n
-from app.model.data import load_lesson_data
+from app.model.lesson.data import load_lesson_data
 from app.model.view import initial_state
 from app.startup import build_window, make_application
 from app.state.document import Document

@@ -21,7 +21,7 @@ from numpy.lib import format as npy
 from safetensors.numpy import save_file
 
 from app.model.capture import MAX_CAPTURE_BYTES, CaptureError, load_capture
-from app.model.data import load_lesson_data
+from app.model.lesson.data import load_lesson_data
 from app.model.scenario import dumps, loads
 from app.model.view import initial_state
 

@@ -17,7 +17,7 @@ import pytest
 from app.headless import input_problem
 from app.main import main
 from app.model.capture import capture_from_arrays
-from app.model.data import DEFAULT_DATA_DIR, load_lesson_data
+from app.model.lesson.data import DEFAULT_DATA_DIR, load_lesson_data
 from app.model.reshape import with_dimension
 from app.model.scenario import dumps, write_scenario
 from app.model.scores_csv import CSV_ENCODING

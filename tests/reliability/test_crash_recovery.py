@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 
 from app.i18n import strings
-from app.model.data import load_lesson_data
+from app.model.lesson.data import load_lesson_data
+from app.model.lesson.scenes import load_scenes, scene_state
 from app.model.scenario import loads
-from app.model.scenes import load_scenes, scene_state
 from app.model.view import initial_state
 from app.state.autosave import autosave_paths
 

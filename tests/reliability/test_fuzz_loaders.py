@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.model import data as lesson_data
 from app.model.errors import AttentionLabError, DataError, ScenarioError
+from app.model.lesson import data as lesson_data
 from app.model.scenario import POSITION_LIMIT, dumps, loads, read_scenario
 from app.model.scoring import SCORERS
 from app.model.state import EDIT_LIMIT, SINK_LIMIT, WORLDS, LabState, Options, frozen_array

@@ -29,8 +29,8 @@ from bad_inputs import (
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QSpinBox
 
-from app.model import data as lesson_data
 from app.model.errors import DataError, ScenarioError
+from app.model.lesson import data as lesson_data
 from app.model.scenario import POSITION_LIMIT, dumps, read_scenario
 from app.model.state import EDIT_LIMIT
 from app.model.view import compute_view, initial_state
@@ -321,7 +321,7 @@ def test_data_at_every_limit_builds_the_main_window(every_dock_window, data_dir)
     shortest vector, the largest context a spin box holds, the most heads, the farthest
     position, the largest claim — and the window builds and paints on it."""
     from app import i18n
-    from app.model.data import MIN_LENGTH
+    from app.model.lesson.data import MIN_LENGTH
     from app.model.modelconfig import CLAIM_LIMIT, MAX_CONTEXT
     from app.model.state import MAX_HEADS
 

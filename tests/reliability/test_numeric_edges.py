@@ -10,9 +10,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
 from app.i18n import tr
-from app.model import data as lesson_data
 from app.model.attention import attention_weights, softmax
 from app.model.errors import DataError
+from app.model.lesson import data as lesson_data
 from app.model.scoring import SCORERS, Undefined
 from app.model.state import EDIT_LIMIT
 from app.model.view import compute_view, initial_state

@@ -16,6 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.model import scenario
+from app.model.answers.poll import MAX_CHOICES
+from app.model.answers.tally import MAX_COUNT, MAX_SCENE_CHARS, MAX_SCENES, MAX_TEXT, SceneCounts
 from app.model.capture import Capture, capture_from_arrays
 from app.model.capture.limits import (
     MAX_HEADS,
@@ -25,9 +27,8 @@ from app.model.capture.limits import (
     MAX_TOKEN_CHARS,
     VALUE_LIMIT,
 )
-from app.model.data import MAX_TOKENS, load_lesson_data
 from app.model.errors import ScenarioError
-from app.model.poll import MAX_CHOICES
+from app.model.lesson.data import MAX_TOKENS, load_lesson_data
 from app.model.reshape import MAX_DIM, MIN_DIM, name_problem, scorer_usable
 from app.model.scenario import MAX_BYTES, dumps, loads, loads_file, write_scenario
 from app.model.scoring import SCORERS
@@ -46,7 +47,6 @@ from app.model.state import (
     Options,
     frozen_array,
 )
-from app.model.tally import MAX_COUNT, MAX_SCENE_CHARS, MAX_SCENES, MAX_TEXT, SceneCounts
 from app.model.view import initial_state
 from app.state import autosave as autosave_module
 from app.state.autosave import Autosaver, autosave_paths, restore

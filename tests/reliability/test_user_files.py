@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QApplication
 
 from app.model import atomic
 from app.model.atomic import write_bytes_atomic, write_text_atomic
-from app.model.data import load_lesson_data
+from app.model.lesson.data import load_lesson_data
 from app.model.questions import LOG_NAME
 from app.model.scenario import write_scenario
 from app.model.view import initial_state

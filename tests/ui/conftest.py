@@ -10,8 +10,8 @@ import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import Qt
 
-from app.model.data import load_lesson_data
-from app.model.scenes import load_scenes
+from app.model.lesson.data import load_lesson_data
+from app.model.lesson.scenes import load_scenes
 from app.startup import build_window, make_application
 from app.state.document import Document
 from app.state.lesson import LessonRun

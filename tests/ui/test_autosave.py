@@ -17,7 +17,7 @@ from PySide6.QtCore import QFileSystemWatcher, Qt
 from PySide6.QtWidgets import QApplication
 
 from app.model import scenario
-from app.model.data import load_lesson_data
+from app.model.lesson.data import load_lesson_data
 from app.model.scenario import dumps, read_scenario, write_scenario
 from app.model.state import Options
 from app.model.view import initial_state

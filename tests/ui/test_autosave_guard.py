@@ -21,7 +21,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QMessageBox
 
 from app.i18n import tr
-from app.model.data import load_lesson_data
+from app.model.lesson.data import load_lesson_data
 from app.model.scenario import dumps, read_scenario, write_scenario
 from app.model.view import initial_state
 from app.state import autosave as autosave_module

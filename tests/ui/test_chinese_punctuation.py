@@ -18,8 +18,8 @@ import pytest
 from PySide6.QtCore import Qt
 
 from app.i18n import set_language, strings
-from app.model.data import load_lesson_data
-from app.model.figures import lesson_figures
+from app.model.lesson.data import load_lesson_data
+from app.model.lesson.figures import lesson_figures
 from app.model.timeline import STAGES
 from app.ui.format import format_figure, format_in_words
 from app.ui.language import apply_language

@@ -21,9 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "poll"))
 from poll_helpers import Phone, device, wait_counts
 
 from app.i18n import tr
-from app.model.class_history import HISTORY_CSV_HEADER, read_history
+from app.model.answers.class_history import HISTORY_CSV_HEADER, read_history
+from app.model.answers.tally import SceneCounts
 from app.model.scores_csv import CSV_ENCODING
-from app.model.tally import SceneCounts
 from app.paths import user_data_dir
 from app.startup import build_window
 from app.state.autosave import autosave_paths

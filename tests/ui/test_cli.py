@@ -14,7 +14,7 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QLabel
 
 from app.main import main
-from app.model.data import load_lesson_data
+from app.model.lesson.data import load_lesson_data
 from app.model.scenario import dumps, write_scenario
 from app.model.view import initial_state
 from app.ui import errors as error_hook

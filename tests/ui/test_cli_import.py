@@ -17,7 +17,7 @@ from PySide6.QtGui import QImage
 from safetensors.numpy import save_file
 
 from app.main import main
-from app.model.data import load_lesson_data
+from app.model.lesson.data import load_lesson_data
 from app.model.scores_csv import CSV_ENCODING
 
 ROOT = Path(__file__).resolve().parents[2]

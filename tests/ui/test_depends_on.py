@@ -13,7 +13,7 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 
 from app.model.capture import capture_from_arrays
-from app.model.data import load_lesson_data
+from app.model.lesson.data import load_lesson_data
 from app.model.state import STATE_FIELDS, LabState, frozen_array
 from app.state.document import Document
 from app.ui.panels.registry import panel_specs

@@ -7,7 +7,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from app.model.data import load_lesson_data
+from app.model.lesson.data import load_lesson_data
 from app.model.view import compute_view, initial_state
 from app.state.document import Document
 

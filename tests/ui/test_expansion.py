@@ -195,7 +195,7 @@ def test_additive_steps_are_numpys_and_end_on_the_heatmaps_cell(qtbot, panel):
 
 
 def test_tanh_count_for_this_world_and_the_lesson_scale(qtbot, panel):
-    from app.model.figures import EXAMPLE
+    from app.model.lesson.figures import EXAMPLE
     from app.ui.format import format_number
 
     view, _ = additive_panel(qtbot, panel)
@@ -209,7 +209,7 @@ def test_tanh_count_for_this_world_and_the_lesson_scale(qtbot, panel):
 
 
 def test_tanh_count_reads_in_yi_in_chinese(qtbot, panel):
-    from app.model.figures import EXAMPLE
+    from app.model.lesson.figures import EXAMPLE
     from app.ui.format import format_in_words
     from app.ui.language import apply_language
 

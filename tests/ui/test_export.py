@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 from app.i18n import tr
 from app.model import atomic
 from app.model.capture import capture_from_arrays
-from app.model.data import load_lesson_data
+from app.model.lesson.data import load_lesson_data
 from app.model.scores_csv import CSV_ENCODING, scores_csv
 from app.state.document import Document
 from app.ui.actions import exports as exports_module

@@ -9,8 +9,8 @@ from pathlib import Path
 from PySide6.QtWidgets import QLabel, QMenu, QVBoxLayout, QWidget
 
 from app.i18n import tr
-from app.model.data import load_lesson_data
-from app.model.scenes import SCENES_FILE
+from app.model.lesson.data import load_lesson_data
+from app.model.lesson.scenes import SCENES_FILE
 from app.startup import make_application
 from app.state.document import Document
 from app.ui.app import build_main_window

@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from app.model import questions as questions_module
-from app.model.figures import lesson_figures
+from app.model.lesson.figures import lesson_figures
 from app.model.measure import MAX_D_A, MAX_T
 from app.model.questions import LOG_NAME, read_questions
 from app.paths import user_data_dir

@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from app.i18n import tr
-from app.model.scenes import load_scenes
+from app.model.lesson.scenes import load_scenes
 from app.model.state import Q_SCALES
 from app.ui.panels.heatmap.panel import HeatmapPanel
 from app.ui.widgets.stage_text import WORD_JOINER

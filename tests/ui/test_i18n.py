@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 from app import i18n
 from app.i18n import strings
 from app.model.decoder_flow import STAGE_KEYS as DECODER_STAGES
-from app.model.scenes import check_texts, load_scenes
+from app.model.lesson.scenes import check_texts, load_scenes
 from app.model.scoring import SCORERS
 from app.model.state import WORLDS
 from app.model.timeline import STAGES, TRACKS

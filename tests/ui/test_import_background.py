@@ -15,7 +15,7 @@ from safetensors.numpy import save_file
 
 from app.i18n import tr
 from app.model.capture import Capture, load_capture
-from app.model.data import load_lesson_data
+from app.model.lesson.data import load_lesson_data
 from app.model.scale import block_image
 from app.model.view import compute_view
 from app.state import document as document_module

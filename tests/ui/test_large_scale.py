@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QApplication
 
-from app.model.data import load_lesson_data
+from app.model.lesson.data import load_lesson_data
 from app.startup import build_window, make_application
 from app.state.document import Document
 from app.ui.language import apply_language

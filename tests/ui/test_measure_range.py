@@ -8,7 +8,7 @@ import numpy as np
 from PySide6.QtCore import Qt
 
 from app.i18n import tr
-from app.model.figures import EXAMPLE
+from app.model.lesson.figures import EXAMPLE
 from app.model.measure import CHUNK_BYTES, DTYPE, MAX_D_A, MAX_T, MIN_T
 from app.ui.format import format_number
 from app.ui.widgets.number_box import NumberNote

@@ -18,9 +18,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "poll"))
 
 from poll_helpers import Phone, device, wait_counts
 
+from app.model.answers.tally import CSV_HEADER, SceneCounts
 from app.model.scenario import dumps
 from app.model.scores_csv import CSV_ENCODING
-from app.model.tally import CSV_HEADER, SceneCounts
 from app.paths import user_data_dir
 from app.startup import build_window
 from app.state.autosave import autosave_paths

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QComboBox, QWidget
 
 from app.i18n import tr
 from app.model import reshape
-from app.model.data import load_lesson_data
+from app.model.lesson.data import load_lesson_data
 from app.model.scoring import SCORERS
 from app.model.view import compute_view, initial_state
 from app.state.document import Document

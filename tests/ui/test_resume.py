@@ -11,7 +11,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton
 
 from app.i18n import tr
-from app.model.scenes import scene_state
+from app.model.lesson.scenes import scene_state
 from app.startup import build_window, make_application
 from app.ui import settings as keys
 from app.ui.layout.resume import asks_where_to_start

@@ -16,9 +16,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.model.data import load_lesson_data
 from app.model.errors import DataError
-from app.model.scenes import SCENES_FILE, load_scenes
+from app.model.lesson.data import load_lesson_data
+from app.model.lesson.scenes import SCENES_FILE, load_scenes
 from app.startup import build_window, make_application
 from app.state.document import Document
 from app.ui.look import Look

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication, QComboBox, QWidget
 
 from app.i18n import tr
 from app.main import main
-from app.model.scenes import scene_state
+from app.model.lesson.scenes import scene_state
 from app.model.view import initial_state
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")

@@ -10,9 +10,9 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QLabel
 
-from app.model.data import load_lesson_data
 from app.model.errors import ScenarioError
-from app.model.figures import EXAMPLE
+from app.model.lesson.data import load_lesson_data
+from app.model.lesson.figures import EXAMPLE
 from app.model.memory import additive_intermediate_bytes, score_matrix_bytes
 from app.model.scenario import dumps, loads
 from app.model.state import MAX_SHAPES_D_A, MAX_SHAPES_T, Options, option_problem

@@ -8,9 +8,9 @@ from __future__ import annotations
 from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QToolBar, QVBoxLayout, QWidget
 
 from app.i18n import tr
-from app.model.data import load_lesson_data
+from app.model.lesson.data import load_lesson_data
+from app.model.lesson.scenes import SCENES_FILE
 from app.model.scenario import write_scenario
-from app.model.scenes import SCENES_FILE
 from app.model.view import initial_state
 from app.startup import make_application
 from app.state.document import Document

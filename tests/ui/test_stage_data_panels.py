@@ -12,8 +12,8 @@ import itertools
 import pytest
 from PySide6.QtCore import QSize
 
-from app.model.data import load_lesson_data
-from app.model.scenes import load_scenes, scene_state
+from app.model.lesson.data import load_lesson_data
+from app.model.lesson.scenes import load_scenes, scene_state
 from app.state.document import Document
 from app.ui.fonts import STAGE_MIN_PX
 from app.ui.panels.editor.panel import EditorPanel

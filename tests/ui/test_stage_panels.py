@@ -12,7 +12,7 @@ import itertools
 import numpy as np
 import pytest
 
-from app.model.data import load_lesson_data
+from app.model.lesson.data import load_lesson_data
 from app.model.scoring import SCORERS
 from app.state.document import Document
 from app.ui.panels.expansion.panel import ExpansionPanel

@@ -15,7 +15,7 @@ from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtWidgets import QApplication
 
 from app.i18n import tr
-from app.model.figures import lesson_figures
+from app.model.lesson.figures import lesson_figures
 from app.model.memory import KIB
 from app.model.timeline import STAGES, TRACKS, stage
 from app.ui.format import format_bytes, format_claim, format_figure, format_number, format_score

@@ -12,8 +12,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
 from app.model import reshape
-from app.model.data import load_lesson_data
 from app.model.errors import ScenarioError
+from app.model.lesson.data import load_lesson_data
 from app.model.scenario import dumps, loads, state_to_dict
 from app.model.view import initial_state
 from app.ui.panels.editor.panel import EditorPanel

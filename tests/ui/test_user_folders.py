@@ -13,7 +13,7 @@ from PySide6.QtCore import QSettings
 
 from app import paths
 from app.main import build_parser
-from app.model.data import load_lesson_data
+from app.model.lesson.data import load_lesson_data
 from app.model.questions import LOG_NAME
 from app.model.scenario import write_scenario
 from app.model.view import initial_state

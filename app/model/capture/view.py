@@ -15,7 +15,7 @@ import numpy as np
 
 from app.model.attention import softmax
 from app.model.capture import Capture
-from app.model.data import MAX_TOKENS
+from app.model.lesson.data import MAX_TOKENS
 from app.model.reasons import RowReasons, explain_row, key_norms
 from app.model.scoring import SCORERS, ScorerParams, score_matrix
 from app.model.state import LabState

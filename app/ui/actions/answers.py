@@ -16,8 +16,8 @@ from PySide6.QtGui import QUndoCommand
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QWidget
 
 from app.i18n import tr
-from app.model.class_history import history_csv
-from app.model.tally import SceneCounts
+from app.model.answers.class_history import history_csv
+from app.model.answers.tally import SceneCounts
 from app.poll.classpoll import ClassPoll
 from app.state.class_history import ClassHistory
 from app.state.document import Document

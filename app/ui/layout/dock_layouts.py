@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
-from app.model.scenes import SceneLayout
+from app.model.lesson.scenes import SceneLayout
 from app.ui.panels.guide.panel import GuidePanel
 
 LEFT, RIGHT = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.i18n import tr
-from app.model.class_history import ClassRecord, shown_time
+from app.model.answers.class_history import ClassRecord, shown_time
 from app.state.class_history import ClassHistory
 from app.ui.format import format_number
 from app.ui.widgets.poll_bars import LETTERS

@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.i18n import tr
-from app.model.scenes import Scene
-from app.model.tally import MAX_DEVICES, SceneCounts
+from app.model.answers.tally import MAX_DEVICES, SceneCounts
+from app.model.lesson.scenes import Scene
 from app.poll.classpoll import ClassPoll
 from app.ui.fonts import HEADING, emphasize
 from app.ui.format import format_number

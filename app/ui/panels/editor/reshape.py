@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 
 from app.i18n import tr
 from app.model import reshape
-from app.model.data import MAX_TOKENS
+from app.model.lesson.data import MAX_TOKENS
 from app.state.document import Document
 from app.state.reshaping import count_notice, name_notice
 from app.ui.format import plain_tip

@@ -9,7 +9,7 @@ import html
 import numpy as np
 
 from app.i18n import tr
-from app.model.figures import EXAMPLE
+from app.model.lesson.figures import EXAMPLE
 from app.model.scoring.additive import AdditiveSteps, tanh_evaluations
 from app.model.scoring.worked import AdditiveWork
 from app.model.view import View

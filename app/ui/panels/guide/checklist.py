@@ -14,7 +14,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
 
 from app.i18n import tr
-from app.model.data import LessonData
+from app.model.lesson.data import LessonData
 from app.model.reshape import role_index
 from app.model.state import LabState
 from app.model.view import View

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.i18n import tr
-from app.model.scenes import Text
+from app.model.lesson.scenes import Text
 from app.state.lesson import LessonRun
 from app.ui.fonts import HEADING, READING, STRONG, emphasize
 from app.ui.widgets.rich_label import rich_label

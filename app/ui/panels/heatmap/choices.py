@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.i18n import tr
-from app.model.scenes import load_scenes
+from app.model.lesson.scenes import load_scenes
 from app.model.scoring import SCORERS
 from app.model.state import HEATMAP_SOURCES, Q_SCALES, LabState
 from app.model.view import View

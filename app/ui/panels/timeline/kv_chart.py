@@ -17,7 +17,7 @@ from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QSlider, QVBoxLayout, QWidget
 
 from app.i18n import tr
-from app.model.data import LessonData
+from app.model.lesson.data import LessonData
 from app.model.modelconfig import ModelConfig
 from app.model.timeline import KVBar, kv_bars, kv_context
 from app.ui.figure_table import TableFigure, TableRow

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.i18n import tr
-from app.model.figures import live_teaching_figures
+from app.model.lesson.figures import live_teaching_figures
 from app.model.reshape import role_row
 from app.model.state import STATE_FIELDS
 from app.model.timeline import STAGES, Milestone, stage

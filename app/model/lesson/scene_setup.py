@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from app.model.data import LessonData
 from app.model.jsonfile import JsonFile, describe, join
+from app.model.lesson.data import LessonData
 from app.model.state import EDIT_LIMIT, LabState, frozen_array
 
 MOVABLE_WORLD = "dialogue"

@@ -20,8 +20,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from app.model.figures import PUBLISHED, Figure
 from app.model.jsonfile import JsonFile, describe, join
+from app.model.lesson.figures import PUBLISHED, Figure
 
 __all__ = ["BYTE_UNITS", "MAX_CHOICES", "MIN_CHOICES", "Localized", "Poll", "Ranges",
            "figure_in", "parse_poll"]

@@ -15,8 +15,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from app.model.answers.poll import MAX_CHOICES
 from app.model.csv_cells import text_cell
-from app.model.poll import MAX_CHOICES
 
 __all__ = ["MAX_DEVICES", "MAX_RECORD_BYTES", "MAX_SCENE_CHARS", "MAX_TEXT", "RECORD_VERSION",
            "Outcome", "PollBook", "RecordError", "SceneCounts", "SceneTally", "counts_csv",

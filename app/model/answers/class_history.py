@@ -7,7 +7,8 @@ they are written here instead, where only the teacher opens them. The file is JS
     {"version": 1, "classes": [{"when": "2026-03-05T14:03:00+08:00",
                                 "poll": {"version": 1, "scenes": [...]}}]}
 
-`poll` is the record a scenario keeps (`app.model.tally.record_of`), read by the same reader.
+`poll` is the record a scenario keeps (`app.model.answers.tally.record_of`), read by the
+same reader.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from app.model.tally import (
+from app.model.answers.tally import (
     CSV_HEADER,
     RecordError,
     SceneCounts,

@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from app.model.bundled import bundled_dir
 from app.model.errors import DataError
 from app.model.jsonfile import JsonFile, join
+from app.model.lesson.bundled import bundled_dir
 from app.model.modelconfig import MAX_CONTEXT, Claim, ModelConfig, read_claims, read_model
 from app.model.scoring.additive import AdditiveWeights
 from app.model.scoring.qknorm import QKNormWeights

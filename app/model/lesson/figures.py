@@ -18,10 +18,10 @@ from typing import Literal, cast
 import numpy as np
 
 from app.model.attention import attention_weights, split_heads
-from app.model.data import LessonData, ModelConfig, load_lesson_data
 from app.model.embeddings import embedding_cosines
 from app.model.errors import DataError
 from app.model.jsonfile import join
+from app.model.lesson.data import LessonData, ModelConfig, load_lesson_data
 from app.model.memory import (
     GIB,
     KIB,

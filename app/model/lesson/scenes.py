@@ -19,11 +19,11 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal, overload
 
-from app.model.data import DEFAULT_DATA_DIR, LessonData
+from app.model.answers.poll import Localized, Poll, parse_poll
 from app.model.errors import DataError
 from app.model.jsonfile import JsonFile, describe, join
-from app.model.poll import Localized, Poll, parse_poll
-from app.model.scene_setup import Pair, parse_moves, parse_pair, with_moves
+from app.model.lesson.data import DEFAULT_DATA_DIR, LessonData
+from app.model.lesson.scene_setup import Pair, parse_moves, parse_pair, with_moves
 from app.model.scoring import SCORERS
 from app.model.state import WORLDS, LabState, Options, World, option_problem
 from app.model.timeline import STAGES
