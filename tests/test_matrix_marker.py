@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
+import os
+import subprocess
+import sys
+from pathlib import Path
 
-pytest_plugins = ["pytester"]
+ROOT = Path(__file__).resolve().parents[1]
 
 MATRIX = """
 import pytest
@@ -22,14 +25,21 @@ def test_plain(plain):
 """
 
 
-def _collected(pytester: pytest.Pytester, *args: str) -> list[str]:
-    result = pytester.runpytest("-p", "tests.matrix", "--collect-only", "-q", *args)
-    return [line for line in result.outlines if "::" in line]
+def _collected(folder: Path, *args: str) -> list[str]:
+    """Collect the matrix in a child pytest with only the marker's plugin, as a fresh run
+    would."""
+    (folder / "test_walk.py").write_text(MATRIX, encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "tests.matrix", "-p", "no:cacheprovider",
+         "--collect-only", "-q", *args],
+        cwd=folder, env=env, capture_output=True, text=True, check=False, timeout=120)
+    assert result.returncode in (0, 5), result.stdout + result.stderr
+    return [line for line in result.stdout.splitlines() if "::" in line]
 
 
-def test_quick_suite_keeps_spread_cases_and_every_value(pytester: pytest.Pytester) -> None:
-    pytester.makepyfile(test_walk=MATRIX)
-    quick = [name for name in _collected(pytester, "-m", "not slow") if "::test_walk[" in name]
+def test_quick_suite_keeps_spread_cases_and_every_value(tmp_path: Path) -> None:
+    quick = [name for name in _collected(tmp_path, "-m", "not slow") if "::test_walk[" in name]
     assert len(quick) == 3
     ids = [name.split("[")[1].rstrip("]").split("-") for name in quick]
     assert {zoom for zoom, _, _ in ids} == {"1", "2"}
@@ -37,12 +47,11 @@ def test_quick_suite_keeps_spread_cases_and_every_value(pytester: pytest.Pyteste
     assert len({scene for _, _, scene in ids}) == 3
 
 
-def test_all_cases_still_run_and_unmarked_tests_are_untouched(pytester: pytest.Pytester) -> None:
-    pytester.makepyfile(test_walk=MATRIX)
-    every = _collected(pytester)
-    slow = _collected(pytester, "-m", "slow")
+def test_all_cases_still_run_and_unmarked_tests_are_untouched(tmp_path: Path) -> None:
+    every = _collected(tmp_path)
+    slow = _collected(tmp_path, "-m", "slow")
     assert len([name for name in every if "::test_walk[" in name]) == 9 * 2 * 2
     assert len(slow) == 9 * 2 * 2 - 3
     assert not [name for name in slow if "::test_plain[" in name]
-    quick = _collected(pytester, "-m", "not slow")
+    quick = _collected(tmp_path, "-m", "not slow")
     assert len([name for name in quick if "::test_plain[" in name]) == 4
