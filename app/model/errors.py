@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["AttentionLabError", "DataError", "Problem", "ScenarioError"]
+__all__ = ["AttentionLabError", "DataError", "FieldError", "Problem", "ScenarioError"]
 
 
 class Problem(str):
@@ -23,6 +23,16 @@ class Problem(str):
 
 class AttentionLabError(Exception):
     """Base of every error the app raises on purpose (as opposed to a bug)."""
+
+
+class FieldError(ValueError):
+    """A record read from JSON that cannot be taken; `field` is the JSON path of the first
+    problem, so the message can point at it ("FIELD: PROBLEM")."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(f"{field}: {problem}")
+        self.field = field
+        self.problem = problem
 
 
 class DataError(AttentionLabError):

@@ -29,6 +29,7 @@ from app.model.answers.tally import (
     read_record,
     record_of,
 )
+from app.model.errors import FieldError
 
 __all__ = ["HISTORY_CSV_HEADER", "HISTORY_VERSION", "ClassRecord", "HistoryError", "history_csv",
            "history_text", "read_history", "shown_time", "with_class"]
@@ -37,13 +38,8 @@ HISTORY_VERSION = 1
 HISTORY_CSV_HEADER = ("class", *CSV_HEADER)
 
 
-class HistoryError(ValueError):
+class HistoryError(FieldError):
     """A history file that cannot be read; `field` is the JSON path of the first problem."""
-
-    def __init__(self, field: str, problem: str) -> None:
-        super().__init__(f"{field}: {problem}")
-        self.field = field
-        self.problem = problem
 
 
 @dataclass(frozen=True)

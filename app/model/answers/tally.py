@@ -17,6 +17,7 @@ from typing import Any
 
 from app.model.answers.poll import MAX_CHOICES
 from app.model.csv_cells import text_cell
+from app.model.errors import FieldError
 
 __all__ = ["MAX_DEVICES", "MAX_RECORD_BYTES", "MAX_SCENE_CHARS", "MAX_TEXT", "RECORD_VERSION",
            "Outcome", "PollBook", "RecordError", "SceneCounts", "SceneTally", "counts_csv",
@@ -60,13 +61,8 @@ class Outcome(enum.Enum):
         return self in (Outcome.COUNTED, Outcome.CHANGED, Outcome.UNCHANGED)
 
 
-class RecordError(ValueError):
+class RecordError(FieldError):
     """A saved poll record that cannot be read; `field` is its JSON path inside the record."""
-
-    def __init__(self, field: str, problem: str) -> None:
-        super().__init__(f"{field}: {problem}")
-        self.field = field
-        self.problem = problem
 
 
 @dataclass(frozen=True)
