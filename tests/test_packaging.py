@@ -6,6 +6,8 @@ builds the wheel itself, installs it outside the checkout and runs it.)"""
 from __future__ import annotations
 
 import configparser
+import importlib
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -84,3 +86,15 @@ def test_the_appstream_file_names_the_entry_and_this_version() -> None:
     assert root.find("provides/binary").text in PYPROJECT["project"]["scripts"]
     newest = root.find("releases/release")
     assert newest.get("version") == app.__version__, "add a <release> for the new version"
+
+
+def test_the_ci_scripts_import_only_what_the_package_holds() -> None:
+    """.ci/check-wheel runs Python against the installed app; a module it names that was moved
+    fails only in CI, after the whole suite, so each `from app… import …` is tried here."""
+    script = (ROOT / ".ci" / "check-wheel").read_text(encoding="utf-8")
+    imports = re.findall(r"^from (app[\w.]*) import ([\w, ]+)$", script, flags=re.MULTILINE)
+    assert imports, "check-wheel no longer imports from app; update this test"
+    for module, names in imports:
+        loaded = importlib.import_module(module)
+        for name in names.split(","):
+            assert hasattr(loaded, name.strip()), f"{module} has no {name.strip()}"
