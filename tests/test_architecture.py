@@ -6,6 +6,8 @@ never words a message (`tr` is not imported under app/state/)."""
 from __future__ import annotations
 
 import ast
+import importlib
+import importlib.util
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -219,3 +221,21 @@ def test_the_state_layer_knows_nothing_of_the_stages_builds() -> None:
             if any(word in name.lower() for word in STAGE_WORDS):
                 found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {name}")
     assert found == []
+
+
+def test_the_scripts_around_the_app_import_only_what_it_has() -> None:
+    """tools/, bench/, dev.py and main.py run outside the suite's imports: a module moved
+    inside app/ would break them only when someone next ran one."""
+    scripts = [*ROOT.joinpath("tools").glob("*.py"), *ROOT.joinpath("bench").glob("*.py"),
+               ROOT / "dev.py", ROOT / "main.py"]
+    missing = []
+    for path in scripts:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.ImportFrom) and node.module and node.level == 0
+                    and node.module.split(".")[0] in ("app", "bench")):
+                continue
+            module = importlib.import_module(node.module)
+            missing += [f"{path.name}: {node.module}.{alias.name}" for alias in node.names
+                        if not hasattr(module, alias.name)
+                        and importlib.util.find_spec(f"{node.module}.{alias.name}") is None]
+    assert scripts and not missing, missing
