@@ -10,6 +10,7 @@ from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication
 
 from app.model.state import LabState
+from app.ui.language import apply_language
 from app.ui.look import Look
 from app.ui.panels.editor.panel import EditorPanel, VectorChart
 from app.ui.widgets.number_box import NumberNote
@@ -195,3 +196,22 @@ def test_the_editor_goes_back_to_two_columns_when_the_dock_widens(qtbot, panel):
         grid.getItemPosition(grid.indexOf(panel.charts[(role, GIVEN)].widget))
         for role in ("q", "k"))
     assert q_row == k_row and k_column == q_column + 1  # k beside q again
+
+
+def test_the_editor_lays_out_for_the_language_it_shows_now(qtbot, panel):
+    """The layout at a width does not depend on the language before: English glosses beside
+    each Chinese name widen the two-column layout, so a width where Chinese fits two columns
+    can need one in English (kept from Chinese, k's last box hid past the right edge)."""
+
+    def narrow_at(width: int, first: str) -> bool:
+        for language in (first, "en"):
+            apply_language(language)
+            panel.resize(width, 640)
+            QApplication.processEvents()
+            QApplication.processEvents()
+        return bool(panel._narrow)
+
+    widths = range(400, 1000, 20)
+    straight = [narrow_at(width, "en") for width in widths]
+    assert True in straight and False in straight  # the sweep crosses the threshold
+    assert [narrow_at(width, "zh") for width in widths] == straight

@@ -334,6 +334,8 @@ class EditorPanel(Panel):
         self.imported.retranslate()
         self._word_tokens()
         self.message.hide()
+        # the glosses change the names' widths: the columns are chosen again once laid out
+        QTimer.singleShot(0, self, self._fit_columns)
 
     def _word_tokens(self) -> None:
         """Each token's tooltips, and its English gloss beside it (Chinese: the word alone)."""

@@ -1,0 +1,127 @@
+"""Walk a student's road through the desk layout and render each step to PNG, with every
+visible panel's size against its readable size, so a person can look at what a laptop shows.
+
+    python tools/render_desk.py OUT_DIR [--size 1366x768] [--lang en] [--maximized]
+                                [--keys "F7,Ctrl+2,Ctrl+Shift+C,Ctrl+Shift+E"]
+
+Each key is pressed as the window's own shortcut (the action that holds it is triggered),
+after a first launch with fresh settings. Writes OUT_DIR/<lang>-<W>x<H>-<nn>-<key>.png and
+prints one line per visible dock: its panel's size, the size it needs to be read, and
+"SHORT" where it got less. Headless; the offscreen screen has the size given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from app.ui.main_window import MainWindow
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+DEFAULT_KEYS = "F7,Ctrl+2,Alt+3,F7,Ctrl+Shift+C,Ctrl+Shift+E,Ctrl+1"
+"""First launch (the lesson), the free layout, the 4-D world, the score matrix's toggle,
+the lesson again, Chinese, English again, the 2-D world."""
+
+
+def use_screen(width: int, height: int) -> None:
+    """Headless, the offscreen platform's one screen is the laptop's. Set before Qt starts."""
+    home = tempfile.mkdtemp(prefix="attention-lab-desk-")
+    screen = Path(home) / "screen.json"
+    screen.write_text(json.dumps({"screens": [{
+        "name": "laptop", "x": 0, "y": 0, "width": width, "height": height,
+        "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}), encoding="utf-8")
+    if os.environ.get("QT_QPA_PLATFORM", "offscreen") == "offscreen":
+        os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={screen}"
+    os.environ["ATTENTION_LAB_HOME"] = home
+    os.environ["XDG_CONFIG_HOME"] = str(Path(home) / "config")
+
+
+def settle(rounds: int = 8) -> None:
+    from PySide6.QtCore import QEvent
+    from PySide6.QtWidgets import QApplication
+
+    for _ in range(rounds):
+        QApplication.processEvents()
+        QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
+def press(window: MainWindow, key: str) -> None:
+    """Trigger the window's action that has `key` as a shortcut."""
+    from PySide6.QtGui import QKeySequence
+
+    wanted = QKeySequence(key)
+    assert window.parts is not None  # installed by the composition root
+    for action in window.parts.actions.values():
+        if any(sequence.matches(wanted) == QKeySequence.SequenceMatch.ExactMatch
+               for sequence in action.shortcuts()):
+            action.trigger()
+            return
+    raise SystemExit(f"no action has the key {key}")
+
+
+def report(window: MainWindow) -> list[str]:
+    """One line per dock that can be seen: its panel's size and readable size."""
+    lines = []
+    frame = window.rect()
+    for name, dock in window.docks.items():
+        panel = dock.widget()
+        if not (dock.isVisible() and frame.contains(dock.geometry().center())
+                and hasattr(panel, "readable_size")):
+            continue
+        need = panel.readable_size()
+        short = panel.width() < need.width() or panel.height() < need.height()
+        lines.append(f"  {name:12s} {panel.width():4d}x{panel.height():<4d} needs "
+                     f"{need.width():4d}x{need.height():<4d}{'  SHORT' if short else ''}")
+    return lines
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--size", default="1366x768")
+    parser.add_argument("--lang", default="en")
+    parser.add_argument("--keys", default=DEFAULT_KEYS, help="comma-separated key sequences")
+    parser.add_argument("--maximized", action="store_true", help="maximise the window first")
+    args = parser.parse_args()
+    width, height = (int(n) for n in args.size.lower().split("x"))
+    args.out.mkdir(parents=True, exist_ok=True)
+    use_screen(width, height)
+    from app.startup import build_window, make_application
+
+    make_application()
+    window = build_window(args.lang)
+    window.files.begin_session(None, restore_last=False)
+    window.arrangement.restore(ask=False)
+    if args.maximized:
+        window.showMaximized()
+    else:
+        window.show()
+    window.document.flush()
+    settle()
+    steps = ["launch", *(key.strip() for key in args.keys.split(",") if key.strip())]
+    short = 0
+    for number, key in enumerate(steps):
+        if number:
+            press(window, key)
+            window.document.flush()
+            settle()
+        tag = key.replace("+", "-")
+        path = args.out / f"{args.lang}-{width}x{height}-{number:02d}-{tag}.png"
+        window.grab().save(str(path))
+        lines = report(window)
+        short += sum(line.endswith("SHORT") for line in lines)
+        print(f"{path} (window {window.width()}x{window.height()})", *lines, sep="\n")
+    window.close()
+    window.dispose()
+    return 1 if short else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
