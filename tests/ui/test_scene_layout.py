@@ -210,6 +210,25 @@ def test_the_matrix_scene_at_1280x720_on_a_desk_shows_tall_rows_and_every_line_o
     assert scrolls and all(s.verticalScrollBar().maximum() == 0 for s in scrolls)
 
 
+def test_a_dock_brought_up_in_the_lesson_is_shown_on_its_own_readable(qtbot, lesson) -> None:
+    """Alt+3 in the lesson's docks: the score matrix joins the scene's large place as a tab,
+    in front and at least its readable size, not a sliver over the guide; the scene's panel
+    is one tab away, and the next scene lays out only its own docks."""
+    window = lesson("en", (1366, 768), 1, presenting=False)
+    assert window.docks["heatmap"].isHidden()
+    window.actions["show_heatmap"].trigger()
+    settle(window)
+    heatmap, playground = window.docks["heatmap"], window.docks["playground"]
+    assert heatmap in window.tabifiedDockWidgets(playground)
+    assert heatmap.isVisible() and not heatmap.visibleRegion().isEmpty()
+    panel, need = window.panels["heatmap"], window.panels["heatmap"].readable_size()
+    assert panel.width() >= need.width() and panel.height() >= need.height()
+    assert panel.width() > window.docks["guide"].width()
+    window.slides.next()
+    settle(window)
+    assert heatmap.isHidden() == ("heatmap" not in window.arrangement.shown_panels())
+
+
 @pytest.mark.parametrize(("change", "field", "words"), [
     (lambda d: d["scenes"][8].__setitem__("layout", {"aside": "shapes"}),
      "scenes[8].layout.aside", "must be one of the scene's panels"),

@@ -73,6 +73,9 @@ class Arrangement(QObject):
         """Keeps every visible dock of the free layout at least its panel's readable size."""
         for signal in (lesson.moved, lesson.revealed):
             signal.connect(lambda _index: self.arrange_scene())
+        for name, dock in self.docks.items():  # View → a dock, or its Alt+N
+            dock.toggleViewAction().triggered.connect(
+                lambda on, name=name: self._shown_by_user(name) if on else None)
         docks.document.changed.connect(self._on_document_changed)
         window.installEventFilter(self)
         self._on_document_changed()
@@ -306,6 +309,20 @@ class Arrangement(QObject):
         self.fit_aside(int(self.window.width() * self.lesson.scene.layout.guide))
         QTimer.singleShot(0, self.fit_aside)  # again once the docks have their new sizes
         self.host.panels[GUIDE].catch_up()
+
+    def _shown_by_user(self, name: str) -> None:
+        """In the lesson's docks, a dock the user brings up that the scene does not lay out
+        joins the scene's large place as a tab, in front: squeezed in beside the scene's docks
+        it would get a sliver below its readable size. Its tab bar is the way back to the
+        scene's panel; the next scene lays out its own docks again."""
+        if not self.in_lesson or self.on_stage or name == GUIDE:
+            return
+        dock, shown = self.docks[name], self.shown_panels()
+        places = [other for other in shown if other != self._aside]
+        if name in shown or dock.isFloating() or not places:
+            return
+        self.window.tabifyDockWidget(self.docks[places[0]], dock)
+        dock.raise_()
 
     def _withhold(self, names: list[str]) -> None:
         """The lesson's docks are what a single screen projects: until Reveal they keep back
