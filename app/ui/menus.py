@@ -19,6 +19,7 @@ MENUS: tuple[MenuSpec, ...] = (
     MenuSpec("file.export", "classroom.menu.export", parent="file", section=1),
     MenuSpec("edit", "menu.edit"),
     MenuSpec("view", "menu.view"),
+    MenuSpec("view.panels", "menu.panels", parent="view", section=0),
     MenuSpec("view.language", "menu.language", parent="view", section=1),
     MenuSpec("view.theme", "classroom.menu.theme", parent="view", section=2),
     MenuSpec("view.poll_network", "poll.menu.network", parent="view", section=3),

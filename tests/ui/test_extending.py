@@ -60,7 +60,7 @@ def test_a_dock_declared_once_gets_its_dock_toggle_title_and_declared_reads(qtbo
     window = _window(qtbot)
     assert "probe" in window.docks
     toggle = window.actions["show_probe"]
-    view = window.findChild(QMenu, "menu_view")
+    view = window.findChild(QMenu, "menu_view.panels")
     assert toggle in view.actions() and toggle.text() == tr("heatmap.title")
     probe = window.show_panel("probe")
     assert window.panels.is_built("probe") and probe.isVisible()

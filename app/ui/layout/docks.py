@@ -1,6 +1,7 @@
 """Owns the window's docks: one per panel declaration (`panels/registry.py`), each holding a
 placeholder until its panel is first needed, titled for the state shown, in the window's
-look; the world-bound docks that only the open world shows; and a View-menu toggle per dock.
+look; the world-bound docks that only the open world shows; and a toggle per dock in
+View → Panels.
 """
 
 from __future__ import annotations
@@ -124,8 +125,8 @@ class DockHost(QObject):
         return panel
 
     def toggle_specs(self) -> list[ActionSpec]:
-        """View → one toggle per dock (Qt's own), Alt+N for the first ten."""
-        return [ActionSpec(f"show_{name}", None, menu="view", section=0,
+        """View → Panels: one toggle per dock (Qt's own), Alt+N for the first ten."""
+        return [ActionSpec(f"show_{name}", None, menu="view.panels", section=0,
                            keys=(f"Alt+{number % 10}",) if number <= TOGGLE_KEYS else (),
                            existing=dock.toggleViewAction())
                 for number, (name, dock) in enumerate(self.docks.items(), start=1)]
