@@ -68,6 +68,14 @@ def test_rows_are_queries_and_columns_keys_with_titled_axes(panel):
     assert tuple(left_ticks) == tuple(with_gloss(name, glosses) for name in view.query_names)
 
 
+def test_the_tick_marks_point_out_towards_the_names_not_into_the_cells(panel):
+    """pyqtgraph's ticks point into the plot by default, where they cut the first column's
+    minus signs and the top row's digits."""
+    for side in ("left", "top"):
+        axis = panel.plot.getAxis(side)
+        assert axis.style["tickLength"] > 0, side  # positive: towards the tick names
+
+
 def test_every_cell_prints_its_score_in_a_contrasting_colour(panel):
     view = panel.document.view
     shown = texts(panel)
