@@ -229,6 +229,29 @@ def test_a_dock_brought_up_in_the_lesson_is_shown_on_its_own_readable(qtbot, les
     assert heatmap.isHidden() == ("heatmap" not in window.arrangement.shown_panels())
 
 
+def test_the_lessons_docks_follow_a_world_the_user_opens(qtbot, lesson) -> None:
+    """Ctrl+2 in scene 1's docks: the 4-D editor takes the plane's place (two thirds of the
+    screen showed a page saying the plane cannot draw 4-D vectors); Ctrl+1 brings the plane
+    back, and Undo follows the world as well."""
+    window = lesson("en", (1366, 768), 1, presenting=False)
+
+    def data_docks() -> set[str]:
+        return {name for name, dock in window.docks.items()
+                if name != "guide" and dock.isVisible() and not dock.visibleRegion().isEmpty()}
+
+    assert data_docks() == {"playground"}
+    window.actions["world_teaching"].trigger()
+    window.document.flush()
+    settle(window)
+    assert data_docks() == {"editor"} and window.arrangement.in_lesson
+    editor, need = window.panels["editor"], window.panels["editor"].readable_size()
+    assert editor.width() >= need.width() and editor.height() >= need.height()
+    window.document.undo_stack.undo()
+    window.document.flush()
+    settle(window)
+    assert data_docks() == {"playground"}
+
+
 @pytest.mark.parametrize(("change", "field", "words"), [
     (lambda d: d["scenes"][8].__setitem__("layout", {"aside": "shapes"}),
      "scenes[8].layout.aside", "must be one of the scene's panels"),

@@ -68,6 +68,8 @@ class Arrangement(QObject):
         self._shown_shape: tuple[str, int, int] | None = None
         self._withheld: set[str] = set()
         """The panels whose answers the lesson's docks keep back now."""
+        self._scene_world = ""
+        """The world the lesson's docks were last laid out for."""
         self.desk = DeskFit(window, self.docks, self._at_desk, lambda: self.host.world_docks
                             .show_world(self.host.document.state.world, force=True))
         """Keeps every visible dock of the free layout at least its panel's readable size."""
@@ -146,8 +148,10 @@ class Arrangement(QObject):
 
     def _on_document_changed(self) -> None:
         """Only the open world's editor has a dock; it comes to the front when the world
-        changes (in the lesson, each scene lays out its own docks)."""
+        changes (in the lesson, each scene lays out its own docks, for the open world)."""
         if self.in_lesson:
+            if self.host.document.state.world != self._scene_world and not self.on_stage:
+                self.arrange_scene()
             return
         document = self.host.document
         world = document.state.world
@@ -302,7 +306,8 @@ class Arrangement(QObject):
         if self.on_stage:
             self.arrange_stage()
             return
-        names = self.shown_panels()
+        self._scene_world = self.host.document.state.world
+        names = self._for_open_world(self.shown_panels())
         self._withhold(names)
         self._aside = scene_docks(self.window, self.docks, names, self.lesson.scene.layout,
                                   GUIDE)
@@ -317,12 +322,21 @@ class Arrangement(QObject):
         scene's panel; the next scene lays out its own docks again."""
         if not self.in_lesson or self.on_stage or name == GUIDE:
             return
-        dock, shown = self.docks[name], self.shown_panels()
+        dock, shown = self.docks[name], self._for_open_world(self.shown_panels())
         places = [other for other in shown if other != self._aside]
         if name in shown or dock.isFloating() or not places:
             return
         self.window.tabifyDockWidget(self.docks[places[0]], dock)
         dock.raise_()
+
+    def _for_open_world(self, names: list[str]) -> list[str]:
+        """The scene's docks for the world open now: a panel that edits another world gives
+        its place to the open world's own (the plane to the 4-D editor, and back), rather
+        than a page saying it cannot draw this world. The scene's own world changes nothing."""
+        own = self.host.names_for_world(self.host.document.state.world)
+        swapped = [own[0] if own and self.host.specs[name].world and name not in own else name
+                   for name in names]
+        return list(dict.fromkeys(swapped))
 
     def _withhold(self, names: list[str]) -> None:
         """The lesson's docks are what a single screen projects: until Reveal they keep back
