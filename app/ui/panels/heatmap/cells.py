@@ -172,6 +172,10 @@ class CellLayer:
         self._title_room = 0.0
         self._fitted: tuple[float, bool] | None = None
         self._measure_font = QtGui.QFont()
+        self._measure_metrics = QtGui.QFontMetricsF(self._measure_font)
+        self._name_room: tuple[tuple[object, ...], tuple[float, float]] | None = None
+        """The tick font and top names `_thin_names` last measured, with the widest name's
+        room and a line's height (a drag step keeps both)."""
         self._widths: dict[str, float] = {}
         """Each cell number's width at MEASURE_PT in `_measure_font` (a drag step prints
         the same few numbers again and again)."""
@@ -255,7 +259,8 @@ class CellLayer:
         font = ui_font(MEASURE_PT, bold=True)
         if font != self._measure_font or len(self._widths) > WIDTHS_KEPT:
             self._measure_font, self._widths = font, {}  # another family, or a long drag
-        metrics, widths = QtGui.QFontMetricsF(font), self._widths
+            self._measure_metrics = QtGui.QFontMetricsF(font)
+        metrics, widths = self._measure_metrics, self._widths
         for text in {WIDEST_USUAL, *(text for line in self.grid.labels for text in line)}:
             if text not in widths:
                 widths[text] = metrics.horizontalAdvance(text)
@@ -335,10 +340,15 @@ class CellLayer:
         widest name, a row a line tall), else every second, third … so none runs into the
         next at a readable size. The axes keep their room for every name, so thinning never
         moves the cells."""
-        metrics = QtGui.QFontMetricsF(ui_font(self._tick_pt or points(READING), True))
-        room = {"top": (cell_w, max((metrics.horizontalAdvance(name) + metrics.height() / 2
-                                     for name in self.names.get("top", ())), default=0.0)),
-                "left": (cell_h, metrics.height())}
+        font = ui_font(self._tick_pt or points(READING), True)
+        top = tuple(self.names.get("top", ()))
+        if self._name_room is None or self._name_room[0] != (font, top):
+            metrics = QtGui.QFontMetricsF(font)
+            widest = max((metrics.horizontalAdvance(name) + metrics.height() / 2
+                          for name in top), default=0.0)
+            self._name_room = (font, top), (widest, metrics.height())
+        widest, line = self._name_room[1]
+        room = {"top": (cell_w, widest), "left": (cell_h, line)}
         for side, (cell, name) in room.items():
             if side in self.names and len(self.names[side]) in self.grid.values.shape:
                 step = max(1, math.ceil(name / cell)) if cell > 0 else 1
