@@ -158,7 +158,8 @@ class VectorArrow:
         self._selected = False
         self._tip = (0.0, 0.0)
         self._drawn = False  # set_tip has drawn the arrow at `_tip`
-        self._items = (self.halo, self.shaft, self.head, self.label, self.handle)
+        self.items: tuple[QGraphicsItem, ...] = (self.halo, self.shaft, self.head, self.label,
+                                                 self.handle)
 
     def set_look(self, look: Look) -> None:
         self._width = look.px(3)
@@ -177,7 +178,7 @@ class VectorArrow:
         A faded head is kept as a pixmap, as a faded shaft is (`Polyline.setOpacity`): Qt
         fills a see-through shape on a slow path."""
         if opacity != self.shaft.opacity():
-            for item in self._items:
+            for item in self.items:
                 item.setOpacity(opacity)
             self.head.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache if opacity < 1
                                    else QGraphicsItem.CacheMode.NoCache)
