@@ -10,7 +10,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSize, Qt
-from PySide6.QtGui import QFontMetrics, QImage
+from PySide6.QtGui import QFontMetrics, QImage, QPainter
 from PySide6.QtWidgets import QApplication, QLabel, QWidget
 
 from app.state.document import Document
@@ -459,6 +459,39 @@ def test_the_heatmap_repaints_only_the_dragged_keys_column_and_leaves_nothing_st
     panel.cells.grid.update()  # everything painted afresh
     settled(paints(panel))
     assert far_apart(pixels(on_screen(port)), pixels(shown)) == 0
+
+
+def test_a_drag_step_prints_only_the_dragged_keys_numbers_and_shows_a_whole_repaint(
+        qtbot, monkeypatch, open_panel, paints):
+    """The columns beside the dragged one are repainted at their edges only: their colour,
+    not their numbers, yet the screen is pixel for pixel a whole repaint."""
+    panel = open_panel(HeatmapPanel, (900, 600))
+    document = panel.document
+    port = panel.graphics.viewport()
+    settled(paints(panel))
+    key = document.state.key
+    document.begin_drag()
+    drag_step(document, key, 0.3)  # the first step holds the colour scale: all repaint once
+    settled(paints(panel))
+    printed: list[str] = []
+    real = QPainter.drawText
+
+    def spy(painter: QPainter, *args: object) -> object:
+        printed.append(str(args[-1]))
+        return real(painter, *args)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(QPainter, "drawText", spy)
+    for step in (-0.1, 0.05):  # inside the colour scale the first step set
+        printed.clear()
+        drag_step(document, key, step)
+        settled(paints(panel))
+        column = [row[key] for row in panel.cells.grid.labels]
+        assert printed == column
+        shown = on_screen(port)
+        panel.cells.grid.update()  # everything painted afresh
+        settled(paints(panel))
+        assert on_screen(port) == shown
+    document.end_drag()
 
 
 def test_a_drag_on_the_plane_leaves_nothing_stale_on_screen(qtbot, open_2d_panel, paints):

@@ -264,6 +264,34 @@ def test_changing_t_quickly_shows_only_the_last_choice(qtbot, panel):
     assert displayed(panel).shape == (16, 16)
 
 
+def test_a_drag_in_scale_mode_leaves_the_picture_alone(qtbot, panel, monkeypatch):
+    """Scale mode shows random Q and K: dragging a lesson key neither asks for a picture nor
+    draws the shown one again, and the mode's own options still do."""
+    document = panel.document
+    document.set_world("teaching")
+    with qtbot.waitSignal(panel.worker.finished, timeout=30000):
+        document.set_options(scale_mode=True, scale_T=64)
+    requests, draws = [], []
+    real_request, real_show = panel.worker.request, panel.canvas.show_image
+    monkeypatch.setattr(panel.worker, "request", lambda r: (requests.append(r),
+                                                            real_request(r))[1])
+    monkeypatch.setattr(panel.canvas, "show_image", lambda *a: (draws.append(a),
+                                                                real_show(*a))[1])
+    document.begin_drag()
+    for offset in (0.1, 0.2, 0.3):
+        document.set_vector("k", document.state.key, document.state.vectors[1][0] + offset)
+        document.flush()
+    document.end_drag()
+    assert requests == [] and draws == []
+    with qtbot.waitSignal(panel.worker.finished, timeout=30000):
+        document.set_options(scale_seed=document.state.options.scale_seed + 1)
+    assert [request.seed for request in requests] == [document.state.options.scale_seed]
+    assert len(draws) == 1
+    document.set_options(scale_mode=False)
+    document.flush()
+    assert displayed(panel).shape == document.view.scores[document.state.scorer].shape
+
+
 def test_a_stale_result_is_dropped(qtbot):
     make_application()
     worker = ScaleWorker()

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QEvent, QObject, QRectF, QSize, Qt
+from PySide6.QtCore import QEvent, QRectF, QSize, Qt
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QPainter,
@@ -62,6 +62,13 @@ class LiveLabel(QLabel):
     def setWordWrap(self, on: bool) -> None:
         self._forget()
         super().setWordWrap(on)
+
+    def setVisible(self, visible: bool) -> None:
+        """The holder shows and hides with the label (`hide()` and `show()` come here too):
+        an event filter on the label did it, and ran Python for every event the label
+        got, a paint at each drag step among them."""
+        super().setVisible(visible)
+        self.holder.setVisible(visible)
 
     def setTextInteractionFlags(self, flags: Qt.TextInteractionFlag) -> None:
         self._forget()
@@ -146,8 +153,9 @@ def _set_text_width(page: QTextDocument, width: float) -> None:
 
 
 class _Holder(QWidget):
-    """Lays its one label over its whole rectangle, shows and hides with it, and stops the
-    label's layout requests that would not change the holder's height."""
+    """Lays its one label over its whole rectangle, shows and hides with it (the label's
+    `setVisible`), and stops the label's layout requests that would not change the
+    holder's height."""
 
     def __init__(self, label: LiveLabel) -> None:
         super().__init__()
@@ -157,7 +165,6 @@ class _Holder(QWidget):
         policy = label.sizePolicy()
         policy.setHeightForWidth(label.wordWrap())
         self.setSizePolicy(policy)
-        label.installEventFilter(self)
         self._height = self._label_height()
         self._holding = False
         self._tallest = 0  # while holding: the most room the label has had
@@ -210,10 +217,3 @@ class _Holder(QWidget):
                 self.updateGeometry()
             return True
         return super().event(event)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.HideToParent:
-            self.hide()
-        elif event.type() == QEvent.Type.ShowToParent:
-            self.show()
-        return False

@@ -72,6 +72,9 @@ class CellGrid(pg.GraphicsObject):
         """Each cell's number, printed when the cells hold it (`labels_visible`)."""
         self.label_colours: list[list[str]] = []
         self.font = ui_font(DESK_CELL_PT, bold=True)
+        self._metrics = QtGui.QFontMetricsF(self.font)
+        self._advances: dict[str, float] = {}
+        """Each number's width in `font`, for the cells only partly repainted."""
         self.labels_visible = True
         self._rgba = np.zeros((0, 0, 4))
         self._colours: list[list[tuple[float, float, float, float] | None]] = []
@@ -112,6 +115,7 @@ class CellGrid(pg.GraphicsObject):
 
     def set_font(self, font: QtGui.QFont, visible: bool) -> None:
         self.font, self.labels_visible = font, visible
+        self._metrics, self._advances = QtGui.QFontMetricsF(font), {}
         self.update()
 
     def boundingRect(self) -> QRectF:
@@ -131,14 +135,34 @@ class CellGrid(pg.GraphicsObject):
                                      QtGui.QColor.fromRgbF(*rgba))
         if self.labels_visible and self.labels:
             to_device = painter.transform()
+            exposed = to_device.mapRect(option.exposedRect)
             painter.resetTransform()  # numbers keep their point size however large a cell is
             painter.setFont(self.font)
             for row in rows:
                 for col in cols:
+                    cell = to_device.mapRect(QRectF(col - 0.5, row - 0.5, 1.0, 1.0))
+                    text = self.labels[row][col]
+                    if not exposed.contains(cell) and not exposed.intersects(
+                            self._text_box(cell, text)):
+                        continue  # only the cell's edge is repainted, away from its number
                     painter.setPen(QtGui.QColor(self.label_colours[row][col]))
-                    painter.drawText(to_device.mapRect(QRectF(col - 0.5, row - 0.5, 1.0, 1.0)),
-                                     Qt.AlignmentFlag.AlignCenter, self.labels[row][col])
+                    painter.drawText(cell, Qt.AlignmentFlag.AlignCenter, text)
         painter.restore()
+
+    def _text_box(self, cell: QRectF, text: str) -> QRectF:
+        """Where a cell's number is drawn (centred on the cell, in device pixels), with a
+        margin for any ink past the glyphs' advances: a drag step repaints one column, and
+        the edges of the columns beside it need their colour but not their numbers."""
+        width = self._advances.get(text)
+        if width is None:
+            if len(self._advances) > WIDTHS_KEPT:
+                self._advances.clear()
+            width = self._advances[text] = self._metrics.horizontalAdvance(text)
+        height = self._metrics.height()
+        pad = height / 4
+        centre = cell.center()
+        return QRectF(centre.x() - width / 2 - pad, centre.y() - height / 2 - pad,
+                      width + 2 * pad, height + 2 * pad)
 
     def _exposed(self, exposed: QRectF) -> tuple[range, range]:
         """The rows and columns of the cells that overlap `exposed` (cell (r, c) spans
@@ -172,6 +196,10 @@ class CellLayer:
         self._title_room = 0.0
         self._fitted: tuple[float, bool] | None = None
         self._measure_font = QtGui.QFont()
+        self._measure_metrics = QtGui.QFontMetricsF(self._measure_font)
+        self._name_room: tuple[tuple[object, ...], tuple[float, float]] | None = None
+        """The tick font and top names `_thin_names` last measured, with the widest name's
+        room and a line's height (a drag step keeps both)."""
         self._widths: dict[str, float] = {}
         """Each cell number's width at MEASURE_PT in `_measure_font` (a drag step prints
         the same few numbers again and again)."""
@@ -255,7 +283,8 @@ class CellLayer:
         font = ui_font(MEASURE_PT, bold=True)
         if font != self._measure_font or len(self._widths) > WIDTHS_KEPT:
             self._measure_font, self._widths = font, {}  # another family, or a long drag
-        metrics, widths = QtGui.QFontMetricsF(font), self._widths
+            self._measure_metrics = QtGui.QFontMetricsF(font)
+        metrics, widths = self._measure_metrics, self._widths
         for text in {WIDEST_USUAL, *(text for line in self.grid.labels for text in line)}:
             if text not in widths:
                 widths[text] = metrics.horizontalAdvance(text)
@@ -335,10 +364,15 @@ class CellLayer:
         widest name, a row a line tall), else every second, third … so none runs into the
         next at a readable size. The axes keep their room for every name, so thinning never
         moves the cells."""
-        metrics = QtGui.QFontMetricsF(ui_font(self._tick_pt or points(READING), True))
-        room = {"top": (cell_w, max((metrics.horizontalAdvance(name) + metrics.height() / 2
-                                     for name in self.names.get("top", ())), default=0.0)),
-                "left": (cell_h, metrics.height())}
+        font = ui_font(self._tick_pt or points(READING), True)
+        top = tuple(self.names.get("top", ()))
+        if self._name_room is None or self._name_room[0] != (font, top):
+            metrics = QtGui.QFontMetricsF(font)
+            widest = max((metrics.horizontalAdvance(name) + metrics.height() / 2
+                          for name in top), default=0.0)
+            self._name_room = (font, top), (widest, metrics.height())
+        widest, line = self._name_room[1]
+        room = {"top": (cell_w, widest), "left": (cell_h, line)}
         for side, (cell, name) in room.items():
             if side in self.names and len(self.names[side]) in self.grid.values.shape:
                 step = max(1, math.ceil(name / cell)) if cell > 0 else 1

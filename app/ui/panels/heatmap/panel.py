@@ -294,6 +294,17 @@ class HeatmapPanel(Panel):
 
     # --- repainting ------------------------------------------------------------------------
 
+    def inputs(self) -> tuple[object, ...] | None:
+        """In scale mode the picture is of random Q and K: the lesson's vectors and selection
+        are not on it, so a drag in the editor leaves it as it is (drawing the same picture
+        again cost about a millisecond a step). What the controls read stays in the key:
+        the world, its tokens and size (whether it has embeddings), the scorer, the options."""
+        state = self.document.state
+        if not state.options.scale_mode:
+            return super().inputs()
+        return (self.document.data, state.world, state.scorer, state.options,
+                state.teaching_tokens, state.teaching_q.shape)
+
     def refresh(self) -> None:
         self._sync_controls()
         if self.document.state.options.scale_mode:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QTransform
 from PySide6.QtWidgets import QGraphicsItem
 
 from app.model.state import Role
@@ -105,6 +105,35 @@ class TipHandle(pg.GraphicsObject):
             self.finished.emit(self.role, self.index)
 
 
+class ArrowHead(pg.ArrowItem):
+    """pyqtgraph's arrow head, turned to a new angle without being built again: its
+    `setStyle` makes the arrow's outline, pen and brush anew for every new angle, the
+    drag step's largest piece of moving an arrow. The outline is made once per style and
+    turned, as `setStyle` turns it."""
+
+    def __init__(self, **opts: object) -> None:
+        self._outline: QPainterPath | None = None
+        super().__init__(**opts)
+
+    def setStyle(self, **opts: object) -> None:
+        self._outline = None  # the head's length or shape may change: made again when turned
+        super().setStyle(**opts)
+
+    def turn(self, angle: float) -> None:
+        """Point the head at `angle` degrees (0: to the left), as setStyle(angle=…) does."""
+        if angle == self.opts["angle"]:
+            return
+        if self._outline is None:
+            shape = ("headLen", "tipAngle", "baseAngle", "tailLen", "tailWidth", "headWidth")
+            self._outline = pg.makeArrowPath(**{key: self.opts[key] for key in shape
+                                                if key in self.opts})
+        self.opts["angle"] = angle
+        turned = QTransform()
+        turned.rotate(angle)
+        self.path = turned.map(self._outline)
+        self.setPath(self.path)
+
+
 class VectorArrow:
     """Every plot item of one vector, so the panel can move them together with setData/setPos."""
 
@@ -112,12 +141,13 @@ class VectorArrow:
         self.role, self.index, self.colour = role, index, colour
         self.halo = Polyline([0, 0], [0, 0])
         self.shaft = Polyline([0, 0], [0, 0], clickable_px=14)
-        self.head = pg.ArrowItem(angle=0, tipAngle=32, headLen=18, tailLen=None,
-                                 pen=pg.mkPen("w", width=1.5), brush=colour)
+        self.head = ArrowHead(angle=0, tipAngle=32, headLen=18, tailLen=None,
+                              pen=pg.mkPen("w", width=1.5), brush=colour)
         self.label = PlotText("", color=colour, anchor=(0, 1),
                               fill=pg.mkBrush(255, 255, 255, 215))
         self.handle = TipHandle(role, index, colour)
-        for z, item in enumerate((self.halo, self.shaft, self.head)):
+        stacked: tuple[QGraphicsItem, ...] = (self.halo, self.shaft, self.head)
+        for z, item in enumerate(stacked):
             item.setZValue(20 + z)
             plot.addItem(item)
         self.label.setZValue(40)  # above iso-line labels: token names matter more
@@ -128,7 +158,8 @@ class VectorArrow:
         self._selected = False
         self._tip = (0.0, 0.0)
         self._drawn = False  # set_tip has drawn the arrow at `_tip`
-        self._items = (self.halo, self.shaft, self.head, self.label, self.handle)
+        self.items: tuple[QGraphicsItem, ...] = (self.halo, self.shaft, self.head, self.label,
+                                                 self.handle)
 
     def set_look(self, look: Look) -> None:
         self._width = look.px(3)
@@ -147,7 +178,7 @@ class VectorArrow:
         A faded head is kept as a pixmap, as a faded shaft is (`Polyline.setOpacity`): Qt
         fills a see-through shape on a slow path."""
         if opacity != self.shaft.opacity():
-            for item in self._items:
+            for item in self.items:
                 item.setOpacity(opacity)
             self.head.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache if opacity < 1
                                    else QGraphicsItem.CacheMode.NoCache)
@@ -165,18 +196,32 @@ class VectorArrow:
         The label is placed afterwards (`labels.arrange`), clear of every other label. An arrow
         the step did not move is left alone: new data would repaint it."""
         if self._drawn and (x, y) == self._tip and text == self.label.toPlainText():
+            self._keep_lines(True)
             return
+        self._keep_lines(False)
         self._tip, self._drawn = (x, y), True
         self.halo.setData([0, x], [0, y])
         self.shaft.setData([0, x], [0, y])
         length = math.hypot(x, y)
         self.head.setVisible(length > 0)
         if length > 0:
-            self.head.setStyle(angle=180.0 - math.degrees(math.atan2(y, x)))
+            self.head.turn(180.0 - math.degrees(math.atan2(y, x)))
         self.head.setPos(x, y)
         self.handle.setPos(x, y)
         if text != self.label.toPlainText():
             self.label.setText(text)
+
+    def _keep_lines(self, still: bool) -> None:
+        """An arrow a step left where it was keeps its shaft and halo as pixmaps, so a
+        repaint that reaches it (the arc between q and the dragged key) copies them instead
+        of stroking them again: about a tenth of a stage drag step's repaint, measured. The
+        arrow that moves is stroked directly (its pixmaps would be made anew at every step),
+        unless faded: a faded line is always kept (`Polyline.setOpacity`)."""
+        for line in (self.halo, self.shaft):
+            mode = (QGraphicsItem.CacheMode.DeviceCoordinateCache if still or line.opacity() < 1
+                    else QGraphicsItem.CacheMode.NoCache)
+            if line.cacheMode() != mode:
+                line.setCacheMode(mode)
 
     @property
     def outward(self) -> float:

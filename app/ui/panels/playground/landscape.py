@@ -48,6 +48,9 @@ class LandscapeLayer:
         self._ends: tuple[str, ...] = ()
         self._signed = True
         self._painted: Landscape | None = None  # identity: a drag often keeps it
+        self._levelled: tuple[Landscape, tuple[tuple[pg.TextItem, tuple[float, float]],
+                                               ...]] | None = None
+        """The landscape whose contour labels were last listed, and that list."""
         for _ in range(ISO_LABELS):
             label = PlotText("", color="#222222", anchor=(0.5, 0.5),
                              fill=pg.mkBrush(255, 255, 255, 150))
@@ -104,7 +107,10 @@ class LandscapeLayer:
 
     def level_labels(self, land: Landscape) -> list[tuple[pg.TextItem, tuple[float, float]]]:
         """Each contour's value label with the point of its line it belongs on (the panel
-        shows it there only where it covers no other label and no arrow); the rest hidden."""
+        shows it there only where it covers no other label and no arrow); the rest hidden.
+        The landscape a drag keeps gives the labels it gave at the last step."""
+        if self._levelled is not None and self._levelled[0] is land:
+            return list(self._levelled[1])
         iso = land.iso
         shown = []
         for index, label in enumerate(self.labels):
@@ -118,4 +124,5 @@ class LandscapeLayer:
                 label.setText(text)
             point = iso.label_points[index]
             shown.append((label, (float(point[0]), float(point[1]))))
+        self._levelled = (land, tuple(shown))
         return shown

@@ -14,6 +14,7 @@ from PySide6.QtGui import QFontMetricsF, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QBoxLayout,
     QFrame,
+    QGraphicsItem,
     QLabel,
     QScrollArea,
     QSizePolicy,
@@ -77,6 +78,14 @@ def _within(sizes: tuple[tuple[bool, int, int], ...],
         hidden == was_hidden and width <= was_width and height <= was_height
         for (hidden, width, height), (was_hidden, was_width, was_height)
         in zip(sizes, room, strict=True))
+
+
+def _moved_quietly(*items: QGraphicsItem) -> None:
+    """Items the plane moves at every drag step, inside the range it sets itself: a move
+    of a pyqtgraph item calls its Python `itemChange`, which tells the view box its bounds
+    changed for an automatic range this plane never uses (a dozen calls a step)."""
+    for item in items:
+        item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges, False)
 
 
 def snapped(value: float, free: bool) -> float:
@@ -153,6 +162,10 @@ class PlaygroundPanel(Panel):
             self.arrows[(role, index)] = arrow
         cache_axes(self.canvas)
         repaint_in_one_rect(self.canvas)
+        marks = self.marks
+        _moved_quietly(*(item for arrow in self.arrows.values() for item in arrow.items),
+                       marks.arc, marks.foot, marks.projection_line, marks.projection_span,
+                       marks.theta_label, marks.projection_label, *self.landscape.labels)
 
     def _build_readouts(self) -> None:
         self._content = QWidget()

@@ -68,6 +68,8 @@ class PlaneReadouts(QWidget):
         # while held: each fixed text's hint before it was pinned, and the text last measured
         self._pinned: dict[QLabel, tuple[QSize, str]] = {}
         self._holding = False
+        self._rows_shown: dict[int, tuple[object, ...]] = {}
+        """Each key's row as last written (texts, colours, what they were made from)."""
         self._colours = colours
         self._look = Look()
         self.glosses: dict[str, str] = {}  # token → English gloss, shown beside it in English
@@ -274,8 +276,14 @@ class PlaneReadouts(QWidget):
         for j, row in enumerate(self.cells):
             name = tr("playground.k_label", number=j + 1,
                       name=with_gloss(view.key_names[j], self.glosses))
-            row["key"].setText(("▶ " if j == key else "   ") + name)
             dim = spotlight and j != key
+            shown = (name, j == key, dim, self._look, self._colours[j], why, show_active,
+                     view.k[j].tobytes(), dots[j], float(plane.norm_k[j]),
+                     float(plane.angle_deg[j]), cosines[j], active[j])
+            if shown == self._rows_shown.get(j):
+                continue  # a drag step moves one key: the other rows say what they said
+            self._rows_shown[j] = shown
+            row["key"].setText(("▶ " if j == key else "   ") + name)
             colour = self._look.faded(self._colours[j]) if dim else self._colours[j]
             style = f"color: {colour};" + (" font-weight: bold;" if j == key else "")
             faded = f"color: {self._look.faded(self._look.theme.foreground)};" if dim else ""
