@@ -237,11 +237,25 @@ def score_levels(scorer: str, values: np.ndarray) -> tuple[float, float]:
     spec = get_scorer(scorer)
     if spec.bounded is not None:
         return spec.bounded
-    finite = values[np.isfinite(values)]
-    if finite.size == 0:
+    low, high = _finite_range(values)
+    if math.isnan(low):
         return -1.0, 1.0
     if spec.signed:
-        reach = snap_out(0.0, float(np.max(np.abs(finite))) or 1.0)[1]
+        reach = snap_out(0.0, max(abs(low), abs(high)) or 1.0)[1]
         return -reach, reach
-    low, high = float(finite.min()), float(finite.max())
     return snap_out(low, high) if high > low else (low - 1.0, high + 1.0)
+
+
+def _finite_range(values: np.ndarray) -> tuple[float, float]:
+    """The least and the greatest finite value (NaN, NaN when there is none). NaN is
+    skipped by fmin/fmax as it is read, so a large import's picture (a million cells, read
+    at every drag step) is not first copied without it; only an infinity needs that."""
+    if values.size == 0:
+        return math.nan, math.nan
+    low, high = float(np.fmin.reduce(values, axis=None)), float(np.fmax.reduce(values, axis=None))
+    if math.isinf(low) or math.isinf(high):
+        finite = values[np.isfinite(values)]
+        if finite.size == 0:
+            return math.nan, math.nan
+        low, high = float(finite.min()), float(finite.max())
+    return low, high

@@ -262,11 +262,8 @@ ARRAY_FIELDS = ("dialogue_q", "dialogue_keys", "teaching_q", "teaching_k", "posi
 
 def _imported_with(capture: Capture, role: str, index: int, values: np.ndarray) -> Capture:
     """A captured vector edited: clamped to the import's own range, not the lesson's ±100."""
-    matrix = np.array(capture.queries if role == "q" else capture.keys)  # keeps its dtype
-    matrix[index] = np.clip(np.asarray(values, dtype=np.float64), -VALUE_LIMIT, VALUE_LIMIT)
-    if role == "q":
-        return capture.with_vectors(matrix, capture.keys)
-    return capture.with_vectors(capture.queries, matrix)
+    return capture.with_vector(role, index, np.clip(np.asarray(values, dtype=np.float64),
+                                                    -VALUE_LIMIT, VALUE_LIMIT))
 
 
 STATE_FIELDS = tuple(f.name for f in fields(LabState))

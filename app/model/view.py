@@ -90,6 +90,7 @@ class View:
     weight_scores: np.ma.MaskedArray  # the matrix those weights are the softmax of
     sink_weight: np.ndarray | None  # per query row, when a sink logit is set
     allowed: np.ndarray  # True where a query may look at a key
+    masking: bool  # some query may not look at some key (`allowed` is not all True)
     pair: Breakdown
     selected_score: float | Undefined
     row_ranks: Mapping[str, np.ndarray]
@@ -126,7 +127,7 @@ class View:
         """The active scores with NaN where the mask removes a key, as a picture colours
         them (float32 stays float32, and nothing is copied when nothing is masked)."""
         values = np.ma.filled(self.active, np.nan)
-        if not self.allowed.all():
+        if self.masking:
             values = np.where(self.allowed, values, np.nan)
         return values
 
@@ -356,10 +357,11 @@ def compute_view(state: LabState, data: LessonData,
     tq, tk = len(q), len(k)
     options = state.options
     causal = options.causal and state.world in ("teaching", "imported")
-    if edited is not None:
-        allowed = edited.view.allowed
+    if edited is not None:  # an edit moves no mask: reading 16 million cells again is a ms
+        allowed, masking = edited.view.allowed, edited.view.masking
     else:
         allowed = causal_mask(tq, tk) if causal else np.ones((tq, tk), dtype=bool)
+        masking = not allowed.all()
     sink = options.sink_logit
     # Weights and the sink's share come from the selected scorer's matrix the heatmap shows
     # (at a longer or shorter q, that scorer's matrix for q_scale × q), and the share is the
@@ -409,6 +411,7 @@ def compute_view(state: LabState, data: LessonData,
         weight_scores=weight_scores,
         sink_weight=sink_share,
         allowed=allowed,
+        masking=masking,
         pair=pair,
         selected_score=selected,
         row_ranks=row_ranks,

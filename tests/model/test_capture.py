@@ -287,6 +287,27 @@ def test_capture_equality_compares_values() -> None:
     assert one != Capture(arrays["q"] + 1, arrays["k"], one.query_names, one.key_names)
 
 
+def test_an_edited_capture_compares_as_its_values_say() -> None:
+    """An edit remembers its origin, so comparing the two reads one vector: the answers are
+    the ones a comparison of every value gives, back and forth and after an undo's values."""
+    arrays = _qk(4, 3)
+    origin = capture_from_arrays(arrays, None)
+    for role in ("q", "k"):
+        values = np.array(origin.vectors(role)[2], np.float64)
+        moved = origin.with_vector(role, 2, values + 0.5)
+        same = origin.with_vector(role, 2, values)
+        assert moved.edited_from(origin) == (role, 2) and origin.edited_from(moved) is None
+        assert moved != origin and origin != moved
+        assert same == origin and origin == same
+        copies = (moved.with_vectors(moved.queries.copy(), moved.keys.copy()),
+                  same.with_vectors(same.queries.copy(), same.keys.copy()))
+        assert copies[0].edited_from(origin) is None  # no shortcut: every value compared
+        assert (copies[0] == origin, copies[1] == origin) == (False, True)
+        assert moved.vectors("k" if role == "q" else "q") is origin.vectors(
+            "k" if role == "q" else "q")  # the other half is shared, read-only
+        assert not moved.vectors(role).flags.writeable
+
+
 def test_a_scenario_with_a_bad_import_names_the_field() -> None:
     data = load_lesson_data()
     template = initial_state(data)

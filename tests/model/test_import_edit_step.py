@@ -97,3 +97,12 @@ def test_a_view_given_up_is_patched_in_place_and_named() -> None:
         assert np.shares_memory(np.ma.getdata(patched.scores[name]), data_before)
     assert patched.weights is weights
     assert compute_view(before, data).patch is None
+
+
+def test_a_patched_step_keeps_whether_the_mask_removes_any_key() -> None:
+    for causal in (False, True):
+        data, before = _state(BIG, causal=causal)
+        after = _edited(before, "k", 3)
+        patched = compute_view(after, data, (before, compute_view(before, data)), reuse=True)
+        assert patched.masking == compute_view(after, data).masking == causal
+        assert patched.masking == (not patched.allowed.all())

@@ -146,6 +146,17 @@ def test_levels_follow_the_meaning_of_the_values():
     assert weights == (0.0, 1.0)
 
 
+def test_levels_read_only_the_finite_values():
+    """NaN (a masked cell) and ±inf (an overflow) take no part in the range."""
+    values = np.array([[-2.0, np.inf], [np.nan, 3.0]], dtype=np.float32)
+    assert score_levels("dot", values) == score_levels("dot", np.array([-2.0, 3.0]))
+    assert score_levels("neg_euclidean", -values) == score_levels(
+        "neg_euclidean", np.array([2.0, -3.0]))
+    for hopeless in (np.full((2, 2), np.nan), np.array([[np.inf, -np.inf]]), np.zeros((0, 3))):
+        assert score_levels("dot", hopeless) == (-1.0, 1.0)
+        assert score_levels("neg_euclidean", hopeless) == (-1.0, 1.0)
+
+
 def test_cost_grows_as_t_squared_and_matches_the_lesson_at_4096():
     cost = scale_cost(4096, 256)
     assert cost.pairs == 4096**2

@@ -8,7 +8,7 @@ import math
 import pytest
 from PySide6.QtGui import QFont, QFontMetricsF, QTextLayout, QTextOption
 
-from app.ui.widgets.stage_text import NBSP, WORD_JOINER, unbroken
+from app.ui.widgets.stage_text import NBSP, WORD_JOINER, kept_whole, unbroken
 
 
 @pytest.mark.parametrize(("text", "kept"), [
@@ -57,3 +57,18 @@ def test_qt_never_wraps_a_value_away_from_what_it_equals(qapp) -> None:
             lines.append(shown.replace(WORD_JOINER, ""))
         layout.endLayout()
         assert any("|q|" in line and "3.61" in line for line in lines), (width, lines)
+
+
+def test_names_are_kept_whole_among_thousands_as_among_a_few() -> None:
+    """An import's thousands of names are looked up by the text's own pieces: the names it
+    holds are joined exactly as a search name by name joins them, longest first."""
+    names = (*(f"t{i}" for i in range(3000)), "给了", "苹果", "给了苹果", "a b", "x")
+
+    def one_by_one(text: str) -> str:
+        for name in sorted({n for n in names if len(n) > 1}, key=len, reverse=True):
+            text = text.replace(name, WORD_JOINER.join(name))
+        return text
+
+    for text in ("t12 · t1299 = 3.5", "给了苹果 and 给了 t7", "a b t2999t3", "nothing here", ""):
+        assert kept_whole(text, names) == one_by_one(text)
+    assert WORD_JOINER.join("t1299") in kept_whole("q · t1299", names)

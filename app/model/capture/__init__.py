@@ -7,6 +7,7 @@ every problem is one CaptureError naming the file.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -58,9 +59,21 @@ class CaptureError(DataError):
 
 
 def _frozen(array: np.ndarray, dtype: type = np.float64) -> np.ndarray:
+    """A read-only array of `dtype` that no one else can write to: an array already so (an
+    edited capture's unchanged half, or the matrix its edit built) is taken as it is, since
+    copying a T = 4096 capture's keys costs a tenth of a drag step."""
+    if (isinstance(array, np.ndarray) and array.dtype == dtype and not array.flags.writeable
+            and array.flags.owndata):
+        return array
     out: np.ndarray = np.array(array, dtype=dtype)
     out.flags.writeable = False
     return out
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    """Equal arrays; the same (read-only) array is equal without reading its cells, which
+    is what an edit's unchanged half is."""
+    return a is b or np.array_equal(a, b)
 
 
 @dataclass(frozen=True, eq=False)
@@ -92,13 +105,21 @@ class Capture:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Capture):
             return NotImplemented
+        if self is other:
+            return True
+        for edited, origin in ((self, other), (other, self)):
+            row = edited.edited_from(origin)
+            if row is not None:  # all else is the origin's own: only that vector can differ
+                role, index = row
+                return bool(np.array_equal(edited.vectors(role)[index],
+                                           origin.vectors(role)[index]))
         return (
             (self.query_names, self.key_names, self.source, self.head, self.heads)
             == (other.query_names, other.key_names, other.source, other.head, other.heads)
             and self.queries.shape == other.queries.shape
             and self.keys.shape == other.keys.shape
-            and np.array_equal(self.queries, other.queries)
-            and np.array_equal(self.keys, other.keys)
+            and _same(self.queries, other.queries)
+            and _same(self.keys, other.keys)
             and self.weights.keys() == other.weights.keys()
             and all(np.array_equal(v, other.weights[n]) for n, v in self.weights.items())
         )
@@ -123,6 +144,31 @@ class Capture:
     def with_vectors(self, queries: np.ndarray, keys: np.ndarray) -> Capture:
         return Capture(queries, keys, self.query_names, self.key_names, self.source,
                        self.head, self.heads, self.weights)
+
+    def with_vector(self, role: str, index: int, values: np.ndarray) -> Capture:
+        """This capture with query ("q") or key ("k") `index` replaced by `values`, which
+        remembers being so: comparing it with this one, or finding what a drag step edited,
+        then reads one vector instead of the T×d matrices (every panel compares at every
+        step). The other matrix and the weights are this capture's own, not copies."""
+        matrix = np.array(self.vectors(role))  # keeps its dtype
+        matrix[index] = values
+        matrix.flags.writeable = False
+        queries, keys = (matrix, self.keys) if role == "q" else (self.queries, matrix)
+        edited = self.with_vectors(queries, keys)
+        object.__setattr__(edited, "_origin", (weakref.ref(self), role, index))
+        return edited
+
+    def edited_from(self, origin: Capture) -> tuple[str, int] | None:
+        """(role, index) when this capture is `origin.with_vector(role, index, …)`, else
+        None (also when it may be but was not made so)."""
+        made = self.__dict__.get("_origin")
+        if made is None or made[0]() is not origin:
+            return None
+        return made[1], made[2]
+
+    def vectors(self, role: str) -> np.ndarray:
+        """The queries ("q") or the keys ("k")."""
+        return self.queries if role == "q" else self.keys
 
     @cached_property
     def params(self) -> ScorerParams:

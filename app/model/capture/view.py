@@ -51,10 +51,15 @@ def edited_vector(before: LabState, after: LabState) -> tuple[str, int] | None:
     if ((old.query_names, old.key_names, old.source, old.head, old.heads)
             != (new.query_names, new.key_names, new.source, new.head, new.heads)
             or old.weights.keys() != new.weights.keys()
-            or not all(np.array_equal(w, new.weights[n]) for n, w in old.weights.items())):
+            or not all(w is new.weights[n] or np.array_equal(w, new.weights[n])
+                       for n, w in old.weights.items())):
         return None
-    rows = {"q": np.flatnonzero(np.any(old.queries != new.queries, axis=1)),
-            "k": np.flatnonzero(np.any(old.keys != new.keys, axis=1))}
+    known = new.edited_from(old)
+    if known is not None:
+        return known if new != old else None
+    rows = {role: np.zeros(0, dtype=np.intp) if a is b  # an edit keeps the other half
+            else np.flatnonzero(np.any(a != b, axis=1))
+            for role, a, b in (("q", old.queries, new.queries), ("k", old.keys, new.keys))}
     if len(rows["q"]) + len(rows["k"]) != 1:
         return None
     role = "q" if len(rows["q"]) else "k"

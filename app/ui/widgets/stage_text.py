@@ -100,10 +100,26 @@ def _held_equals(match: re.Match[str]) -> str:
 def kept_whole(text: str, names: Iterable[str]) -> str:
     """`text` with each of `names` (tokens) held together by word joiners, so a wrapped
     line never breaks a name between its characters ("给/了")."""
-    for name in _longest_first(tuple(names)):
+    ordered, rank, lengths = _name_index(tuple(names))
+    if lengths and len(lengths) * len(text) < len(ordered):  # an import's thousands of names
+        # joiners only split names, never make one, so the names in the text are those met
+        found = {text[at:at + size] for size in lengths for at in range(len(text) - size + 1)}
+        ordered = tuple(sorted(found.intersection(rank), key=rank.__getitem__))
+    for name in ordered:
         if name in text:
             text = text.replace(name, WORD_JOINER.join(name))
     return text
+
+
+@functools.lru_cache(maxsize=4)
+def _name_index(names: tuple[str, ...]) -> tuple[tuple[str, ...], dict[str, int],
+                                                   tuple[int, ...]]:
+    """The names longest first, each one's place in that order, and their lengths (none
+    when a name holds a word joiner: the text must then be searched name by name)."""
+    ordered = _longest_first(names)
+    lengths = () if any(WORD_JOINER in name for name in ordered) else tuple(
+        sorted({len(name) for name in ordered}))
+    return ordered, {name: place for place, name in enumerate(ordered)}, lengths
 
 
 @functools.lru_cache(maxsize=4)

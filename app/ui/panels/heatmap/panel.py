@@ -382,7 +382,7 @@ class HeatmapPanel(Panel):
         assert matrix is not None  # drawn only once the lesson's matrix is made
         if needs_image(matrix.values.shape):
             show_image(canvas, self.picture, matrix.values, matrix.levels, matrix.cmap,
-                       matrix.unit, matrix.names, not matrix.allowed.all())
+                       matrix.unit, matrix.names, self.document.view.masking)
             return
         canvas.set_scale(matrix.values.shape, matrix.levels, matrix.cmap, 1, matrix.unit)
         canvas.hide_image()
