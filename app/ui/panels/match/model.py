@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
+from typing import overload
 
 import numpy as np
 from PySide6.QtCore import (
@@ -28,6 +31,8 @@ registry's order; each has a value and a rank column."""
 
 COLUMNS: tuple[str, ...] = ("key", "norm", *(f"{kind}{part}" for kind in SCORED
                                              for part in ("", "_rank")))
+CELLS_BETWEEN_CLOCKS = 32
+"""Cells `measure` reads between two looks at the clock."""
 ADVANCES_KEPT = 65_536
 """Measured texts kept per model before they are forgotten (a few imports' worth)."""
 HEADER_TIPS = {
@@ -40,6 +45,11 @@ ADDITIVE_COLUMNS = tuple(COLUMNS.index(f"{name}{part}") for name in SCORED
 """The columns of the scorers that need learned weights, shown only when asked for."""
 HIGHLIGHT = {"light": ("#FBD9A8", "#000000"), "dark": ("#6B4A12", "#FFFFFF")}
 """Background and text of a disagreeing row: Okabe–Ito orange, pale on light, deep on dark."""
+
+
+def _same_names(a: Sequence[str], b: Sequence[str]) -> bool:
+    """The same names (the same object when the panel's are unchanged: read nothing)."""
+    return a is b or (len(a) == len(b) and all(x == y for x, y in zip(a, b, strict=True)))
 
 
 def highlight_kind(background: str) -> str:
@@ -55,14 +65,42 @@ _ROLES = frozenset(int(role) for role in (
     Qt.ItemDataRole.ToolTipRole))
 
 
+class Names(Sequence[str]):
+    """Token names shown as `shown` makes them, each worked out when first read: a table of
+    an import's 4,096 keys paints a screenful of them, and measures the rest a few hundred
+    per event-loop turn (`MatchModel.measure`)."""
+
+    def __init__(self, source: Sequence[str], shown: Callable[[str], str]) -> None:
+        self._source = source
+        self._shown = shown
+        self._made: list[str | None] = [None] * len(source)
+
+    def __len__(self) -> int:
+        return len(self._made)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self))[index]]
+        made = self._made[index]
+        if made is None:
+            made = self._made[index] = self._shown(self._source[index])
+        return made
+
+
 @dataclass
 class MatchRows:
     """The numbers of one query row, as the table shows them (no Qt, easy to test)."""
 
-    names: tuple[str, ...] = ()
-    short_names: tuple[str, ...] = ()
+    names: Sequence[str] = ()
+    short_names: Sequence[str] = ()
     """The bare tokens (no gloss), shown when the table must be compact; empty: use names."""
-    whole_names: tuple[str, ...] = ()
+    whole_names: Sequence[str] = ()
     """Each key's whole name (the others may be shortened), for the key column's tooltip."""
     norms: np.ndarray = field(default_factory=lambda: np.zeros(0))
     scores: dict[str, np.ma.MaskedArray] = field(default_factory=dict)
@@ -71,15 +109,42 @@ class MatchRows:
     tips: dict[int, str] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class _Sorted:
+    """One column's sort values: `values` where `defined`, undefined (None) elsewhere."""
+
+    values: np.ndarray
+    defined: np.ndarray
+
+    def at(self, row: int) -> float | None:
+        return float(self.values[row]) if self.defined[row] else None
+
+    def moved(self, before: _Sorted) -> np.ndarray:
+        """The rows whose value (or whether it is defined) differs from `before`'s."""
+        changed = (self.defined != before.defined) | (self.defined & (self.values
+                                                                      != before.values))
+        return np.flatnonzero(changed)
+
+
+Widths = tuple[int, tuple[int, ...]]
+"""(widest advance in either mode, rows widest in this mode per font) of one column."""
+
+
 class MatchModel(QAbstractTableModel):
-    """One row per key: |k|, then value and rank under each scorer; flagged rows stand out."""
+    """One row per key: |k|, then value and rank under each scorer; flagged rows stand out.
+
+    A cell's text is made when first read (painted, sized or exported), from the numbers, so
+    an import's 4,096 rows cost what the screen shows; the columns' widths are measured a
+    part at a time (`measure`) when the caller can wait, all at once when it cannot."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.rows = MatchRows()
-        self._widths: list[tuple[int, tuple[int, ...]] | None] = [None] * len(COLUMNS)
+        self._widths: list[Widths | None] = [None] * len(COLUMNS)
         """`_measured` per column for the current cells and fonts (None: measure it when
         next asked)."""
+        self._measuring: list[Generator[None, None, Widths] | None] = [None] * len(COLUMNS)
+        """Each column's measurement in progress (see `measure`)."""
         self._advances: tuple[dict[str, int], dict[str, int]] = ({}, {})
         """Each text's advance in the plain and the bold font, while the fonts stay: a
         4,096-key import repeats its ranks in every rank column and "—" in a whole column."""
@@ -92,31 +157,74 @@ class MatchModel(QAbstractTableModel):
         """The key row left in full colour while the spotlight is on; None: every row is."""
         self.faded = ("#C7C7C7", "#FEF4E5")
         """Text and flagged background of the rows the spotlight dims (set from the look)."""
-        self._cells: list[tuple[tuple[object, ...], ...]] = []
-        """What each cell showed when last announced (see `set_rows`)."""
+        self._sorted: list[_Sorted] = [self._sort_values(column) for column in COLUMNS]
+        self._texts: list[list[str | None]] = [[] for _ in COLUMNS]
+        """Each numeric cell's text once made (None: not made yet, or its number moved)."""
+        self._shown_spotlight: int | None = None
+        """The spotlight the cells were last announced with."""
 
     def set_rows(self, rows: MatchRows) -> None:
         """Install new numbers. Another number of rows resets the model; otherwise only the
-        cells whose text, sort value or row style moved get dataChanged (a drag step touches
-        the dragged key's row and the ranks it passes, so only those cells repaint; one cell
-        per signal: the view repaints the whole rectangle of a range)."""
-        if len(rows.names) != len(self.rows.names):
+        cells whose sort value or row style moved get dataChanged (a drag step touches the
+        dragged key's row and the ranks it passes, so only those cells repaint; one cell per
+        signal: the view repaints the whole rectangle of a range)."""
+        before, sorted_before = self.rows, self._sorted
+        self.rows = rows
+        self._sorted = [self._sort_values(column) for column in COLUMNS]
+        count = len(rows.names)
+        if count != len(before.names):
             self.beginResetModel()
-            self.rows = rows
-            self._cells = self._snapshot()
+            self._texts = [[None] * count for _ in COLUMNS]
+            self._shown_spotlight = self.spotlight
             self._forget_widths()
             self.endResetModel()
             return
-        self.rows = rows
-        old, self._cells = self._cells, self._snapshot()
-        for row, (before, after) in enumerate(zip(old, self._cells, strict=True)):
-            moved = [c for c in range(len(COLUMNS)) if before[c] != after[c]]
-            if moved and before[0][2:4] != after[0][2:4]:  # the row's style: every font
-                self._forget_widths()
-            for column in moved:
+        spotlights = (self._shown_spotlight, self.spotlight)
+        self._shown_spotlight = self.spotlight
+        restyled = set(before.flagged ^ rows.flagged)
+        if spotlights[0] != spotlights[1]:
+            dimmed = [spot for spot in spotlights if spot is not None]
+            restyled.update(range(count) if None in spotlights else dimmed)
+        if restyled:
+            self._forget_widths()  # a row turned bold or plain: every column may differ
+        if not (_same_names(before.names, rows.names)
+                and _same_names(before.short_names, rows.short_names)):
+            restyled.update(range(count))
+            self._forget_widths()
+        for column, (now, was) in enumerate(zip(self._sorted, sorted_before, strict=True)):
+            moved = set(now.moved(was).tolist())
+            texts = self._texts[column]
+            for row in moved:
+                texts[row] = None
+            if moved:
                 self._forget_widths(column)
+            if len(restyled) == count and count:  # every row: one range says it
+                self.dataChanged.emit(self.index(0, column), self.index(count - 1, column))
+                continue
+            for row in sorted(moved | restyled):
                 cell = self.index(row, column)
                 self.dataChanged.emit(cell, cell)
+
+    def measure(self, seconds: float | None = None) -> bool:
+        """Measure the columns' widths on for about `seconds` (None: to the end); True once
+        every column is measured (`widest` then reads nothing)."""
+        if sum(map(len, self._advances)) > ADVANCES_KEPT:  # a long session's old numbers
+            self._advances = ({}, {})
+        end = None if seconds is None else time.perf_counter() + seconds
+        for column, known in enumerate(self._widths):
+            if known is not None:
+                continue
+            steps = self._measuring[column] or self._measure_column(column)
+            try:
+                while end is None or time.perf_counter() < end:
+                    for _ in range(CELLS_BETWEEN_CLOCKS):
+                        next(steps)
+            except StopIteration as done:
+                self._widths[column], self._measuring[column] = done.value, None
+                continue
+            self._measuring[column] = steps
+            return False
+        return True
 
     def widest(self) -> tuple[int, ...]:
         """Per column, the advance of its widest text in either mode, as painted (bold in
@@ -128,76 +236,79 @@ class MatchModel(QAbstractTableModel):
         bold font: the only cells whose size sizing a column must ask the view for."""
         return tuple(rows for _, rows in self._measured())
 
-    def _measured(self) -> list[tuple[int, tuple[int, ...]]]:
+    def _measured(self) -> list[Widths]:
         """(widest advance in either mode, rows widest in this mode per font) per column,
         each column measured once per set of texts and fonts (a drag step or a switch to the
         compact texts re-measures only the columns that changed)."""
+        self.measure()
+        return [known for known in self._widths if known is not None]
+
+    def _measure_column(self, column: int) -> Generator[None, None, Widths]:
+        """Measure one column, a cell per step."""
         metrics = [QFontMetrics(font) for font in self._fonts]
-        flagged = self.rows.flagged
-        if sum(map(len, self._advances)) > ADVANCES_KEPT:  # a long session's old numbers
-            self._advances = ({}, {})
+        advances = self._advances
 
         def advance(bold: bool, text: str) -> int:
-            known = self._advances[bold]
+            known = advances[bold]
             if text not in known:
                 known[text] = metrics[bold].horizontalAdvance(text)
             return known[text]
 
-        for column, known in enumerate(self._widths):
-            if known is not None:
-                continue
-            best: dict[bool, tuple[int, int]] = {}  # bold? -> (advance, row)
-            for row, cells in enumerate(self._cells):
-                bold = column == 0 or row in flagged
-                width = advance(bold, str(cells[column][1]))
-                if width > best.get(bold, (-1, 0))[0]:
-                    best[bold] = (width, row)
-            widest = max((width for width, _ in best.values()), default=0)
-            if column == 0:  # the names of both modes: the column may switch to either
-                names = (*self.rows.names, *self.rows.short_names)
-                widest = max([widest, *(advance(True, n) for n in names)])
-            self._widths[column] = (widest, tuple(row for _, row in best.values()))
-        return [known for known in self._widths if known is not None]
+        rows = self.rows
+        best: dict[bool, tuple[int, int]] = {}  # bold? -> (advance, row)
+        for row in range(len(rows.names)):
+            bold = column == 0 or row in rows.flagged
+            width = advance(bold, self._text(row, column))
+            if width > best.get(bold, (-1, 0))[0]:
+                best[bold] = (width, row)
+            yield
+        widest = max((width for width, _ in best.values()), default=0)
+        if column == 0:  # the names of both modes: the column may switch to either
+            for names in (rows.names, rows.short_names):
+                for name in names:
+                    widest = max(widest, advance(True, name))
+                    yield
+        return widest, tuple(row for _, row in best.values())
 
     def _forget_widths(self, *columns: int) -> None:
         """Measure these columns (all, when none is named) again when next asked."""
         for column in columns or range(len(COLUMNS)):
-            self._widths[column] = None
+            self._widths[column] = self._measuring[column] = None
 
-    def _snapshot(self) -> list[tuple[tuple[object, ...], ...]]:
-        """Per row, per column: what the cell shows, sorts by and is styled with. Built a
-        column at a time from plain lists (a 4,096-key import has 40,000 cells)."""
-        rows = self.rows
-        columns = [self._column(column) for column in COLUMNS]
-        grid: list[tuple[tuple[object, ...], ...]] = []
-        for row in range(len(rows.names)):
-            # what paints: a tooltip is read when it is shown, so a new one repaints nothing
-            # (the reasons it quotes change at most drag steps, and announced every cell)
-            style = (row in rows.flagged, self.spotlight is not None and row != self.spotlight,
-                     rows.names[row])
-            grid.append(tuple((*column[row], *style) for column in columns))
-        return grid
-
-    def _column(self, column: str) -> list[tuple[float | None, str]]:
-        """(sort value, text) of every row of one column; None sorts as undefined."""
+    def _sort_values(self, column: str) -> _Sorted:
+        """The numbers one column sorts by, for every row at once."""
         rows = self.rows
         count = len(rows.names)
+        everywhere = np.ones(count, dtype=bool)
         if column == "key":
-            return [(float(row), self._name(row)) for row in range(count)]
+            return _Sorted(np.arange(count, dtype=np.float64), everywhere)
         if column == "norm":
-            return [(norm, format_score(norm)) for norm in np.asarray(rows.norms, float).tolist()]
+            return _Sorted(np.asarray(rows.norms, np.float64), everywhere)
         name = column.removesuffix("_rank")
         scores = rows.scores.get(name)
         if scores is None or (column.endswith("_rank") and name not in rows.ranks):
-            return [(None, UNDEFINED_TEXT)] * count  # no score, no place in the order
-        masked = np.ma.getmaskarray(scores).tolist()
+            return _Sorted(np.zeros(count), ~everywhere)  # no score, no place in the order
+        defined = ~np.ma.getmaskarray(scores)
         if column.endswith("_rank"):
-            ranks = np.asarray(rows.ranks[name]).tolist()
-            return [(None, UNDEFINED_TEXT) if off else (float(rank), str(int(rank)))
-                    for rank, off in zip(ranks, masked, strict=True)]
-        values = np.ma.getdata(scores).astype(np.float64).tolist()
-        return [(None, UNDEFINED_TEXT) if off else (value, format_score(value))
-                for value, off in zip(values, masked, strict=True)]
+            return _Sorted(np.asarray(rows.ranks[name], np.float64), defined)
+        return _Sorted(np.ma.getdata(scores).astype(np.float64), defined)
+
+    def _text(self, row: int, column: int) -> str:
+        """What a cell shows, made when first asked for."""
+        if column == 0:
+            return self._name(row)
+        texts = self._texts[column]
+        text = texts[row]
+        if text is None:
+            value = self._sorted[column].at(row)
+            if value is None:
+                text = UNDEFINED_TEXT
+            elif COLUMNS[column].endswith("_rank"):
+                text = str(int(value))
+            else:
+                text = format_score(value)
+            texts[row] = text
+        return text
 
     def set_compact(self, on: bool) -> None:
         """Switch between full and compact texts (only the key column's names change); the
@@ -205,8 +316,6 @@ class MatchModel(QAbstractTableModel):
         if on == self.compact:
             return
         self.compact = on
-        self._cells = [((key[0], self._name(row), *key[2:]), *rest)
-                       for row, (key, *rest) in enumerate(self._cells)]
         self._forget_widths(0)
         self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
         if self.rows.names:
@@ -250,9 +359,9 @@ class MatchModel(QAbstractTableModel):
         flagged = row in self.rows.flagged
         dim = self.spotlight is not None and row != self.spotlight
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._cells[row][index.column()][1]
+            return self._text(row, index.column())
         if role == SORT_ROLE:
-            return self._cells[row][index.column()][0]
+            return self._sorted[index.column()].at(row)
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return _LEFT if column == "key" else _RIGHT
         if role == Qt.ItemDataRole.FontRole:
@@ -269,7 +378,7 @@ class MatchModel(QAbstractTableModel):
                 if whole not in named:  # a name shortened to its room
                     parts.append(whole)
                 return "\n".join(filter(None, (*parts, self.rows.tips.get(row)))) or None
-            if column in SCORED and self._cells[row][index.column()][0] is None:
+            if column in SCORED and self._sorted[index.column()].at(row) is None:
                 return tr("match.tip.undefined_cos")
             return self.rows.tips.get(row)
         return None

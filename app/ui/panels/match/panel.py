@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from PySide6.QtCore import QEvent, QModelIndex, QPoint, QRect, QSignalBlocker, QSize, Qt, QTimer
 from PySide6.QtGui import QFontMetrics, QResizeEvent, QShowEvent
@@ -41,6 +42,7 @@ from app.ui.panels.match.model import (
     SCORED,
     MatchModel,
     MatchRows,
+    Names,
     NumericSortProxy,
     highlight_kind,
 )
@@ -51,6 +53,10 @@ from app.ui.widgets.stage_text import kept_whole, unbroken
 
 SIDE_MIN_WIDTH = 320
 """Pixels (before presentation scaling) the reasons need to stay readable beside the table."""
+MEASURE_PER_TURN = 0.004
+"""Seconds the table measures its texts in one event-loop turn while it sizes its columns:
+a 4,096-key import has 40,000, and all at once held the window still for a tenth of a
+second."""
 STAGE_BREATH = 8
 """Pixels at 100 % the stage adds to each compact column: a gap between the numbers that
 still leaves every column of the table in a 1024-pixel-wide room at 200 %."""
@@ -64,7 +70,7 @@ REASON_KEYS = {
 """Every (scorer, kind) the model layer can produce; reasons.py proves the others impossible."""
 
 
-def reason_text(reason: SwapReason, names: tuple[str, ...]) -> str:
+def reason_text(reason: SwapReason, names: Sequence[str]) -> str:
     """The one-line explanation of a swap, in the current language, from its numbers."""
     values = {
         "a": names[reason.dot_winner],
@@ -112,7 +118,9 @@ class MatchTablePanel(Panel):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.horizontalHeader().setStretchLastSection(False)
         self.table.selectionModel().currentRowChanged.connect(self._on_row_picked)
-        self._fit_pending = False
+        self._fit_pending = self._measure_pending = self._refit = False
+        self._named: tuple[tuple[str, ...], dict[str, str], tuple[Names, ...]] | None = None
+        """The keys and glosses the names were last made for, and those names."""
         self._fitted: tuple[object, ...] | None = None
         """The column widths' inputs at the last fit (None: fit at the next refresh)."""
         self._reasons_text = ""
@@ -207,7 +215,8 @@ class MatchTablePanel(Panel):
         row = state.query
         explained = view.reasons
         reasons = explained.reasons
-        shown = tuple(shown_name(name) for name in view.key_names)
+        glosses = token_glosses(self.document.data, state.world)
+        names, shown, whole = self._names(view.key_names, glosses)
         lines = [reason_text(reason, shown) for reason in reasons]
         text = "\n".join(f"• {line}" for line in lines) if lines else tr("match.no_disagreement")
         # a wrapped line never breaks a token's name (nor, on the stage, a number)
@@ -221,12 +230,11 @@ class MatchTablePanel(Panel):
             self._tips = {key: "\n".join(line for reason, line in zip(reasons, lines, strict=True)
                                          if key in reason.keys) for key in explained.flagged}
         scores = {name: view.row_scores[name] for name in SCORED if name in view.row_scores}
-        glosses = token_glosses(self.document.data, state.world)
         self.model.spotlight = state.key if self.look.spotlight else None
         self.model.set_rows(MatchRows(
-            names=tuple(with_gloss(name, glosses) for name in view.key_names),
+            names=names,
             short_names=shown,
-            whole_names=tuple(one_line_name(name) for name in view.key_names),
+            whole_names=whole,
             norms=explained.norms,
             scores=scores,
             ranks={name: view.row_ranks[name] for name in scores},
@@ -247,9 +255,34 @@ class MatchTablePanel(Panel):
         for column in ADDITIVE_COLUMNS:
             if self.table.isColumnHidden(column) == show:
                 self.table.setColumnHidden(column, not show)
-        if self._fit_inputs() != self._fitted:
-            self._fit_table()
+        self._fit_soon()
         self._select_row(state.key)
+
+    def _names(self, keys: tuple[str, ...], glosses: dict[str, str]) -> tuple[Names, ...]:
+        """The keys' names as the table shows them (with their gloss, bare, whole), the same
+        objects while the keys and glosses stay (the model then compares nothing), each
+        made when first read: an import has 4,096."""
+        if self._named is None or self._named[:2] != (keys, glosses):
+            self._named = (keys, glosses, (Names(keys, lambda name: with_gloss(name, glosses)),
+                                           Names(keys, shown_name), Names(keys, one_line_name)))
+        return self._named[2]
+
+    def _fit_soon(self, always: bool = False) -> None:
+        """Fit the table once its columns are measured: now when that takes a moment (a
+        lesson's few rows), else a part per event-loop turn, so a large import's thousands
+        of texts never hold the window still (`always`: fit even if no width changed)."""
+        self._refit = self._refit or always
+        if not self.model.measure(MEASURE_PER_TURN):
+            if not self._measure_pending:
+                self._measure_pending = True
+                QTimer.singleShot(0, self, self._measure_more)
+            return
+        if self._refit or self._fit_inputs() != self._fitted:
+            self._fit_table()
+
+    def _measure_more(self) -> None:
+        self._measure_pending = False
+        self._fit_soon()
 
     def figure(self) -> TableFigure:
         """The table as sorted and with the columns shown, its full header and key names,
@@ -340,7 +373,7 @@ class MatchTablePanel(Panel):
         table.setMaximumWidth(width)
         table.setMinimumWidth(min(width, max(1, int(room))))
         table.setFixedHeight(header.sizeHint().height() + rows + frame + bar)
-        self._fitted = self._fit_inputs()
+        self._fitted, self._refit = self._fit_inputs(), False
         self._arrange()
         self.scroll.relayout()
 
@@ -414,7 +447,7 @@ class MatchTablePanel(Panel):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         if event.size().width() != event.oldSize().width():
-            self._fit_table()
+            self._fit_soon(always=True)
         elif self.look.stage:  # a height that no longer holds the reasons, or now does
             self._arrange()
 
@@ -426,7 +459,7 @@ class MatchTablePanel(Panel):
 
     def _deferred_fit(self) -> None:
         self._fit_pending = False
-        self._fit_table()
+        self._fit_soon(always=True)
 
     def _select_row(self, key: int) -> None:
         """Show the document's key as the table's current row, without echoing it back."""

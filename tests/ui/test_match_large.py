@@ -1,0 +1,63 @@
+"""The match table of a large import: a cell's text is made when it is first read, and the
+columns are measured a part per event-loop turn, to the widths that measuring every text at
+once gives (sizes and texts as a lesson's five rows have them; timings: the benchmark)."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontMetrics
+
+from app.model.capture import capture_from_arrays
+from app.ui.format import format_score
+from app.ui.panels.match.model import COLUMNS
+from app.ui.panels.match.panel import MatchTablePanel
+
+T = 3000
+
+
+def _imported(panel: MatchTablePanel) -> None:
+    rng = np.random.default_rng(11)
+    arrays = {"q": rng.standard_normal((T, 8)).astype(np.float32),
+              "k": rng.standard_normal((T, 8)).astype(np.float32)}
+    document = panel.document
+    document.import_capture(capture_from_arrays(arrays, [f"w{i}" for i in range(T)]))
+    document.finish_import()
+    document.flush()
+
+
+def _every_width(panel: MatchTablePanel) -> tuple[int, ...]:
+    """Each column's widest text measured the plain way: every row, both name modes."""
+    model = panel.model
+    bold = model.data(model.index(0, 0), Qt.ItemDataRole.FontRole)  # the key column's
+    fonts = [QFontMetrics(model.font), QFontMetrics(bold)]
+    widths = []
+    for column in range(len(COLUMNS)):
+        texts = [(column == 0 or row in model.rows.flagged, model.index(row, column).data())
+                 for row in range(model.rowCount())]
+        if column == 0:
+            texts += [(True, name) for name in (*model.rows.names, *model.rows.short_names)]
+        widths.append(max(fonts[bold].horizontalAdvance(text) for bold, text in texts))
+    return tuple(widths)
+
+
+def test_a_large_import_is_measured_over_turns_to_the_widths_of_every_text(qtbot, open_panel):
+    panel = open_panel(MatchTablePanel, (1200, 420))
+    _imported(panel)
+    assert panel.model.rowCount() == T
+    assert panel._measure_pending, "the rest is measured in later turns"
+    qtbot.waitUntil(lambda: not panel._measure_pending and panel._fitted is not None)
+    assert panel.model.widest() == _every_width(panel)
+    assert panel.table.maximumWidth() >= sum(panel.model.widest()[c] for c in range(
+        len(COLUMNS)) if not panel.table.isColumnHidden(c))
+
+
+def test_a_large_import_formats_the_cells_it_shows_when_they_are_read(qtbot, open_panel):
+    panel = open_panel(MatchTablePanel, (1200, 420))
+    _imported(panel)
+    model, view = panel.model, panel.document.view
+    column = COLUMNS.index("dot")
+    made = sum(text is not None for text in model._texts[column])
+    assert made < T, "not every row's text is made when the import lands"
+    last = T - 1
+    assert model.index(last, column).data() == format_score(float(view.row_scores["dot"][last]))
