@@ -48,6 +48,8 @@ from app.model.scoring.breakdown import Breakdown, Swap, breakdown, disagreement
 from app.model.state import LabState, World, changed_fields, frozen_array
 
 _SERIALS = itertools.count(1)
+PREPARED_FACTOR = 16
+"""The coarsest picture of a large import made ahead: 4,096 cells on a plot of 256 pixels."""
 LANDSCAPES_KEPT = 8
 """Landscapes one view keeps (per scorer and plot shape): the four of the landscapes dock and
 the playground's, with room for a resize; older shapes are dropped first."""
@@ -138,11 +140,33 @@ class View:
         way (`block_image`), so it can be computed ahead, off the UI thread."""
         return block_image(self.shown, 2)
 
+    def shown_reduced(self, factor: int) -> np.ndarray:
+        """`shown` reduced factor×factor (a power of two ≥ 2) as `block_image` reduces it,
+        made from the level below and kept: the picture a plot of any size draws."""
+        kept = self._reduced
+        if factor not in kept:
+            kept[factor] = (self.shown_halved if factor <= 2
+                            else block_image(self.shown_reduced(factor // 2), 2))
+        return kept[factor]
+
+    @cached_property
+    def _reduced(self) -> dict[int, np.ndarray]:
+        return {}
+
     def prepare(self) -> None:
         """Compute ahead, on the worker that made this view, what a large import's first
-        picture reads: reducing its 16 million cells took the UI thread about 30 ms."""
-        if self.world == "imported" and self.active.size > FULL_CELLS:
-            _ = self.shown_halved
+        frame reads: the picture at every factor a plot may draw it (reducing its 16 million
+        cells took the UI thread about 30 ms), and the selected row under every scorer, its
+        ranks and the reasons the match table gives (about 10 ms more)."""
+        if self.world != "imported" or self.active.size <= FULL_CELLS:
+            return
+        factor = 2
+        while factor < PREPARED_FACTOR:
+            factor *= 2
+            self.shown_reduced(factor)
+        for name in self.row_ranks:
+            _ = self.row_ranks[name]
+        _ = self.reasons
 
     params: ScorerParams | None = None  # the world's weights, for landscapes drawn later
     serial: int = field(default_factory=lambda: next(_SERIALS))

@@ -106,3 +106,16 @@ def test_a_patched_step_keeps_whether_the_mask_removes_any_key() -> None:
         patched = compute_view(after, data, (before, compute_view(before, data)), reuse=True)
         assert patched.masking == compute_view(after, data).masking == causal
         assert patched.masking == (not patched.allowed.all())
+
+
+def test_a_picture_made_ahead_at_each_factor_is_the_picture_of_every_cell() -> None:
+    from app.model.scale import block_image
+
+    data, state = _state(BIG * 2, causal=True)
+    view = compute_view(state, data)
+    shown = np.array(view.shown)
+    shown[3, :5] = -np.abs(shown[3, :5]).max()  # a tie of |value| across blocks
+    shown[4, :5] = np.abs(shown[3, :5]).max()
+    object.__setattr__(view, "shown", shown)
+    for factor in (2, 4, 8, 16):
+        np.testing.assert_array_equal(view.shown_reduced(factor), block_image(shown, factor))

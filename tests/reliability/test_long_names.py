@@ -142,6 +142,7 @@ def test_the_match_table_sizes_its_columns_without_reading_every_row(qtbot, wind
         panel.refresh()
         panel.resize(880, 700)  # a new width: the table is fitted again
         QApplication.processEvents()
+        qtbot.waitUntil(lambda: not panel._measurer.isActive())  # measured over turns
         assert panel.model.rowCount() == T and panel.table.height() > 30 * T  # every row
         assert calls["n"] < 10 * T, calls["n"]
         shown = [c for c in range(panel.model.columnCount())

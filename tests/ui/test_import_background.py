@@ -75,7 +75,11 @@ def test_an_import_is_computed_off_the_ui_thread_and_lands_as_one_undo_step(
         pass
     assert document.importing_tokens == 0
     assert document.state.imported is capture and document.undo_stack.count() == steps + 1
-    assert "shown_halved" in vars(document.view)  # the first picture's cells, reduced ahead
+    view = vars(document.view)  # the first frame's numbers, made ahead on the worker:
+    assert "shown_halved" in view and "reasons" in view  # the picture's cells, the reasons
+    assert set(view["_reduced"]) >= {2, 4, 8}  # the picture at the factors a plot draws
+    ranks = document.view.row_ranks
+    assert set(vars(ranks)["_values"]) == set(ranks)  # the table's ranks under every scorer
     _same_view(document)
     document.undo_stack.undo()
     assert document.state == before

@@ -45,8 +45,8 @@ def test_a_large_import_is_measured_over_turns_to_the_widths_of_every_text(qtbot
     panel = open_panel(MatchTablePanel, (1200, 420))
     _imported(panel)
     assert panel.model.rowCount() == T
-    assert panel._measure_pending, "the rest is measured in later turns"
-    qtbot.waitUntil(lambda: not panel._measure_pending and panel._fitted is not None)
+    assert panel._measurer.isActive(), "measured in later turns"
+    qtbot.waitUntil(lambda: not panel._measurer.isActive() and panel._fitted is not None)
     assert panel.model.widest() == _every_width(panel)
     assert panel.table.maximumWidth() >= sum(panel.model.widest()[c] for c in range(
         len(COLUMNS)) if not panel.table.isColumnHidden(c))

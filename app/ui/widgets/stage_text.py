@@ -99,31 +99,27 @@ def _held_equals(match: re.Match[str]) -> str:
 
 def kept_whole(text: str, names: Iterable[str]) -> str:
     """`text` with each of `names` (tokens) held together by word joiners, so a wrapped
-    line never breaks a name between its characters ("给/了")."""
-    ordered, rank, lengths = _name_index(tuple(names))
-    if lengths and len(lengths) * len(text) < len(ordered):  # an import's thousands of names
+    line never breaks a name between its characters ("给/了"): longer names first, names
+    of one length in the order given."""
+    first, lengths = _name_index(tuple(names))
+    found: Iterable[str] = first
+    if lengths and len(lengths) * len(text) < len(first):  # an import's thousands of names
         # joiners only split names, never make one, so the names in the text are those met
-        found = {text[at:at + size] for size in lengths for at in range(len(text) - size + 1)}
-        ordered = tuple(sorted(found.intersection(rank), key=rank.__getitem__))
-    for name in ordered:
+        found = {text[at:at + size] for size in lengths
+                 for at in range(len(text) - size + 1)}.intersection(first)
+    for name in sorted((name for name in found if len(name) > 1),
+                       key=lambda name: (-len(name), first[name])):
         if name in text:
             text = text.replace(name, WORD_JOINER.join(name))
     return text
 
 
 @functools.lru_cache(maxsize=4)
-def _name_index(names: tuple[str, ...]) -> tuple[tuple[str, ...], dict[str, int],
-                                                   tuple[int, ...]]:
-    """The names longest first, each one's place in that order, and their lengths (none
-    when a name holds a word joiner: the text must then be searched name by name)."""
-    ordered = _longest_first(names)
-    lengths = () if any(WORD_JOINER in name for name in ordered) else tuple(
-        sorted({len(name) for name in ordered}))
-    return ordered, {name: place for place, name in enumerate(ordered)}, lengths
-
-
-@functools.lru_cache(maxsize=4)
-def _longest_first(names: tuple[str, ...]) -> tuple[str, ...]:
-    """The names of more than one character, longest first: kept between calls, since an
-    import's 8,192 names took a tenth of its drag step to sort every time."""
-    return tuple(sorted({n for n in names if len(n) > 1}, key=len, reverse=True))
+def _name_index(names: tuple[str, ...]) -> tuple[dict[str, int], tuple[int, ...]]:
+    """Each name's first place, and the names' lengths (none when a name holds a word
+    joiner: the text must then be searched name by name). Kept between calls, and made by
+    loops inside Python's builtins: an import has 8,192 names, read at every drag step."""
+    count = len(names)
+    first = dict(zip(reversed(names), range(count - 1, -1, -1), strict=True))
+    joined = WORD_JOINER in "".join(names)
+    return first, () if joined else tuple(sorted(set(map(len, first))))

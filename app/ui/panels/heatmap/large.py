@@ -93,10 +93,10 @@ class Picture:
 
     def of(self, canvas: HeatmapCanvas, values: np.ndarray, serial: int | None = None,
            patch: tuple[int, str, int] | None = None,
-           halved: Callable[[], np.ndarray] | None = None) -> np.ndarray:
+           reduced: Callable[[int], np.ndarray] | None = None) -> np.ndarray:
         """The image of `values`, the active scores of the view `serial`, which `patch`
-        says was patched from another view (`View.patch`); `halved` gives `values` reduced
-        2×2 (`View.shown_halved`, computed ahead for an import), to reduce from."""
+        says was patched from another view (`View.patch`); `reduced(factor)` gives `values`
+        reduced factor×factor (`View.shown_reduced`, computed ahead for an import)."""
         factor = downsample_factor(max(values.shape), canvas.view_px())
         if values is self.values and factor == self.factor:
             return self.image
@@ -106,7 +106,7 @@ class Picture:
         else:
             if serial is None and values is self.values:
                 serial = self.serial  # the same matrix at another size
-            self.image = (block_image(halved(), factor // 2) if halved is not None and factor > 1
+            self.image = (reduced(factor) if reduced is not None and factor > 1
                           else block_image(values, factor))
         self.values, self.factor, self.serial = values, factor, serial
         return self.image

@@ -349,7 +349,7 @@ class HeatmapPanel(Panel):
         else:
             values = scores_shown(view)  # a masked score is −∞: no colour, hatched
             sample = (self.picture.of(self.canvas, values, view.serial, view.patch,
-                                      lambda: view.shown_halved)
+                                      view.shown_reduced)
                       if needs_image(values.shape) else values)
             wanted, signed = score_levels(state.scorer, sample), SCORERS[state.scorer].signed
         meaning = (state.scorer, state.options.heatmap_mode, embeddings, values.shape)

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.i18n import tr
+from app.model.lesson.data import MAX_TOKENS
 from app.model.reasons import SwapReason
 from app.model.state import STATE_FIELDS
 from app.state.document import Document
@@ -118,7 +119,10 @@ class MatchTablePanel(Panel):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.horizontalHeader().setStretchLastSection(False)
         self.table.selectionModel().currentRowChanged.connect(self._on_row_picked)
-        self._fit_pending = self._measure_pending = self._refit = False
+        self._fit_pending = self._refit = False
+        self._measurer = QTimer(self, singleShot=True, interval=0)
+        """Measures the table's texts on, a part per event-loop turn (`_fit_soon`)."""
+        self._measurer.timeout.connect(self._fit_soon)
         self._named: tuple[tuple[str, ...], dict[str, str], tuple[Names, ...]] | None = None
         """The keys and glosses the names were last made for, and those names."""
         self._fitted: tuple[object, ...] | None = None
@@ -255,7 +259,7 @@ class MatchTablePanel(Panel):
         for column in ADDITIVE_COLUMNS:
             if self.table.isColumnHidden(column) == show:
                 self.table.setColumnHidden(column, not show)
-        self._fit_soon()
+        self._fit_soon(measure=self.model.rowCount() <= MAX_TOKENS)
         self._select_row(state.key)
 
     def _names(self, keys: tuple[str, ...], glosses: dict[str, str]) -> tuple[Names, ...]:
@@ -267,22 +271,17 @@ class MatchTablePanel(Panel):
                                            Names(keys, shown_name), Names(keys, one_line_name)))
         return self._named[2]
 
-    def _fit_soon(self, always: bool = False) -> None:
+    def _fit_soon(self, always: bool = False, measure: bool = True) -> None:
         """Fit the table once its columns are measured: now when that takes a moment (a
         lesson's few rows), else a part per event-loop turn, so a large import's thousands
-        of texts never hold the window still (`always`: fit even if no width changed)."""
+        of texts never hold the window still (`always`: fit even if no width changed;
+        `measure`: measure now for a moment, rather than from the next turn on)."""
         self._refit = self._refit or always
-        if not self.model.measure(MEASURE_PER_TURN):
-            if not self._measure_pending:
-                self._measure_pending = True
-                QTimer.singleShot(0, self, self._measure_more)
+        if not self.model.measure(MEASURE_PER_TURN if measure else 0.0):
+            self._measurer.start()  # a timer: the turn's input and timers come first
             return
         if self._refit or self._fit_inputs() != self._fitted:
             self._fit_table()
-
-    def _measure_more(self) -> None:
-        self._measure_pending = False
-        self._fit_soon()
 
     def figure(self) -> TableFigure:
         """The table as sorted and with the columns shown, its full header and key names,
