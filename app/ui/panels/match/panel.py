@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.i18n import tr
+from app.i18n import current, tr
 from app.model.lesson.data import MAX_TOKENS
 from app.model.reasons import SwapReason
 from app.model.state import STATE_FIELDS
@@ -123,8 +123,8 @@ class MatchTablePanel(Panel):
         self._measurer = QTimer(self, singleShot=True, interval=0)
         """Measures the table's texts on, a part per event-loop turn (`_fit_soon`)."""
         self._measurer.timeout.connect(self._fit_soon)
-        self._named: tuple[tuple[str, ...], dict[str, str], tuple[Names, ...]] | None = None
-        """The keys and glosses the names were last made for, and those names."""
+        self._named: tuple[tuple[object, ...], tuple[Names, ...]] | None = None
+        """The keys, glosses and language the names were last made for, and those names."""
         self._fitted: tuple[object, ...] | None = None
         """The column widths' inputs at the last fit (None: fit at the next refresh)."""
         self._reasons_text = ""
@@ -264,12 +264,13 @@ class MatchTablePanel(Panel):
 
     def _names(self, keys: tuple[str, ...], glosses: dict[str, str]) -> tuple[Names, ...]:
         """The keys' names as the table shows them (with their gloss, bare, whole), the same
-        objects while the keys and glosses stay (the model then compares nothing), each
-        made when first read: an import has 4,096."""
-        if self._named is None or self._named[:2] != (keys, glosses):
-            self._named = (keys, glosses, (Names(keys, lambda name: with_gloss(name, glosses)),
-                                           Names(keys, shown_name), Names(keys, one_line_name)))
-        return self._named[2]
+        objects while the keys, glosses and language stay (the model then compares
+        nothing), each made when first read: an import has 4,096."""
+        made_for = (keys, glosses, current().token_glosses)
+        if self._named is None or self._named[0] != made_for:
+            self._named = (made_for, (Names(keys, lambda name: with_gloss(name, glosses)),
+                                      Names(keys, shown_name), Names(keys, one_line_name)))
+        return self._named[1]
 
     def _fit_soon(self, always: bool = False, measure: bool = True) -> None:
         """Fit the table once its columns are measured: now when that takes a moment (a
