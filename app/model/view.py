@@ -352,6 +352,16 @@ def imported_view_holds(computed: LabState, state: LabState) -> bool:
             and changed_fields(computed, state) <= OTHER_WORLDS)
 
 
+def costly(before: LabState, state: LabState) -> bool:
+    """Whether `state`'s view, after `before`'s, is a large import's computed from scratch
+    (the full matrices of up to 4,096 × 4,096 cells: most of a second), not patched from
+    `before`'s view (one vector edited) nor a small world's."""
+    capture = state.imported if state.world == "imported" else None
+    if capture is None or len(capture.queries) * len(capture.keys) <= FULL_CELLS:
+        return False
+    return edited_vector(before, state) is None
+
+
 def compute_view(state: LabState, data: LessonData,
                  since: tuple[LabState, View] | None = None, reuse: bool = False) -> View:
     """Recompute every number on screen from the state; pure and deterministic.

@@ -39,6 +39,7 @@ from app.model.timeline import stage, stage_changes
 from app.model.view import (
     View,
     compute_view,
+    costly,
     imported_view_holds,
     initial_state,
     lesson_selection,
@@ -88,6 +89,15 @@ class Document(QObject, ReshapeIntents):
         self._importer = BackgroundRunner(self)
         self._importer.finished.connect(self._import_computed)
         self._importer.failed.connect(self._import_failed)
+        self._viewing: LabState | None = None
+        """A state installed whose view is being computed off the UI thread (a large
+        import's, seconds of work on a changed option, scorer, selection, or an undo back
+        to it); `changed` tells of it when its view lands."""
+        self._owed = False
+        """A view landed while it was being read: `changed` for it is still to come."""
+        self._viewer = BackgroundRunner(self)
+        self._viewer.finished.connect(self._view_computed)
+        self._viewer.failed.connect(self._view_failed)
 
     @property
     def state(self) -> LabState:
@@ -97,11 +107,16 @@ class Document(QObject, ReshapeIntents):
     def view(self) -> View:
         """The view of the current state, computed now if an edit is still pending.
 
-        A read has no visible effect: `changed` still comes once, from the scheduled recompute,
-        so reading the view never makes every panel repaint.
+        A read has no visible effect: `changed` still comes once, from the scheduled recompute
+        (or the view computed off the UI thread, which a read waits for), so reading the view
+        never makes every panel repaint.
         """
-        if self._pending and self._view_state is not self._state:
-            self._update_view()
+        if self._viewing is not None and self._viewing is self._state:
+            self._owed = True  # landing here announces nothing: the flush below does
+            self._viewer.wait_for_result()
+            QTimer.singleShot(0, self, self._turn)
+        if self._view_state is not self._state and (self._pending or self._owed):
+            self._update_view(wait=True)
         return self._view
 
     @cached_property
@@ -124,37 +139,97 @@ class Document(QObject, ReshapeIntents):
                 break
 
     def flush(self) -> None:
-        """Run a pending recompute immediately (tests and benchmarks use this)."""
+        """Run a pending recompute immediately, waiting for a view being computed off the UI
+        thread (tests and benchmarks use this)."""
+        self._turn()
+        if self._viewing is not None:
+            self._viewer.wait_for_result()
+        self._turn()
+
+    def _turn(self) -> None:
+        """The event-loop turn after edits: their recompute (which may start computing the
+        view off the UI thread), or the announcement of a view a read waited for."""
         if self._pending:
             self._recompute()
+        if self._owed:
+            self._owed = False
+            self._announce()
 
     def _schedule(self) -> None:
         if not self._pending:
             self._pending = True
-            QTimer.singleShot(0, self, self.flush)
+            QTimer.singleShot(0, self, self._turn)
 
-    def _update_view(self) -> None:
-        """The view of the current state. The one it replaces is the document's alone, so a
+    def _update_view(self, wait: bool = False) -> bool:
+        """The view of the current state; False when it is being computed off the UI thread
+        (a large import's view from scratch: `changed` then comes when it lands), unless
+        the caller must `wait` for it. The one it replaces is the document's alone, so a
         large import's drag step patches its matrices in place instead of copying them.
 
         A view computed ahead (an import's, off the UI thread) is taken when its state is
         the one installed; so is the imported world's view just left, kept until the next
         recompute, so that Redo (or Undo of the step that left) after Undo of an import
         takes it instead of a second of work."""
-        prepared, self._prepared = self._prepared, None
+        state, left = self._state, (self._view_state, self._view)
+        prepared = self._prepared
+        if left[0] == state:  # back to what is shown (an undo's state is a new object)
+            self._install(state, left[1])
+            return True
+        if prepared is not None and (prepared[0] is state or prepared[0] == state):
+            self._install(state, prepared[1])
+            return True
+        if self._viewing is state:
+            return False  # already being computed
+        if not wait and costly(left[0], state):
+            self._viewing = state
+            data = self.data
+
+            def work(_stop: object, _progress: object) -> tuple[LabState, View]:
+                view = compute_view(state, data)
+                view.prepare()
+                return state, view
+
+            self._viewer.start(work)
+            return False
+        self._install(state, compute_view(state, self.data, left, reuse=True))
+        return True
+
+    def _install(self, state: LabState, view: View) -> None:
+        """Make `view` (of `state`) the document's; a view being computed for an older
+        state is no longer wanted."""
         left = self._view_state, self._view
-        if prepared is not None and (prepared[0] is self._state or prepared[0] == self._state):
-            self._view = prepared[1]
-        else:
-            self._view = compute_view(self._state, self.data, left, reuse=True)
-        self._view_state = self._state
-        if left[0].world == "imported" and self._state.world != "imported":
+        self._prepared = None
+        if self._viewing is not None:
+            self._viewing = None
+            self._viewer.cancel()
+        self._view, self._view_state = view, state
+        if left[0].world == "imported" and state.world != "imported":
             self._prepared = left  # never patched: only an edit within the import is
+
+    def _view_computed(self, result: tuple[LabState, View]) -> None:
+        state, view = result
+        if state is not self._viewing:
+            return
+        self._install(state, view)
+        if not self._owed:  # read meanwhile: the flush that read scheduled announces it
+            self._announce()
+
+    def _view_failed(self, _message: str) -> None:
+        """Computed off the UI thread or not, a view that cannot be computed fails the
+        same way: computed here, the error is the one a recompute has always raised."""
+        if self._viewing is not None:
+            self._viewing = None
+            self._update_view(wait=True)
+            self._announce()
 
     def _recompute(self) -> None:
         self._pending = False
-        if self._view_state is not self._state:
-            self._update_view()
+        if self._view_state is not self._state and not self._update_view():
+            return  # announced when its view lands
+        self._announce()
+
+    def _announce(self) -> None:
+        """Tell the panels of the state installed, whose view is the document's now."""
         self.recompute_count += 1
         fields, self._announced = changed_fields(self._announced, self._state), self._state
         self.changed.emit(fields)

@@ -5,11 +5,12 @@ failure says why and changes nothing."""
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QThread
 from PySide6.QtWidgets import QApplication
 from safetensors.numpy import save_file
 
@@ -213,3 +214,77 @@ def test_undo_then_redo_of_an_import_takes_its_view_back_without_computing_it(
     document.flush()
     assert computed == ["teaching", "imported"]
     _same_view(document, 1e-5)
+
+
+def _on_the_worker(qtbot, document: Document, monkeypatch, change) -> list[bool]:
+    """Make `change` (an option, the scorer, a world, an undo) and let its view land; says,
+    per view the document computed, whether on the UI thread."""
+    threads: list[bool] = []
+    real = document_module.compute_view
+    ui = QThread.currentThread()
+    gate = threading.Event()
+
+    def watched(state, data, *args, **kwargs):
+        threads.append(QThread.currentThread() is ui)
+        if not threads[-1]:
+            gate.wait(10)  # the worker holds its view until the window has answered
+        return real(state, data, *args, **kwargs)
+
+    monkeypatch.setattr(document_module, "compute_view", watched)
+    announced, shown = document.recompute_count, document.view
+    change()
+    for _ in range(3):
+        QApplication.processEvents()  # the window answers: the state is in, its view is not
+    assert document.recompute_count == announced, "told of before its view is there"
+    assert document._view is shown and document.state is not document._view_state
+    with qtbot.waitSignal(document.changed, timeout=10_000):
+        gate.set()
+    assert document.recompute_count == announced + 1  # one recompute, announced once
+    monkeypatch.setattr(document_module, "compute_view", real)
+    return threads
+
+
+def test_a_large_imports_view_from_scratch_is_computed_off_the_ui_thread(
+        qtbot, document, tmp_path, monkeypatch) -> None:
+    with _landed(qtbot, document):
+        document.import_capture(_capture(tmp_path))
+    document.flush()
+    for change in (lambda: document.set_options(causal=True),
+                   lambda: document.set_scorer("cosine"),
+                   lambda: document.select(key=7)):
+        assert _on_the_worker(qtbot, document, monkeypatch, change) == [False]
+        _same_view(document)
+    document.set_world("teaching")
+    document.flush()
+    document.set_options(causal=False)  # the imported view left is no longer the one to take
+    document.flush()
+    assert _on_the_worker(qtbot, document, monkeypatch,
+                          lambda: document.set_world("imported")) == [False]
+    _same_view(document)
+    document.set_world("teaching")
+    document.flush()
+    document.set_vector("k", 0, np.ones(4))  # an edit there: the view left is let go
+    document.flush()
+
+    def back() -> None:  # to the imported world, by undoing the edit and the switch
+        document.undo_stack.undo()
+        document.undo_stack.undo()
+
+    assert _on_the_worker(qtbot, document, monkeypatch, back) == [False]
+    assert document.state.world == "imported" and document.state.scorer == "cosine"
+    _same_view(document)
+
+
+def test_reading_a_view_being_computed_waits_for_it_and_announces_it_once(
+        qtbot, document, tmp_path) -> None:
+    with _landed(qtbot, document):
+        document.import_capture(_capture(tmp_path))
+    document.flush()
+    announced = document.recompute_count
+    document.set_options(causal=True)
+    QApplication.processEvents()
+    assert document.view.allowed.sum() < document.view.allowed.size  # the new view, now
+    _same_view(document)
+    qtbot.waitUntil(lambda: document.recompute_count == announced + 1)
+    QApplication.processEvents()
+    assert document.recompute_count == announced + 1
