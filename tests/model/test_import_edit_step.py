@@ -3,7 +3,11 @@ gives equals a full recompute of the same state, in every heatmap mode and optio
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -119,3 +123,49 @@ def test_a_picture_made_ahead_at_each_factor_is_the_picture_of_every_cell() -> N
     object.__setattr__(view, "shown", shown)
     for factor in (2, 4, 8, 16):
         np.testing.assert_array_equal(view.shown_reduced(factor), block_image(shown, factor))
+
+
+STEP_TOLERANCE = 1e-12
+"""A float64 capture's patched step against a full recompute: one row is a (1, d)·(d, T)
+product where the full matrix is one (T, d)·(d, T), so only the BLAS kernel's order of
+summation may differ."""
+
+
+def _float64_steps_agree() -> None:
+    """Every patched float64 step (a query's, a key's, in each heatmap mode and mask) equals
+    the full recompute within STEP_TOLERANCE."""
+    data = load_lesson_data()
+    t, d = BIG, 24
+    names = tuple(f"w{i}" for i in range(t))
+    rng = np.random.default_rng(17)
+    capture = Capture(rng.standard_normal((t, d)), rng.standard_normal((t, d)), names, names)
+    base = replace(initial_state(data), imported=capture, scorer="scaled_dot")
+    base = base.with_world("imported", (t - 1, 0))
+    for options in ({}, {"heatmap_mode": "weights", "causal": True, "sink_logit": 1.5},
+                    {"causal": True, "q_scale": 2.0}):
+        before = replace(base, options=replace(base.options, **options))
+        for role, index in (("q", t // 2), ("k", t - 2)):
+            after = _edited(before, role, index)
+            patched = compute_view(after, data, (before, compute_view(before, data)), True)
+            full = compute_view(after, data)
+            for name, matrix in full.scores.items():
+                np.testing.assert_allclose(patched.scores[name], matrix, rtol=STEP_TOLERANCE,
+                                           atol=STEP_TOLERANCE)
+            np.testing.assert_allclose(patched.weights, full.weights, rtol=STEP_TOLERANCE,
+                                       atol=STEP_TOLERANCE)
+
+
+def test_a_float64_step_equals_a_full_recompute_to_1e_12() -> None:
+    _float64_steps_agree()
+
+
+def test_a_float64_step_equals_a_full_recompute_on_another_blas_kernel() -> None:
+    """The same on OpenBLAS's Sandybridge kernel (another order of summation), in a child
+    process: the kernel is chosen when NumPy loads."""
+    root = Path(__file__).resolve().parents[2]
+    script = ("from tests.model.test_import_edit_step import _float64_steps_agree; "
+              "_float64_steps_agree()")
+    env = dict(os.environ, PYTHONPATH=str(root), OPENBLAS_CORETYPE="Sandybridge")
+    result = subprocess.run([sys.executable, "-c", script], cwd=root, env=env,
+                            capture_output=True, text=True, check=False, timeout=120)
+    assert result.returncode == 0, result.stderr
