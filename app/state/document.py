@@ -112,7 +112,7 @@ class Document(QObject, ReshapeIntents):
         never makes every panel repaint.
         """
         if self._viewing is not None and self._viewing is self._state:
-            self._owed = True  # landing here announces nothing: the flush below does
+            self._owed = True  # landing here announces nothing: the turn scheduled below does
             self._viewer.wait_for_result()
             QTimer.singleShot(0, self, self._turn)
         if self._view_state is not self._state and (self._pending or self._owed):
@@ -225,11 +225,13 @@ class Document(QObject, ReshapeIntents):
     def _recompute(self) -> None:
         self._pending = False
         if self._view_state is not self._state and not self._update_view():
+            self._owed = False  # a view a read waited for is told of with this one's
             return  # announced when its view lands
         self._announce()
 
     def _announce(self) -> None:
         """Tell the panels of the state installed, whose view is the document's now."""
+        self._owed = False
         self.recompute_count += 1
         fields, self._announced = changed_fields(self._announced, self._state), self._state
         self.changed.emit(fields)
