@@ -97,14 +97,20 @@ def _held_equals(match: re.Match[str]) -> str:
     return f"{WORD_JOINER}{NBSP}={NBSP}" if text.startswith(" ") else f"={NBSP}"
 
 
+SEARCH_BY_PIECES = 16
+"""`kept_whole` looks the text's pieces up among the names once they are at most this many
+times as many as the names: a name searched for reads the text (a match table's reasons run
+to thousands of characters), a piece looked up reads one hash."""
+
+
 def kept_whole(text: str, names: Iterable[str]) -> str:
     """`text` with each of `names` (tokens) held together by word joiners, so a wrapped
     line never breaks a name between its characters ("给/了"): longer names first, names
     of one length in the order given."""
     first, lengths = _name_index(tuple(names))
     found: Iterable[str] = first
-    if lengths and len(lengths) * len(text) < len(first):  # an import's thousands of names
-        # joiners only split names, never make one, so the names in the text are those met
+    if lengths and len(lengths) * len(text) <= SEARCH_BY_PIECES * len(first):  # an import's
+        # thousands: joiners only split names, never make one, so those met are in the text
         found = {text[at:at + size] for size in lengths
                  for at in range(len(text) - size + 1)}.intersection(first)
     for name in sorted((name for name in found if len(name) > 1),
