@@ -369,7 +369,7 @@ class MatchTablePanel(Panel):
             width = self._columns_width(compact=True)
             width += self._breathe(int(room - width))
         bar = table.horizontalScrollBar().sizeHint().height() if width > room else 0
-        rows = sum(table.rowHeight(r) for r in range(self.proxy.rowCount()))
+        rows = table.verticalHeader().length()  # every row's height (4,096 of an import)
         table.setMaximumWidth(width)
         table.setMinimumWidth(min(width, max(1, int(room))))
         table.setFixedHeight(header.sizeHint().height() + rows + frame + bar)
@@ -398,7 +398,7 @@ class MatchTablePanel(Panel):
         """The caption wrapped to `width` over every row of the table (its compact header, on
         the stage)."""
         table = self.table
-        rows = sum(table.rowHeight(r) for r in range(self.proxy.rowCount()))
+        rows = table.verticalHeader().length()  # every row's height (4,096 of an import)
         header = self._compact_header or table.horizontalHeader().sizeHint().height()
         return (self.caption.heightForWidth(width) + layout_of(self.scroll.widget()).spacing()
                 + header + rows + 2 * table.frameWidth())
