@@ -239,3 +239,20 @@ def test_the_scripts_around_the_app_import_only_what_it_has() -> None:
                         if not hasattr(module, alias.name)
                         and importlib.util.find_spec(f"{node.module}.{alias.name}") is None]
     assert scripts and not missing, missing
+
+
+def test_no_slot_on_destroyed_takes_the_object_going_away() -> None:
+    """A `destroyed` slot with a parameter makes PySide wrap the half-destroyed object to pass
+    it, which crashed a test worker when a parentless document was freed after its drag."""
+    found = []
+    for name, tree in _modules().items():
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "connect"
+                    and "destroyed" in (getattr(node.func.value, "attr", None),
+                                        getattr(node.func.value, "id", None))):
+                slot = node.args[0]
+                takes = (not isinstance(slot, ast.Lambda) or slot.args.args or slot.args.vararg
+                         or slot.args.kwonlyargs or slot.args.posonlyargs)
+                found += [f"{name}:{node.lineno}"] if takes else []
+    assert not found, found

@@ -95,7 +95,8 @@ class BackgroundRunner(QObject):
         self._relay.delivered.connect(self._on_delivered)
         self._relay.failed.connect(self._on_failed)
         ticket = self._ticket  # not self: the slot runs while the C++ object is going away
-        self.destroyed.connect(lambda _obj=None: ticket.retire())
+        # no argument: PySide would wrap the half-destroyed object for it, and crash
+        self.destroyed.connect(lambda: ticket.retire())
         app = QCoreApplication.instance()
         if app is not None:
             app.aboutToQuit.connect(self.shutdown)

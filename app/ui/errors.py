@@ -142,7 +142,8 @@ class ErrorHook(QObject):
         self._autosaves.append(autosave)
         destroyed = getattr(autosave, "destroyed", None)
         if destroyed is not None:
-            destroyed.connect(lambda *_: self._forget(autosave))
+            # a slot without the argument: PySide would wrap the half-destroyed object for it
+            destroyed.connect(lambda: self._forget(autosave))
 
     def _forget(self, autosave: Flushable) -> None:
         self._autosaves = [a for a in self._autosaves if a is not autosave]

@@ -38,7 +38,8 @@ class StatusLine(QObject):
         self._busy = ""
         """The import message on show, while the busy cursor is set ("" when not)."""
         cursor = self._cursor = [False]  # not self: read while the C++ objects go away
-        bar.destroyed.connect(lambda _obj=None: _release(cursor))
+        # a slot without the argument: PySide would wrap the half-destroyed bar for it
+        bar.destroyed.connect(lambda: _release(cursor))
         self.update()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
