@@ -8,6 +8,7 @@ import threading
 import numpy as np
 import pytest
 from PySide6.QtCore import QPointF, Qt, QTimer
+from PySide6.QtGui import QImage, QPainter
 
 from app.i18n import tr
 from app.model.nice import snap_out
@@ -68,12 +69,25 @@ def test_rows_are_queries_and_columns_keys_with_titled_axes(panel):
     assert tuple(left_ticks) == tuple(with_gloss(name, glosses) for name in view.query_names)
 
 
-def test_the_tick_marks_point_out_towards_the_names_not_into_the_cells(panel):
-    """pyqtgraph's ticks point into the plot by default, where they cut the first column's
-    minus signs and the top row's digits."""
-    for side in ("left", "top"):
+@pytest.mark.parametrize("stage", [False, True])
+def test_no_tick_mark_cuts_a_cell_and_every_token_is_named(qtbot, panel, on_stage, stage):
+    """pyqtgraph's ticks point into the plot, where they cut the first column's minus signs
+    and the top row's digits; pointing out, they pushed the names past the axis's edge, and
+    pyqtgraph then dropped every other row's name on the stage."""
+    if stage:
+        on_stage(panel, 1.5)
+        panel.resize(1000, 640)
+    panel.document.flush()
+    panel.grab()
+    image = QImage(8, 8, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    view = panel.document.view
+    for side, names in (("left", view.query_names), ("top", view.key_names)):
         axis = panel.plot.getAxis(side)
-        assert axis.style["tickLength"] > 0, side  # positive: towards the tick names
+        assert axis.style["tickLength"] == 0, side
+        drawn = [text for _rect, _flags, text in axis.generateDrawSpecs(painter)[2]]
+        assert len(drawn) == len(names), (side, drawn)
+    painter.end()
 
 
 def test_every_cell_prints_its_score_in_a_contrasting_colour(panel):

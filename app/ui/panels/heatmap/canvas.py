@@ -21,8 +21,6 @@ NO_VALUE = {"light": "#D9D9D9", "dark": "#3C3C3C"}
 """Cells without a number (undefined cosine, masked score) show the background in this grey."""
 MIN_PLOT_HEIGHT = 60
 """Pixels at 100 %: the plot gives way first in a short dock, the readout lines never."""
-TICK_PX = 4
-"""The axes' tick marks, at 100 %, pointing out from the cells towards the token names."""
 STALE_OPACITY = 0.3
 """Scale mode's previous picture, faded while the one for the new request is computed."""
 OUTLINE_PENS = (("#FFFFFF", 3, Qt.PenStyle.SolidLine), ("#000000", 3, Qt.PenStyle.DashLine),
@@ -82,8 +80,9 @@ class HeatmapCanvas(QObject):
         for side in ("left", "top"):
             axis = self.plot.getAxis(side)
             axis.enableAutoSIPrefix(False)  # token indices, never "×0.001"
-            # ticks out towards the names: pointing in, they cut the edge cells' numbers
-            axis.setStyle(tickLength=round(look.px(TICK_PX)))
+            # no tick marks: pointing in (pyqtgraph's default) they cut the edge cells'
+            # numbers; pointing out they push the names off the axis, which then drops some
+            axis.setStyle(tickLength=0)
             axis.setTextPen(theme.foreground)
             axis.setPen(theme.foreground)
             axis.label.setFont(chrome_font(READING))  # the cells get the zoom's room
