@@ -44,10 +44,22 @@ from app.model.view import (
     initial_state,
     lesson_selection,
 )
-from app.state.background import BackgroundRunner
+from app.state.background import BackgroundRunner, Work
 from app.state.commands import StateCommand
 from app.state.notice import Notice, scorer_term
 from app.state.reshaping import ReshapeIntents
+
+
+def _view_job(state: LabState, data: LessonData) -> Work:
+    """A background job: `state`'s view, with what a large world reads ahead
+    (`View.prepare`), delivered with the state it belongs to."""
+
+    def work(_stop: object, _progress: object) -> tuple[LabState, View]:
+        view = compute_view(state, data)
+        view.prepare()
+        return state, view
+
+    return work
 
 
 class Document(QObject, ReshapeIntents):
@@ -182,14 +194,7 @@ class Document(QObject, ReshapeIntents):
             return False  # already being computed
         if not wait and costly(left[0], state):
             self._viewing = state
-            data = self.data
-
-            def work(_stop: object, _progress: object) -> tuple[LabState, View]:
-                view = compute_view(state, data)
-                view.prepare()
-                return state, view
-
-            self._viewer.start(work)
+            self._viewer.start(_view_job(state, self.data))
             return False
         self._install(state, compute_view(state, self.data, left, reuse=True))
         return True
@@ -442,14 +447,7 @@ class Document(QObject, ReshapeIntents):
         return state.with_world("imported", (len(capture.queries) - 1, 0))
 
     def _compute_import(self, target: LabState) -> None:
-        data = self.data
-
-        def work(_stop: object, _progress: object) -> tuple[LabState, View]:
-            view = compute_view(target, data)
-            view.prepare()
-            return target, view
-
-        self._importer.start(work)
+        self._importer.start(_view_job(target, self.data))
 
     def _import_computed(self, result: tuple[LabState, View]) -> None:
         if self.dragging:  # the world does not change under the pointer: after the drag
