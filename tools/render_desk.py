@@ -13,10 +13,8 @@ prints one line per visible dock: its panel's size, the size it needs to be read
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,28 +26,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 DEFAULT_KEYS = "F7,Ctrl+2,Alt+3,F7,Ctrl+Shift+C,Ctrl+Shift+E,Ctrl+1"
 """First launch (the lesson), the free layout, the 4-D world, the score matrix's toggle,
 the lesson again, Chinese, English again, the 2-D world."""
-
-
-def use_screen(width: int, height: int) -> None:
-    """Headless, the offscreen platform's one screen is the laptop's. Set before Qt starts."""
-    home = tempfile.mkdtemp(prefix="attention-lab-desk-")
-    screen = Path(home) / "screen.json"
-    screen.write_text(json.dumps({"screens": [{
-        "name": "laptop", "x": 0, "y": 0, "width": width, "height": height,
-        "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}), encoding="utf-8")
-    if os.environ.get("QT_QPA_PLATFORM", "offscreen") == "offscreen":
-        os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={screen}"
-    os.environ["ATTENTION_LAB_HOME"] = home
-    os.environ["XDG_CONFIG_HOME"] = str(Path(home) / "config")
-
-
-def settle(rounds: int = 8) -> None:
-    from PySide6.QtCore import QEvent
-    from PySide6.QtWidgets import QApplication
-
-    for _ in range(rounds):
-        QApplication.processEvents()
-        QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+SETTLE_ROUNDS = 8
+"""Event-loop rounds after each key: the desk's fit runs in passes, each on the last's
+layout."""
 
 
 def press(window: MainWindow, key: str) -> None:
@@ -92,7 +71,11 @@ def main() -> int:
     args = parser.parse_args()
     width, height = (int(n) for n in args.size.lower().split("x"))
     args.out.mkdir(parents=True, exist_ok=True)
-    use_screen(width, height)
+    from tools.render_stage import settle, use_screen
+
+    home = use_screen(width, height, "laptop")
+    os.environ["ATTENTION_LAB_HOME"] = str(home)  # a first launch: no settings, no session
+    os.environ["XDG_CONFIG_HOME"] = str(home / "config")
     from app.startup import build_window, make_application
 
     make_application()
@@ -104,14 +87,14 @@ def main() -> int:
     else:
         window.show()
     window.document.flush()
-    settle()
+    settle(SETTLE_ROUNDS)
     steps = ["launch", *(key.strip() for key in args.keys.split(",") if key.strip())]
     short = 0
     for number, key in enumerate(steps):
         if number:
             press(window, key)
             window.document.flush()
-            settle()
+            settle(SETTLE_ROUNDS)
         tag = key.replace("+", "-")
         path = args.out / f"{args.lang}-{width}x{height}-{number:02d}-{tag}.png"
         window.grab().save(str(path))

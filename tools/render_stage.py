@@ -24,24 +24,25 @@ from urllib.parse import urlsplit
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
-def use_projector(width: int, height: int) -> None:
-    """Headless, the offscreen platform's one screen is the projector: F5 fills it. Set
-    before Qt starts, which reads it once."""
-    home = tempfile.mkdtemp(prefix="attention-lab-render-")
-    screen = Path(home) / "screen.json"
+def use_screen(width: int, height: int, name: str = "projector") -> Path:
+    """Headless, the offscreen platform's one screen is `name`'s, of this size (the
+    projector: F5 fills it). Set before Qt starts, which reads it once. Returns a new folder
+    for the run's own files."""
+    home = Path(tempfile.mkdtemp(prefix="attention-lab-render-"))
+    screen = home / "screen.json"
     screen.write_text(json.dumps({"screens": [{
-        "name": "projector", "x": 0, "y": 0, "width": width, "height": height,
+        "name": name, "x": 0, "y": 0, "width": width, "height": height,
         "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}), encoding="utf-8")
     if os.environ.get("QT_QPA_PLATFORM", "offscreen") == "offscreen":
         os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={screen}"
-    os.environ.setdefault("ATTENTION_LAB_HOME", home)
+    return home
 
 
-def settle() -> None:
+def settle(rounds: int = 3) -> None:
     from PySide6.QtCore import QEvent
     from PySide6.QtWidgets import QApplication
 
-    for _ in range(3):
+    for _ in range(rounds):
         QApplication.processEvents()
         QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
@@ -76,7 +77,7 @@ def main() -> int:
     args = parser.parse_args()
     width, height = (int(n) for n in args.size.lower().split("x"))
     args.out.mkdir(parents=True, exist_ok=True)
-    use_projector(width, height)
+    os.environ.setdefault("ATTENTION_LAB_HOME", str(use_screen(width, height)))
     from app.startup import build_window, make_application
 
     make_application()
