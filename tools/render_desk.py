@@ -54,10 +54,10 @@ def report(window: MainWindow) -> list[str]:
         if not (dock.isVisible() and frame.contains(dock.geometry().center())
                 and hasattr(panel, "readable_size")):
             continue
-        need = panel.readable_size()
-        short = panel.width() < need.width() or panel.height() < need.height()
+        needs = " or ".join(f"{need.width()}x{need.height()}" for need in panel.readable_sizes())
+        short = not panel.reads_at(panel.size())
         lines.append(f"  {name:12s} {panel.width():4d}x{panel.height():<4d} needs "
-                     f"{need.width():4d}x{need.height():<4d}{'  SHORT' if short else ''}")
+                     f"{needs}{'  SHORT' if short else ''}")
     return lines
 
 

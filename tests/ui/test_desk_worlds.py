@@ -104,9 +104,9 @@ def look(window, road):
         if (not dock.isVisible() or dock.isFloating() or not hasattr(panel, "readable_size")
                 or not frame.contains(dock.geometry().center())):
             continue  # hidden, or a tab behind another
-        need, has = panel.readable_size(), panel.size()
-        if has.width() < need.width() or has.height() < need.height():
-            found["short"].append([name, has.toTuple(), need.toTuple()])
+        if not panel.reads_at(panel.size()):
+            found["short"].append([name, panel.size().toTuple(),
+                                   [need.toTuple() for need in panel.readable_sizes()]])
         seen = seen_texts(dock)
         found["small"] += [line(s) for s in too_small(seen, least)]
         found["overlap"] += [f"{line(a)} / {line(b)}" for a, b in overlapping(seen)]

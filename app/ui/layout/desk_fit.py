@@ -182,8 +182,30 @@ class DeskFit(QObject):
     def need(self, dock: QDockWidget) -> QSize:
         """The dock's readable size: its panel's, and the dock's own title bar and frame."""
         panel = cast("Panel", dock.widget())  # `readable` docks hold panels
-        chrome = dock.size() - panel.size()
-        return panel.readable_size() + QSize(max(0, chrome.width()), max(0, chrome.height()))
+        return panel.readable_size() + self._chrome(dock)
+
+    def need_height(self, dock: QDockWidget) -> int:
+        """The least height at which `dock` reads at its present width: a panel with two
+        arrangements (readouts below or beside) is held to the one that width allows."""
+        panel = cast("Panel", dock.widget())
+        chrome = self._chrome(dock)
+        heights = [need.height() + chrome.height() for need in panel.readable_sizes()
+                   if need.width() + chrome.width() <= dock.width()]
+        return min(heights, default=self.need(dock).height())
+
+    def need_width(self, dock: QDockWidget) -> int:
+        """The least width at which `dock` reads at its present height (see `need_height`)."""
+        panel = cast("Panel", dock.widget())
+        chrome = self._chrome(dock)
+        widths = [need.width() + chrome.width() for need in panel.readable_sizes()
+                  if need.height() + chrome.height() <= dock.height()]
+        return min(widths, default=self.need(dock).width())
+
+    @staticmethod
+    def _chrome(dock: QDockWidget) -> QSize:
+        """The dock's own title bar and frame around its panel."""
+        chrome = dock.size() - dock.widget().size()
+        return QSize(max(0, chrome.width()), max(0, chrome.height()))
 
     def _columns(self) -> list[list[QDockWidget]]:
         """The shown docks of each side, one column per run of docks over each other, each
@@ -220,7 +242,7 @@ class DeskFit(QObject):
         """The width `dock` needs with its tab bar's titles whole at the least size."""
         bar = self._bar_under(dock)
         tabs = 0 if bar is None else least_width(bar, points(SMALL))
-        return max(self.need(dock).width(), tabs)
+        return max(self.need_width(dock), tabs)
 
     def _tab_bar_height(self) -> int:
         """A tab bar's height in this window's style and font."""
@@ -279,7 +301,7 @@ class DeskFit(QObject):
         for dock in column:
             bar = self._tab_bar(dock)
             name = dock.objectName() + ("+tabs" if bar else "")
-            slots.append(Slot(name, dock.height() + bar, self.need(dock).height() + bar))
+            slots.append(Slot(name, dock.height() + bar, self.need_height(dock) + bar))
         plan = plan_column(slots, self._tab_bar_height())
         by_name = {slot.name: dock for slot, dock in zip(slots, column, strict=True)}
         for short, host in plan.joins:  # a tab group is never split: the lone dock joins it
@@ -307,7 +329,7 @@ class DeskFit(QObject):
             if docks:
                 first = min(docks, key=lambda d: (d.x(), d.y()))
                 name, width = first.objectName(), first.width()
-                sides.append((first, Slot(name, width, max(self.need(d).width() for d in docks)),
+                sides.append((first, Slot(name, width, max(self.need_width(d) for d in docks)),
                               Slot(name, width, max(self._width_need(d) for d in docks))))
         if len(sides) < 2:
             return False

@@ -185,6 +185,17 @@ class Panel(QWidget):
         sets a larger floor than their layout's minimum (a plot, a table) override it."""
         return self.minimumSizeHint().expandedTo(self.minimumSize())
 
+    def readable_sizes(self) -> list[QSize]:
+        """The least readable size of each arrangement the panel can take at the desk (one
+        for most panels): a dock as large as any of them reads whole, so the desk's fit can
+        give a panel with two the one the room around it allows."""
+        return [self.readable_size()]
+
+    def reads_at(self, size: QSize) -> bool:
+        """Whether everything this panel shows is readable at `size`."""
+        return any(size.width() >= need.width() and size.height() >= need.height()
+                   for need in self.readable_sizes())
+
     def room(self) -> QSize:
         """The most room this panel may be given: on the stage, its body (the stage says,
         `offer_room`); elsewhere, the screen. A panel with two arrangements (readouts beside

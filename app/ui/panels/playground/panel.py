@@ -236,12 +236,29 @@ class PlaygroundPanel(Panel):
 
     def readable_size(self) -> QSize:
         """The plane PLANE_LINES lines of its labels square (and at least its minimum), with
-        its axes, colour bar and caption around it, and the readouts whole below it."""
+        its axes, colour bar and caption around it, and the readouts whole below it or
+        beside it (at the desk, whichever is lower)."""
+        if not self.look.stage:
+            return min(self.readable_sizes(), key=lambda size: size.height())
+        width, height = self._room.stage_arrangement(*self._plane_need(), self.room())
+        return self._panel_size(width, height)
+
+    def readable_sizes(self) -> list[QSize]:
+        """Readouts below the plane or beside it: at the desk either reads whole."""
+        if self.look.stage:
+            return [self.readable_size()]
+        return [self._panel_size(width, height) for width, height
+                in self._room.desk_arrangements(*self._plane_need(), self.room())]
+
+    def _plane_need(self) -> tuple[float, float]:
+        """The least plane (`_plane_side`) with its axes, colour bar and caption."""
         side = self._plane_side()
         around_w, around_h = self._plane_chrome()
         caption = self.caption.heightForWidth(math.ceil(side + around_w))
-        width, height = self._room.readable(side + around_w, side + around_h + caption,
-                                            self.look.stage, self.room())
+        return side + around_w, side + around_h + caption
+
+    def _panel_size(self, width: int, height: int) -> QSize:
+        """The panel around a body of `width` × `height`: its margins, and its floor."""
         margins = layout_of(self).contentsMargins()
         return QSize(width + margins.left() + margins.right(),
                      height + margins.top() + margins.bottom()).expandedTo(

@@ -169,30 +169,47 @@ class ReadoutRoom:
             return self.scroll.maximumHeight()
         return 0
 
-    def readable(self, plane_width: float, plane_height: float, stage: bool = False,
-                 screen: QSize | None = None) -> tuple[int, int]:
-        """The body's size with a plane of at least `plane_width` × `plane_height` and the
-        readouts whole: below it with every column (the coordinates too), every line, no
-        scroll bar, within the share of the height they may take; on the stage, beside it
-        where that is narrower than the screen (a projector is wider than tall)."""
+    def stage_arrangement(self, plane_width: float, plane_height: float,
+                          screen: QSize) -> tuple[int, int]:
+        """On the stage, the body's size with a plane of at least `plane_width` ×
+        `plane_height` and the readouts whole: beside it where that fits `screen` (a
+        projector is wider than tall), else below it, else whichever overflows it least."""
+        beside = self._beside(plane_width, plane_height)
+        if beside[0] <= screen.width() and beside[1] <= screen.height():
+            return beside
+        below = self._below(plane_width, plane_height, True)
+        if below[0] <= screen.width() and below[1] <= screen.height():
+            return below
+        return min(beside, below, key=lambda s: max(s[0] / screen.width(),
+                                                    s[1] / screen.height()))
+
+    def desk_arrangements(self, plane_width: float, plane_height: float,
+                          screen: QSize | None = None) -> list[tuple[int, int]]:
+        """At the desk, the body's least readable size in each arrangement `fit` can make:
+        readouts below the plane, and beside it where that fits `screen` and `fit` would
+        keep them there. A body as large as either reads whole."""
+        below = self._below(plane_width, plane_height, False)
+        beside = self._beside(plane_width, plane_height)
+        roomy = screen is None or beside[0] <= screen.width()
+        if roomy and beside[1] >= plane_height and self._beside_kept(*beside):
+            return [below, beside]
+        return [below]
+
+    def _beside(self, plane_width: float, plane_height: float) -> tuple[int, int]:
+        """The body with the readouts beside the plane, the table whole."""
+        table = self.readouts.full_width()
+        return (math.ceil(plane_width + self.body.spacing() + table),
+                math.ceil(max(plane_height, self.readouts.needed_height(table) + 2)))
+
+    def _below(self, plane_width: float, plane_height: float,
+               stage: bool) -> tuple[int, int]:
+        """The body with the readouts below the plane: every column, every line, no scroll
+        bar, and (at the desk) within the share of the height they may take."""
         bar = 0 if stage else self._bar_width()
         width = math.ceil(max(plane_width, self.readouts.full_width() + bar,
                               self.readouts.query_line.sizeHint().width() * (not stage)))
         readouts = self.readouts.needed_height(width - bar) + 2
         height = math.ceil(plane_height + readouts + self.body.spacing())
-        table = self.readouts.full_width()
-        beside = (math.ceil(plane_width + self.body.spacing() + table),
-                  math.ceil(max(plane_height, self.readouts.needed_height(table) + 2)))
-        if not stage:  # at the desk `fit` puts them beside a plane that keeps its square
-            below = (width, math.ceil(max(height, (readouts + 1) / READOUT_SHARE)))
-            roomy = screen is None or beside[0] <= screen.width()
-            return beside if roomy and beside[1] < below[1] and beside[1] >= plane_height \
-                and self._beside_kept(*beside) else below
-        screen = screen or self.scroll.screen().availableGeometry().size()
-        if beside[0] <= screen.width() and beside[1] <= screen.height():
-            return beside
-        below = (width, height)
-        if below[0] <= screen.width() and below[1] <= screen.height():
-            return below
-        return min(beside, below, key=lambda s: max(s[0] / screen.width(),
-                                                    s[1] / screen.height()))
+        if stage:
+            return width, height
+        return width, math.ceil(max(height, (readouts + 1) / READOUT_SHARE))
