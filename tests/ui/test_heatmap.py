@@ -301,6 +301,8 @@ def test_a_drag_in_scale_mode_leaves_the_picture_alone(qtbot, panel, monkeypatch
         document.set_options(scale_seed=document.state.options.scale_seed + 1)
     assert [request.seed for request in requests] == [document.state.options.scale_seed]
     assert len(draws) == 1
+    panel._on_view_resized()  # a resize that asks for the picture on show draws nothing
+    assert len(requests) == 1 and len(draws) == 1
     document.set_options(scale_mode=False)
     document.flush()
     assert displayed(panel).shape == document.view.scores[document.state.scorer].shape

@@ -49,6 +49,9 @@ class ScaleMode(QObject):
         self.stale = False
         """An older picture is shown while the new one is computed."""
         self._requested: ScaleRequest | None = None  # the newest request sent to the worker
+        self._drawn: ScaleResult | None = None
+        """The result last drawn into the canvas: a resize that asks for the same picture
+        while it is still shown draws nothing."""
 
     def show(self) -> None:
         """Ask the worker for the picture at this view size; one request per real change."""
@@ -76,8 +79,9 @@ class ScaleMode(QObject):
                 # a new seed or scorer keeps the size line, which still holds: flipping it to
                 # "computing" and back would resize the plot (and redraw its axes) twice
                 self.info_changed.emit(tr("heatmap.computing", T=f"{request.T:,}"))
-        elif self.result is not None and self.result.request == request:
-            self._on_finished(self.result)
+        elif (self.result is not None and self.result.request == request
+              and not (self._drawn is self.result and self.canvas.image.isVisible())):
+            self._on_finished(self.result)  # back from the lesson's grid: draw it again
 
     def cancel(self) -> None:
         """Scale mode is off: stop the running job; the next `show` asks afresh."""
@@ -116,5 +120,6 @@ class ScaleMode(QObject):
                                   additive=format_bytes(cost.additive_bytes),
                                   pixels=result.image.shape[0], factor=result.factor))
         self.readout_changed.emit(tr("heatmap.scale_readout", seed=request.seed))
+        self._drawn = result
         self.drawn.emit()
 
