@@ -42,6 +42,8 @@ class LiveLabel(QLabel):
         self._page = QTextDocument()  # the rich text, parsed once per text
         self._page.setDocumentMargin(0)
         self._parsed = False
+        self._styled: tuple[object, ...] | None = None
+        """The font, alignment and wrapping the page was given (each lays it out again)."""
         self.setObjectName(object_name)
         self.setWordWrap(wrap)
         self.holder = _Holder(self)
@@ -88,14 +90,27 @@ class LiveLabel(QLabel):
             return None
         page = self._page
         if not self._parsed:
-            page.setDefaultFont(self.font())
-            option = QTextOption(self.alignment() & Qt.AlignmentFlag.AlignHorizontal_Mask)
-            option.setWrapMode(QTextOption.WrapMode.WordWrap if self.wordWrap()
-                               else QTextOption.WrapMode.ManualWrap)
-            page.setDefaultTextOption(option)
+            self._style(page)
             (page.setHtml if rich else page.setPlainText)(self.text())
             self._parsed = True
         return page
+
+    def _style(self, page: QTextDocument) -> None:
+        """Give the page the label's font, alignment and wrapping, only if they changed:
+        each one set lays the page's old text out again, before the new text replaces it
+        (three layouts of the sum per drag step, where one is needed)."""
+        style = (self.font(), self.alignment() & Qt.AlignmentFlag.AlignHorizontal_Mask,
+                 self.wordWrap())
+        if style == self._styled:
+            return
+        self._styled = style
+        page.clear()  # nothing to lay out again as the style changes
+        font, alignment, wrap = style
+        page.setDefaultFont(font)
+        option = QTextOption(alignment)
+        option.setWrapMode(QTextOption.WrapMode.WordWrap if wrap
+                           else QTextOption.WrapMode.ManualWrap)
+        page.setDefaultTextOption(option)
 
     def _text_width(self, width: int) -> int:
         margins = self.contentsMargins()
