@@ -191,3 +191,33 @@ def test_a_new_text_lays_the_page_out_only_as_parsing_it_does(labels):
     assert layouts["bare"] >= 1 and layouts["live"] == layouts["bare"]
     live.setFont(ui_font(30))  # a new font is given to the page, and measured
     assert live.heightForWidth(300) > 0 and live._page.defaultFont() == live.font()
+
+
+class Paints(QObject):
+    """Counts the paint events each of some widgets receives."""
+
+    def __init__(self, *widgets: QWidget) -> None:
+        super().__init__()
+        self.count = dict.fromkeys(widgets, 0)
+        for widget in widgets:
+            widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint and watched in self.count:
+            self.count[watched] += 1  # type: ignore[index]
+        return False
+
+
+def test_a_new_text_repaints_the_label_alone_and_looks_as_before(qtbot, panel):
+    """The label paints its own background, the panel's colour: its holder and the panel
+    under it are not repainted for a new number, and the panel looks the same as when the
+    label let it show through."""
+    panel, live = panel
+    paints = Paints(panel, live.holder, live)
+    live.setText("4.08")
+    qtbot.waitUntil(lambda: paints.count[live] >= 1)
+    QApplication.processEvents()
+    assert paints.count[panel] == paints.count[live.holder] == 0
+    opaque = panel.grab().toImage()
+    live.setAutoFillBackground(False)
+    assert panel.grab().toImage() == opaque

@@ -11,6 +11,10 @@ QTextDocument, laid out as QLabel lays out its own. A QLabel keeps such text in 
 control that lays the document out again for every size it is asked about and repaints after
 each: three paints of the term-by-term sum per drag step, measured, against one. A selection
 (the sum and the match table's reasons can be copied) is QLabel's to paint.
+
+The label fills its own background (the window's colour, as the panels behind it do), so a
+new text repaints the label alone: transparent, it repainted its holder and the panel or
+status bar under it too, a paint event each for pixels that do not change.
 """
 
 from __future__ import annotations
@@ -44,7 +48,11 @@ class LiveLabel(QLabel):
         self._parsed = False
         self._styled: tuple[object, ...] | None = None
         """The font, alignment and wrapping the page was given (each lays it out again)."""
+        self._paged: bool | None = None
+        """Whether the text is drawn from the page (None: not yet asked since the format
+        or the interaction flags changed; a new text changes neither)."""
         self.setObjectName(object_name)
+        self.setAutoFillBackground(True)
         self.setWordWrap(wrap)
         self.holder = _Holder(self)
 
@@ -55,6 +63,7 @@ class LiveLabel(QLabel):
 
     def setTextFormat(self, text_format: Qt.TextFormat) -> None:
         self._forget()
+        self._paged = None
         super().setTextFormat(text_format)
 
     def setAlignment(self, alignment: Qt.AlignmentFlag) -> None:
@@ -74,6 +83,7 @@ class LiveLabel(QLabel):
 
     def setTextInteractionFlags(self, flags: Qt.TextInteractionFlag) -> None:
         self._forget()
+        self._paged = None
         super().setTextInteractionFlags(flags)
 
     def _forget(self) -> None:
@@ -84,12 +94,16 @@ class LiveLabel(QLabel):
         """The text as QLabel's text control lays it out (no margin, its font, its
         horizontal alignment, wrapped at word boundaries or not at all): rich text, and
         plain text that can be selected; None for the plain text QLabel draws itself."""
-        rich = self.textFormat() == Qt.TextFormat.RichText
-        if not rich and not (self.textFormat() == Qt.TextFormat.PlainText
-                             and self.textInteractionFlags() & _SELECTABLE):
+        if self._paged is None:
+            text_format = self.textFormat()
+            selectable = bool(self.textInteractionFlags() & _SELECTABLE)
+            self._paged = text_format == Qt.TextFormat.RichText or (
+                text_format == Qt.TextFormat.PlainText and selectable)
+        if not self._paged:
             return None
         page = self._page
         if not self._parsed:
+            rich = self.textFormat() == Qt.TextFormat.RichText
             self._style(page)
             (page.setHtml if rich else page.setPlainText)(self.text())
             self._parsed = True
