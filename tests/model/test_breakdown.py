@@ -139,3 +139,17 @@ def test_lengths_make_dot_and_cosine_disagree() -> None:
     cos = score_matrix("cosine", q[None], K)[0]
     assert disagreements(dot, cos) == [Swap(0, 1)]
     assert set(np.flatnonzero(ranks(dot) != ranks(cos))) == {0, 1}
+
+
+def test_the_same_pair_taken_apart_again_is_the_same_breakdown():
+    """A drag step's view and its term-by-term sum take the same pair apart: the second
+    call gets the first's (read-only) result; any other vector or total is worked out."""
+    q, k = np.array([0.2, 2.2, -0.4, -2.04]), np.array([0.0, 0.0, -0.8, -2.0])
+    first = breakdown(q, k, total=4.4)
+    assert breakdown(q.copy(), k.copy(), total=4.4) is first
+    assert not first.products.flags.writeable
+    other = breakdown(q, k + 0.1, total=4.4)
+    assert other is not first and other.products.tolist() != first.products.tolist()
+    assert breakdown(q, k, total=-0.0).total == 0.0
+    assert math.copysign(1.0, breakdown(q, k, total=-0.0).total) == -1.0
+    assert breakdown(q, k).total == float((q * k).sum())

@@ -262,6 +262,36 @@ def test_a_panel_skips_changes_outside_its_inputs_and_catches_up_on_the_rest(
     assert probe.refreshes == 2
 
 
+class ReadProbe(OptionsProbe):
+    """The options probe, counting how often its inputs are read."""
+
+    name = "read_probe"
+
+    def __init__(self, document: Document) -> None:
+        self.reads = 0
+        super().__init__(document)
+
+    def inputs(self) -> tuple[object, ...] | None:
+        self.reads += 1
+        return super().inputs()
+
+
+def test_a_change_reads_a_panels_inputs_once_for_its_refresh_and_remembers_them(
+        qtbot, open_panel):
+    probe = open_panel(ReadProbe, (200, 200))
+    document = probe.document
+    reads = probe.reads
+    document.set_options(causal=not document.state.options.causal)
+    document.flush()
+    assert (probe.refreshes, probe.reads - reads) == (1, 1)
+    assert probe._shown_inputs == probe.inputs()
+    probe.refresh()  # a refresh of its own (a look, a language) reads them itself
+    assert probe.reads - reads == 3
+    document.undo_stack.undo()  # the remembered inputs are those shown: a change again
+    document.flush()
+    assert probe.refreshes == 3
+
+
 def test_a_key_dragged_on_the_plane_leaves_its_landscape_as_it_was(
         qtbot, monkeypatch, open_2d_panel):
     panel = open_2d_panel(PlaygroundPanel, (900, 700))

@@ -215,3 +215,21 @@ def test_the_editor_lays_out_for_the_language_it_shows_now(qtbot, panel):
     straight = [narrow_at(width, "en") for width in widths]
     assert True in straight and False in straight  # the sweep crosses the threshold
     assert [narrow_at(width, "zh") for width in widths] == straight
+
+
+def test_the_bars_value_lines_are_drawn_at_the_width_last_set(qtbot, panel):
+    """The value line's pen is made when its width is set, not at each paint: a new width
+    still shows, and the same width paints the same chart."""
+    chart = panel.charts[("k", panel.document.state.key)]
+
+    def drawn() -> bytes:
+        chart.plot.viewport().repaint()
+        return bytes(chart.plot.grab().toImage().constBits())
+
+    chart.bars.set_edge_width(1.0)
+    thin = drawn()
+    chart.bars.set_edge_width(6.0)
+    thick = drawn()
+    assert thick != thin
+    chart.bars.set_edge_width(1.0)
+    assert drawn() == thin

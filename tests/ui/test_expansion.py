@@ -325,3 +325,33 @@ def test_negative_distance_writes_the_difference_and_its_length(qtbot, panel):
     assert ",\u00a0" in panel.equation.text()  # a vector never wraps inside
     assert f"= {number(float(diff @ diff))}\n−|q − k| = −√{number(float(diff @ diff))}" in text
     assert np.allclose(panel.bars.heights, diff * diff)
+
+
+def test_a_drag_step_keeps_the_bars_fills_and_outlines_unless_a_sign_or_the_lead_moves(panel):
+    """New heights alone redraw the bars with the fills and outlines they had; a bar that
+    changes sign gets its other fill, and the outlines follow the dominant term."""
+    document = panel.document
+    document.set_world("teaching")
+    document.flush()
+    key = document.state.key
+    base = np.asarray(document.state.teaching_k[key], dtype=np.float64)
+    document.begin_drag()
+    document.set_vector("k", key, base * 1.01)
+    document.flush()
+    brushes, pens = panel.bars.brushes, panel.bars.pens
+    document.set_vector("k", key, base * 1.02)
+    document.flush()
+    assert panel.bars.brushes is brushes and panel.bars.pens is pens
+    assert panel.bars.heights.tolist() == panel._shown[1].tolist()
+    flipped = base * 1.02
+    lead = int(np.argmax(np.abs(panel._shown[1])))
+    flipped[lead] = -flipped[lead]  # the dominant term changes sign
+    document.set_vector("k", key, flipped)
+    document.flush()
+    document.end_drag()
+    fills = [brush.color().name() for brush in panel.bars.brushes]
+    rising, falling = (fill.name() for fill in panel._fills)
+    assert fills == [rising if h >= 0 else falling for h in panel.bars.heights.tolist()]
+    widths = [pen.widthF() for pen in panel.bars.pens]
+    dominant = int(np.argmax(np.abs(panel.bars.heights)))
+    assert widths[dominant] == max(widths) > min(widths)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QEvent, QObject, QSize, Qt
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QImage, QTextDocument
 from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout, QWidget
 
 from app.startup import make_application
@@ -169,3 +169,55 @@ def test_a_held_holder_keeps_its_tallest_room_until_released(qtbot, panel):
     live.holder.hold(False)  # the drag ended: the label's own height again
     qtbot.waitUntil(lambda: live.holder.height() == live.heightForWidth(live.holder.width()))
     assert live.holder.height() < tall
+
+
+def test_a_new_text_lays_the_page_out_only_as_parsing_it_does(labels):
+    """A font, alignment and wrapping that did not change are not given to the page again:
+    each would lay its old text out once more before the new text replaced it."""
+    live, _plain = labels
+    live.setTextFormat(Qt.TextFormat.RichText)
+    live.setText(f"<b>{LONG}</b> = 4.40")
+    live.heightForWidth(300)
+    bare = QTextDocument()
+    bare.setHtml(live.text())
+    layouts: dict[str, int] = {"live": 0, "bare": 0}
+    for name, page in (("live", live._page), ("bare", bare)):
+        page.documentLayout().update.connect(
+            lambda _rect, name=name: layouts.__setitem__(name, layouts[name] + 1))
+    new_text = f"<b>{LONG}</b> = 4.08"
+    live.setText(new_text)
+    live.heightForWidth(300)
+    bare.setHtml(new_text)
+    assert layouts["bare"] >= 1 and layouts["live"] == layouts["bare"]
+    live.setFont(ui_font(30))  # a new font is given to the page, and measured
+    assert live.heightForWidth(300) > 0 and live._page.defaultFont() == live.font()
+
+
+class Paints(QObject):
+    """Counts the paint events each of some widgets receives."""
+
+    def __init__(self, *widgets: QWidget) -> None:
+        super().__init__()
+        self.count = dict.fromkeys(widgets, 0)
+        for widget in widgets:
+            widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint and watched in self.count:
+            self.count[watched] += 1  # type: ignore[index]
+        return False
+
+
+def test_a_new_text_repaints_the_label_alone_and_looks_as_before(qtbot, panel):
+    """The label paints its own background, the panel's colour: its holder and the panel
+    under it are not repainted for a new number, and the panel looks the same as when the
+    label let it show through."""
+    panel, live = panel
+    paints = Paints(panel, live.holder, live)
+    live.setText("4.08")
+    qtbot.waitUntil(lambda: paints.count[live] >= 1)
+    QApplication.processEvents()
+    assert paints.count[panel] == paints.count[live.holder] == 0
+    opaque = panel.grab().toImage()
+    live.setAutoFillBackground(False)
+    assert panel.grab().toImage() == opaque

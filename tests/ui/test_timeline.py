@@ -21,6 +21,7 @@ from app.model.timeline import STAGES, TRACKS, stage
 from app.ui.format import format_bytes, format_claim, format_figure, format_number, format_score
 from app.ui.language import apply_language
 from app.ui.lesson_values import claim_text
+from app.ui.panels.timeline import panel as timeline_panel
 from app.ui.panels.timeline.kv_chart import PER_TOKEN, WHOLE
 from app.ui.panels.timeline.panel import TimelinePanel, percent
 from app.ui.presentation import restore_base_style
@@ -376,3 +377,25 @@ def test_a_reshaped_world_names_the_cards_numbers_as_the_lessons(qtbot, panel):
     assert document.state.reshaped
     lesson = format_figure(panel.figures["masked_weight_apple"])
     assert f"the lesson: <b>{lesson}</b>" in plain(panel)
+
+
+def test_a_refresh_that_moves_none_of_the_cards_figures_writes_no_card(
+        qtbot, panel, monkeypatch):
+    """Every edit refreshes the timeline (its figures come from the class's vectors and
+    options); the card is written out again only when what it says changed."""
+    click_stage(qtbot, panel, "causal")
+    written: list[object] = []
+    real = timeline_panel.card_html
+    monkeypatch.setattr(timeline_panel, "card_html",
+                        lambda *args: (written.append(args), real(*args))[1])
+    card = plain(panel)
+    document = panel.document
+    mode = "weights" if document.state.options.heatmap_mode == "scores" else "scores"
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.set_options(heatmap_mode=mode)
+    assert written == [] and plain(panel) == card
+    teaching = document.data.teaching
+    row = teaching.index("query")
+    with qtbot.waitSignal(document.changed, timeout=2000):
+        document.set_vector("q", row, np.asarray(document.state.teaching_q[row]) * 2)
+    assert len(written) == 1 and plain(panel) != card

@@ -276,3 +276,21 @@ def test_the_note_goes_with_a_removed_tokens_box(qtbot, panel):
         document.remove_token(last)
     settle(panel)
     assert not note.isVisible()
+
+
+def test_a_value_set_is_taken_without_reading_its_text_and_reads_back_as_itself(
+        qtbot, panel, monkeypatch):
+    """Setting a value (a drag step sets four boxes) makes Qt check the box's new text: the
+    box's own text of its value is acceptable at once, and it is one a reader takes."""
+    box = panel.charts[("k", 0)].boxes[0]
+    reads: list[str] = []
+    real = type(box.entry).read
+    monkeypatch.setattr(type(box.entry), "read",
+                        lambda entry, text: (reads.append(text), real(entry, text))[1])
+    for value in (-EDIT_LIMIT, -1.5, 0.0, 0.25, EDIT_LIMIT):
+        box.setValue(value)
+        assert box.lineEdit().text() == box.entry.shown()
+        assert read_number(box.entry.shown(), box.minimum(), box.maximum()).value == value
+    assert reads == []
+    typed(qtbot, box, "1,5")  # typed text is read as ever
+    assert "1,5" in reads and box.value() == 1.5

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -76,6 +77,16 @@ def breakdown(q: Any, k: Any, total: float | None = None) -> Breakdown:
     standalone explanation): the sum of the products.
     """
     a, b = (x.astype(np.float64, copy=False) for x in as_vectors(q, k, 1))
+    return _taken_apart(a.tobytes(), b.tobytes(), None if total is None else float(total).hex())
+
+
+@functools.lru_cache(maxsize=8)
+def _taken_apart(q: bytes, k: bytes, total: str | None) -> Breakdown:
+    """`breakdown` of two float64 vectors given as their bytes (and `total` as `float.hex`,
+    so −0.0 is not 0.0), kept for the next few calls: a drag step's view takes the selected
+    pair apart, and the term-by-term sum then takes the same pair apart again for its steps
+    (the result is read-only, so both can hold it)."""
+    a, b = np.frombuffer(q), np.frombuffer(k)
     products = a * b
     products.setflags(write=False)
     dominant, share = dominant_term(products, ALL_PRODUCTS_ZERO)
@@ -89,7 +100,7 @@ def breakdown(q: Any, k: Any, total: float | None = None) -> Breakdown:
         angle = math.degrees(2.0 * math.atan2(_norm(ua - ub), _norm(ua + ub)))
     return Breakdown(
         products=products,
-        total=float(products.sum()) if total is None else float(total),
+        total=float(products.sum()) if total is None else float.fromhex(total),
         dominant=dominant,
         dominant_share=share,
         norm_q=nq,

@@ -57,7 +57,8 @@ class Panel(QWidget):
         @functools.wraps(own)
         def refresh(self: Panel) -> None:
             self._stale = False
-            self._shown_inputs = self.inputs()
+            compared, self._compared = self._compared, None
+            self._shown_inputs = self.inputs() if compared is None else compared[0]
             own(self)
 
         cls.refresh = refresh  # type: ignore[method-assign]
@@ -75,6 +76,9 @@ class Panel(QWidget):
         # opaque: a live number repainting inside it does not repaint its dock's title bar
         # (whose buttons' icons are read from files at every paint) and the window behind
         self.setAutoFillBackground(True)
+        self._compared: tuple[tuple[object, ...] | None] | None = None
+        """The inputs a change was just found to change, boxed (None: none read), read once
+        for the refresh it starts: reading them again cost as much as comparing them."""
         self._stale = False
         self._untranslated = False
         self._offered: QSize | None = None
@@ -90,13 +94,15 @@ class Panel(QWidget):
         state = self.document.state
         return (self.document.data, *(_field(state, name) for name in self.depends_on))
 
-    def _inputs_unchanged(self) -> bool:
-        """The inputs are those of the last refresh (fields compared by identity first:
-        unchanged fields of an immutable state are the very same objects)."""
+    def _changed_inputs(self) -> tuple[tuple[object, ...] | None] | None:
+        """The inputs now, boxed, if they differ from those of the last refresh, else None
+        (fields compared by identity first: unchanged fields of an immutable state are the
+        very same objects)."""
         now, shown = self.inputs(), self._shown_inputs
-        if now is None or shown is None or len(now) != len(shown):
-            return False
-        return all(_same(a, b) for a, b in zip(now, shown, strict=True))
+        if (now is not None and shown is not None and len(now) == len(shown)
+                and all(_same(a, b) for a, b in zip(now, shown, strict=True))):
+            return None
+        return (now,)
 
     def _refresh_now(self) -> None:
         """Refresh (which remembers the inputs shown)."""
@@ -113,12 +119,14 @@ class Panel(QWidget):
                   and not self._on_screen())
         if hidden and self._stale:
             return  # compared when it catches up: a drag step costs a hidden panel nothing
-        if self._inputs_unchanged():
+        changed = self._changed_inputs()
+        if changed is None:
             self._stale = False
             return
         if hidden:
             self._stale = True
             return
+        self._compared = changed
         self._refresh_now()
 
     def _on_screen(self) -> bool:

@@ -11,6 +11,10 @@ QTextDocument, laid out as QLabel lays out its own. A QLabel keeps such text in 
 control that lays the document out again for every size it is asked about and repaints after
 each: three paints of the term-by-term sum per drag step, measured, against one. A selection
 (the sum and the match table's reasons can be copied) is QLabel's to paint.
+
+The label fills its own background (the window's colour, as the panels behind it do), so a
+new text repaints the label alone: transparent, it repainted its holder and the panel or
+status bar under it too, a paint event each for pixels that do not change.
 """
 
 from __future__ import annotations
@@ -42,7 +46,13 @@ class LiveLabel(QLabel):
         self._page = QTextDocument()  # the rich text, parsed once per text
         self._page.setDocumentMargin(0)
         self._parsed = False
+        self._styled: tuple[object, ...] | None = None
+        """The font, alignment and wrapping the page was given (each lays it out again)."""
+        self._paged: bool | None = None
+        """Whether the text is drawn from the page (None: not yet asked since the format
+        or the interaction flags changed; a new text changes neither)."""
         self.setObjectName(object_name)
+        self.setAutoFillBackground(True)
         self.setWordWrap(wrap)
         self.holder = _Holder(self)
 
@@ -53,6 +63,7 @@ class LiveLabel(QLabel):
 
     def setTextFormat(self, text_format: Qt.TextFormat) -> None:
         self._forget()
+        self._paged = None
         super().setTextFormat(text_format)
 
     def setAlignment(self, alignment: Qt.AlignmentFlag) -> None:
@@ -72,6 +83,7 @@ class LiveLabel(QLabel):
 
     def setTextInteractionFlags(self, flags: Qt.TextInteractionFlag) -> None:
         self._forget()
+        self._paged = None
         super().setTextInteractionFlags(flags)
 
     def _forget(self) -> None:
@@ -82,20 +94,37 @@ class LiveLabel(QLabel):
         """The text as QLabel's text control lays it out (no margin, its font, its
         horizontal alignment, wrapped at word boundaries or not at all): rich text, and
         plain text that can be selected; None for the plain text QLabel draws itself."""
-        rich = self.textFormat() == Qt.TextFormat.RichText
-        if not rich and not (self.textFormat() == Qt.TextFormat.PlainText
-                             and self.textInteractionFlags() & _SELECTABLE):
+        if self._paged is None:
+            text_format = self.textFormat()
+            selectable = bool(self.textInteractionFlags() & _SELECTABLE)
+            self._paged = text_format == Qt.TextFormat.RichText or (
+                text_format == Qt.TextFormat.PlainText and selectable)
+        if not self._paged:
             return None
         page = self._page
         if not self._parsed:
-            page.setDefaultFont(self.font())
-            option = QTextOption(self.alignment() & Qt.AlignmentFlag.AlignHorizontal_Mask)
-            option.setWrapMode(QTextOption.WrapMode.WordWrap if self.wordWrap()
-                               else QTextOption.WrapMode.ManualWrap)
-            page.setDefaultTextOption(option)
+            rich = self.textFormat() == Qt.TextFormat.RichText
+            self._style(page)
             (page.setHtml if rich else page.setPlainText)(self.text())
             self._parsed = True
         return page
+
+    def _style(self, page: QTextDocument) -> None:
+        """Give the page the label's font, alignment and wrapping, only if they changed:
+        each one set lays the page's old text out again, before the new text replaces it
+        (three layouts of the sum per drag step, where one is needed)."""
+        style = (self.font(), self.alignment() & Qt.AlignmentFlag.AlignHorizontal_Mask,
+                 self.wordWrap())
+        if style == self._styled:
+            return
+        self._styled = style
+        page.clear()  # nothing to lay out again as the style changes
+        font, alignment, wrap = style
+        page.setDefaultFont(font)
+        option = QTextOption(alignment)
+        option.setWrapMode(QTextOption.WrapMode.WordWrap if wrap
+                           else QTextOption.WrapMode.ManualWrap)
+        page.setDefaultTextOption(option)
 
     def _text_width(self, width: int) -> int:
         margins = self.contentsMargins()

@@ -137,9 +137,12 @@ class TypedEntry:
 
     def state(self, text: str) -> QValidator.State:
         """Acceptable when the text reads as a number in range; anything else is held as it
-        is typed (never dropped) until the box commits it."""
-        return (QValidator.State.Acceptable if self.read(text).value is not None
-                else QValidator.State.Intermediate)
+        is typed (never dropped) until the box commits it. The box's own text of its value
+        is one (Qt checks it whenever a value is set: at every drag step, where reading it
+        cost more than the rest of the box's update)."""
+        if text == self.shown() or self.read(text).value is not None:
+            return QValidator.State.Acceptable
+        return QValidator.State.Intermediate
 
     def shown(self) -> str:
         box = self.box

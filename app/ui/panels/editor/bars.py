@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QLocale, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QPainter, QWheelEvent
+from PySide6.QtGui import QColor, QPainter, QPen, QWheelEvent
 from PySide6.QtWidgets import QAbstractSpinBox, QWidget
 
 from app.model.state import EDIT_LIMIT
@@ -37,6 +37,7 @@ class BarColumns(pg.GraphicsObject):
         self._reach = 1.0
         self.colour = QColor(colour)
         self._edge_width = 2.0
+        self._edge = self._edge_pen()
         self._dragged: int | None = None
         self.setCursor(Qt.CursorShape.SizeVerCursor)
 
@@ -58,14 +59,20 @@ class BarColumns(pg.GraphicsObject):
 
     def set_edge_width(self, width: float) -> None:
         self._edge_width = width
+        self._edge = self._edge_pen()
         self.update()
+
+    def _edge_pen(self) -> QPen:
+        """The pen of the line at each bar's value: made when its width is set, not at every
+        paint (a drag step paints the chart anew)."""
+        return pg.mkPen(self.colour.darker(150), width=self._edge_width)
 
     def boundingRect(self) -> QRectF:
         return QRectF(-0.5, -self._reach, len(self._values), 2 * self._reach)
 
     def paint(self, painter: QPainter, *_args: object) -> None:
         fill = QColor(self.colour)
-        edge = pg.mkPen(self.colour.darker(150), width=self._edge_width)
+        edge = self._edge
         for index, value in enumerate(self._values):
             fill.setAlphaF(1.0 if index == self._dragged else 0.8)
             painter.setPen(Qt.PenStyle.NoPen)

@@ -87,6 +87,7 @@ class EditorPanel(Panel):
         self._narrow: bool | None = None
         self._shown_tokens: tuple[int, ...] | None = None
         self._pair_shown: tuple[int, int] | None = None  # the pair last scrolled into view
+        self._marked: tuple[object, ...] | None = None  # what `_mark_pair` last showed
         self._build_tokens()
         self._arrange(narrow=False)
         for role in ROLES:
@@ -370,15 +371,27 @@ class EditorPanel(Panel):
         for (role, token), chart in self.charts.items():
             picked = selected[role] == token
             chart.show(matrices[role][token], picked, self.look.opacity(picked), width)
-            button = self.pick_buttons[(role, token)]
-            button.blockSignals(True)
-            button.setChecked(selected[role] == token)
-            button.blockSignals(False)
         self._show_tokens()
         if (state.query, state.key) != self._pair_shown:
             QTimer.singleShot(0, self, self._show_pair)  # after the layout has settled
+        self._mark_pair(state.query, state.key)
+
+    def _mark_pair(self, query: int, key: int) -> None:
+        """Check the pair's pick buttons and mark its names, only when the pair, the
+        tokens or the look changed: a drag step moves a value, never the pair, and setting
+        ten buttons and five names again cost a tenth of the editor's refresh."""
+        marked = (query, key, self.tokens, tuple(self.colours), self.look,
+                  tuple(self.name_labels))
+        if marked == self._marked:
+            return
+        self._marked = marked
+        selected = {"q": query, "k": key}
+        for (role, token), button in self.pick_buttons.items():
+            button.blockSignals(True)
+            button.setChecked(selected[role] == token)
+            button.blockSignals(False)
         for token, label in enumerate(self.name_labels):
-            picked = token in (state.query, state.key)
+            picked = token in (query, key)
             label.setText(f"▶ {self.tokens[token]}" if picked else self.tokens[token])
             colour = self.colours[token]
             faded = self.look.spotlight and not picked

@@ -98,6 +98,8 @@ class ExpansionPanel(Panel):
         plot.setMenuEnabled(False)
         plot.hideButtons()
         self._drawn: tuple[object, ...] | None = None  # what the bars show
+        self._styled: tuple[object, ...] | None = None  # the bars' signs, dominant and look
+        self._styles: tuple[list[QBrush], list[QPen]] = ([], [])  # their fills and outlines
         self._mode = "dot"  # the written form (Scorer.written) the panel shows
         self._pair = ""  # the heading's q and k with their tokens
         self._tick_labels: list[tuple[int, str]] = []
@@ -350,12 +352,25 @@ class ExpansionPanel(Panel):
         return labels
 
     def _draw_bars(self, products: np.ndarray, dominant: int) -> None:
+        """New heights; the fills and outlines are made again only when a bar changes sign,
+        the dominant term moves or the look changes (a drag step seldom does any)."""
         look = self.look
-        rising, falling = self._fills
+        rising = tuple(product >= 0 for product in products.tolist())
+        styled = (rising, dominant, look)
+        if styled != self._styled:
+            self._styled = styled
+            self._styles = self._bar_styles(rising, dominant)
+        self.bars.set_bars(products, *self._styles)
+
+    def _bar_styles(self, rising: tuple[bool, ...],
+                    dominant: int) -> tuple[list[QBrush], list[QPen]]:
+        """Each bar's fill (by its sign) and outline (thick for the dominant term)."""
+        look = self.look
+        up, down = self._fills
         brushes, pens = [], []
-        for i, product in enumerate(products.tolist()):
+        for i, rises in enumerate(rising):
             opacity = look.opacity(i == dominant)  # the spotlight fades the others
-            fill = QColor(rising if product >= 0 else falling)
+            fill = QColor(up if rises else down)
             fill.setAlphaF(opacity)
             edge = QColor(look.theme.foreground)
             edge.setAlphaF(opacity)
@@ -363,7 +378,7 @@ class ExpansionPanel(Panel):
             pen.setCosmetic(True)  # as thick at every zoom of the plot
             brushes.append(QBrush(fill))
             pens.append(pen)
-        self.bars.set_bars(products, brushes, pens)
+        return brushes, pens
 
 
 def unwrapped_width(label: QLabel, whole_words: bool = False) -> int:

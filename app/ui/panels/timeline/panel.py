@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.i18n import tr
+from app.i18n import language, tr
 from app.model.lesson.figures import live_teaching_figures
 from app.model.reshape import role_row
 from app.model.state import STATE_FIELDS
@@ -73,6 +73,8 @@ class TimelinePanel(Panel):
         super().__init__(document, parent)
         self.figures = document.figures
         self.values: dict[str, str] = {}
+        self._written: tuple[tuple[object, ...], str] | None = None
+        """What the card was last written from, and the card."""
         self.strip = StageStrip()
         self.strip.expanded.connect(self.choose_stage)
         # a live label: the card's figures follow a drag, and a QLabel laid its rich text
@@ -199,9 +201,18 @@ class TimelinePanel(Panel):
         else:
             note = ""
         hint = f"<p>{html.escape(note)}</p>" if note else ""
-        self.card.setText(self._staged(
-            hint + card_html(shown, self.values, self._live_values(shown)), self.card))
+        self.card.setText(self._staged(hint + self._card(shown), self.card))
         self.staging.fit_card()
+
+    def _card(self, shown: Milestone) -> str:
+        """The card of `shown`, written again only when it, its live figures, the lesson's
+        or the language changed: a drag step recomputes the figures, which seldom move,
+        and writing the card out cost most of the panel's refresh."""
+        live = self._live_values(shown)
+        written = (shown, self.values, live, language())
+        if self._written is None or self._written[0] != written:
+            self._written = written, card_html(shown, self.values, live)
+        return self._written[1]
 
     def _staged(self, text: str, label: QLabel) -> str:
         """Rich text as the stage shows it: sub- and superscripts at least its least size,
