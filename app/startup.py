@@ -33,6 +33,7 @@ from app.state.document import Document
 from app.ui.app import build_main_window
 from app.ui.app_icon import DESKTOP_ENTRY, app_icon
 from app.ui.errors import install as install_error_hook
+from app.ui.first_paint import after_first_paint
 from app.ui.fonts import apply_body_floor, apply_cjk_fallback, register_bundled_fonts
 from app.ui.language import apply_language, stored_language
 from app.ui.look import use_light_plots
@@ -194,14 +195,21 @@ def show_no_folder_note(window: MainWindow, problem: str) -> QLabel:
     return note
 
 
-def open_session(window: MainWindow, args: argparse.Namespace,
-                 folder_problem: str | None) -> None:
-    """The scenario or the last session, then the autosave (none when there is no folder)."""
+def open_session(window: MainWindow, args: argparse.Namespace, folder_problem: str | None,
+                 start_autosave: Callable[[Callable[[], object]], None] | None = None) -> None:
+    """The scenario or the last session, then the autosave (none when there is no folder):
+    started now, or handed to `start_autosave` to start later (after the first paint, which
+    its probe of the folder and its first write, each synced to disk, would only delay; the
+    first write saves whatever changed before it)."""
     window.files.begin_session(args.scenario, restore_last=folder_problem is None)
     if folder_problem is None:
-        window.files.start_autosave()
+        (start_autosave or _now)(window.files.start_autosave)
     else:
         show_no_folder_note(window, folder_problem)
+
+
+def _now(work: Callable[[], object]) -> None:
+    work()
 
 
 def run(args: argparse.Namespace,
@@ -240,7 +248,8 @@ def run(args: argparse.Namespace,
         finally:
             window.dispose()
     try:
-        open_session(window, args, folder_problem)
+        open_session(window, args, folder_problem,
+                     start_autosave=lambda start: after_first_paint(window, start))
     except AttentionLabError as error:
         window.dispose()
         sys.stderr.write(f"attention-lab: error: {error}\n")
