@@ -27,10 +27,8 @@ from app.model.lesson.scenes import Lesson, check_texts, load_scenes
 from app.model.scenario import read_scenario
 from app.model.view import initial_state
 from app.paths import name_application, user_folder_problem
-from app.poll.classpoll import PollError
-from app.poll.network import announce
 from app.state.document import Document
-from app.ui.app import build_main_window
+from app.ui.app import Later, build_main_window
 from app.ui.app_icon import DESKTOP_ENTRY, app_icon
 from app.ui.errors import install as install_error_hook
 from app.ui.first_paint import after_first_paint
@@ -95,12 +93,13 @@ def make_application() -> QApplication:
 
 
 def build_window(lang: str | None = None, data: LessonData | None = None,
-                 lesson_scenes: Lesson | None = None) -> MainWindow:
+                 lesson_scenes: Lesson | None = None, later: Later | None = None) -> MainWindow:
     """The document and its window, with the language chosen or taken from the system (and
-    the `lesson_scenes` read from `data` already, if they were)."""
+    the `lesson_scenes` read from `data` already, if they were); the window's second stage
+    built now or handed to `later` (`build_main_window`)."""
     apply_language(lang or stored_language())
     return build_main_window(Document(load_lesson_data() if data is None else data),
-                             lesson_scenes=lesson_scenes)
+                             lesson_scenes=lesson_scenes, later=later)
 
 
 def render(target: QWidget, path: Path) -> None:
@@ -225,7 +224,8 @@ def run(args: argparse.Namespace,
     app = make_application()
     install_error_hook()
     try:
-        window = build_window(args.lang, data, scenes)
+        window = build_window(args.lang, data, scenes,
+                              later=None if args.screenshot is not None else after_first_paint)
     except AttentionLabError as error:
         sys.stderr.write(f"attention-lab: error: {error}\n")
         return USAGE_ERROR
@@ -261,6 +261,9 @@ def run(args: argparse.Namespace,
     if args.present:
         window.presentation.set_presenting(True)
     if args.poll is not None:
+        from app.poll.classpoll import PollError
+        from app.poll.network import announce
+
         try:
             assert window.parts is not None  # installed by build_main_window
             announce(window.parts.polls.start_at(*args.poll))

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QMenu, QMenuBar, QWidget
 
 from app.i18n import tr
 from app.ui.actions.registry import Actions
-from app.ui.actions.spec import MenuSpec
+from app.ui.actions.spec import ActionSpec, MenuSpec
 
 MENUS: tuple[MenuSpec, ...] = (
     MenuSpec("file", "menu.file"),
@@ -86,3 +86,13 @@ def _enable(menus: Iterable[Menu]) -> None:
             shown = any(action.isVisible() for action in menu.actions())
             if menu.isEnabled() != shown:
                 menu.setEnabled(shown)
+
+
+def add_to_menus(menus: dict[str, Menu], actions: Actions, specs: list[ActionSpec]) -> None:
+    """Make the actions `specs` declare after the menu bar was built, each at the end of its
+    menu, and read every action's state again (an empty submenu enables itself)."""
+    actions.add(specs)
+    for spec in specs:
+        if spec.menu is not None:
+            menus[spec.menu].addAction(actions[spec.id])
+    actions.update()

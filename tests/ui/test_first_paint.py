@@ -1,6 +1,7 @@
 """The start's first paint comes before the work the first screen does not show: the
-autosave's probe of the folder and its first write wait for it, and an edit made before the
-autosave starts is still saved by its first write."""
+autosave's probe of the folder and its first write wait for it (an edit made before the
+autosave starts is still saved by its first write), and so does View → Poll network, while a
+window built for anything else has it at once."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QMenu, QWidget
 
+from app.startup import build_window, make_application
 from app.ui.first_paint import after_first_paint
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -18,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 FIRST_PAINT_THEN_EDIT = """
 import json, os, sys
 from PySide6.QtCore import QEvent, QObject, QTimer
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QMenu
 from app.main import main
 
 synced = []
@@ -33,7 +35,8 @@ class Watch(QObject):
     def eventFilter(self, window, event):
         if event.type() == QEvent.Type.Paint and "at_paint" not in found:
             found["at_paint"] = {"autosave": window.files.autosave is not None,
-                                 "synced": len(synced)}
+                                 "synced": len(synced),
+                                 "poll_network": "poll_on_lan" in window.actions}
             QTimer.singleShot(0, lambda: edit(window))  # before the autosave has started
         return False
 
@@ -48,6 +51,8 @@ def wait(window):
     saver = window.files.autosave
     if saver is not None and saver.path.exists() and not saver.pending:
         found["saved"] = json.loads(saver.path.read_text(encoding="utf-8"))["world"]
+        found["poll_network"] = [action.objectName() for action in window.findChild(
+            QMenu, "menu_view.poll_network").actions()]
         QApplication.quit()
     else:
         QTimer.singleShot(20, lambda: wait(window))
@@ -68,9 +73,11 @@ def test_the_autosave_starts_after_the_first_paint_and_saves_an_edit_made_before
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     found = json.loads(proc.stdout.splitlines()[-1])
-    assert found["at_paint"] == {"autosave": False, "synced": 0}
+    assert found["at_paint"] == {"autosave": False, "synced": 0, "poll_network": False}
     assert found["edited_before_autosave"] is True
     assert found["saved"] == found["world"]
+    network = found["poll_network"]  # made after the paint, in its menu, in order
+    assert network[0] == "action_poll_on_lan" and network[-1] == "action_poll_on_every"
 
 
 def test_work_after_the_first_paint_runs_once_the_window_is_painted(qtbot) -> None:
@@ -93,3 +100,16 @@ def test_work_after_the_first_paint_still_runs_for_a_window_never_painted(qtbot)
     runs: list[bool] = []
     after_first_paint(window, lambda: runs.append(window.isVisible()))
     qtbot.waitUntil(lambda: runs == [False], timeout=5000)
+
+
+def test_a_window_built_outside_a_start_is_whole_at_once(qtbot) -> None:
+    make_application()
+    window = build_window("en")
+    try:
+        menu = window.findChild(QMenu, "menu_view.poll_network")
+        names = [action.objectName() for action in menu.actions()]
+        assert names[0] == "action_poll_on_lan" and names[-1] == "action_poll_on_every"
+        assert menu.isEnabled()
+        assert window.actions["poll_on_every"].shortcut().toString() == "Ctrl+Alt+Shift+9"
+    finally:
+        window.dispose()

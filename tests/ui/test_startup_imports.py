@@ -24,17 +24,29 @@ def _probe(code: str) -> object:
 
 FIRST_PAINT = """
 import json, sys
+from PySide6.QtCore import QEvent, QObject
 from bench.startup_time import exit_after_first_paint
 from app.main import main
-main(["--lang", "en"], on_window=exit_after_first_paint)
-print(json.dumps(sorted(sys.modules)))
+painted = []
+class Watch(QObject):
+    def eventFilter(self, window, event):
+        if event.type() == QEvent.Type.Paint and not painted:
+            painted.append(sorted(sys.modules))
+        return False
+def on_window(window):
+    exit_after_first_paint(window)
+    window.installEventFilter(Watch(window))
+main(["--lang", "en"], on_window=on_window)
+print(json.dumps(painted[0]))
 """
 
 NOT_ON_THE_FIRST_SCREEN = ("segno", "aiohttp", "ssl", "http.client", "email", "app.poll.server",
                            "polib", "tokenizers", "safetensors", "app.model.checkpoint",
                            "app.ui.export", "app.ui.head_overview", "app.ui.widgets.model_dialog",
-                           "app.ui.widgets.answer_history", "app.ui.widgets.shortcuts_dialog")
-"""The poll's server and QR codes wait for a poll; polib for a catalogue changed since its
+                           "app.ui.widgets.answer_history", "app.ui.widgets.shortcuts_dialog",
+                           "PySide6.QtNetwork", "hashlib", "secrets")
+"""The poll's server, QR codes, room code and the network addresses it lists wait for a poll
+or the first paint; polib for a catalogue changed since its
 parsed form was kept; the checkpoint reader and its tokenizer for a model; safetensors for an
 import; the exporter and the dialogs for their first use."""
 FIRST_SCREENS_DOCKS = ("playground", "guide")
