@@ -195,20 +195,14 @@ def show_no_folder_note(window: MainWindow, problem: str) -> QLabel:
 
 
 def open_session(window: MainWindow, args: argparse.Namespace, folder_problem: str | None,
-                 start_autosave: Callable[[Callable[[], object]], None] | None = None) -> None:
-    """The scenario or the last session, then the autosave (none when there is no folder):
-    started now, or handed to `start_autosave` to start later (after the first paint, which
-    its probe of the folder and its first write, each synced to disk, would only delay; the
-    first write saves whatever changed before it)."""
+                 later: Callable[[Callable[[], object]], None] | None = None) -> None:
+    """The scenario or the last session, then the autosave (none when there is no folder),
+    its first write now or when `later` calls it (`FileActions.start_autosave`)."""
     window.files.begin_session(args.scenario, restore_last=folder_problem is None)
     if folder_problem is None:
-        (start_autosave or _now)(window.files.start_autosave)
+        window.files.start_autosave(later)
     else:
         show_no_folder_note(window, folder_problem)
-
-
-def _now(work: Callable[[], object]) -> None:
-    work()
 
 
 def run(args: argparse.Namespace,
@@ -249,7 +243,7 @@ def run(args: argparse.Namespace,
             window.dispose()
     try:
         open_session(window, args, folder_problem,
-                     start_autosave=lambda start: after_first_paint(window, start))
+                     later=lambda work: after_first_paint(window, work))
     except AttentionLabError as error:
         window.dispose()
         sys.stderr.write(f"attention-lab: error: {error}\n")

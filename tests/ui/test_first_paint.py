@@ -1,7 +1,7 @@
 """The start's first paint comes before the work the first screen does not show: the
-autosave's probe of the folder and its first write wait for it (an edit made before the
-autosave starts is still saved by its first write), and so does View → Poll network, while a
-window built for anything else has it at once."""
+autosave's probe of the folder and its first write wait for it (an edit made before then is
+saved by that first write), and so does View → Poll network, while a window built for
+anything else has it at once."""
 
 from __future__ import annotations
 
@@ -34,14 +34,14 @@ found = {}
 class Watch(QObject):
     def eventFilter(self, window, event):
         if event.type() == QEvent.Type.Paint and "at_paint" not in found:
-            found["at_paint"] = {"autosave": window.files.autosave is not None,
+            found["at_paint"] = {"saves": window.files.autosave.save_count,
                                  "synced": len(synced),
                                  "poll_network": "poll_on_lan" in window.actions}
-            QTimer.singleShot(0, lambda: edit(window))  # before the autosave has started
+            QTimer.singleShot(0, lambda: edit(window))  # before the autosave's first write
         return False
 
 def edit(window):
-    found["edited_before_autosave"] = window.files.autosave is None
+    found["edited_before_first_write"] = len(synced) == 0
     world = window.document.state.world
     found["world"] = "dialogue" if world != "dialogue" else "teaching"
     window.document.set_world(found["world"])
@@ -66,15 +66,15 @@ print(json.dumps(found))
 """
 
 
-def test_the_autosave_starts_after_the_first_paint_and_saves_an_edit_made_before(
+def test_the_autosave_first_writes_after_the_first_paint_and_saves_an_edit_made_before(
         tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("ATTENTION_LAB_HOME", str(tmp_path))
     proc = subprocess.run([sys.executable, "-c", FIRST_PAINT_THEN_EDIT], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     found = json.loads(proc.stdout.splitlines()[-1])
-    assert found["at_paint"] == {"autosave": False, "synced": 0, "poll_network": False}
-    assert found["edited_before_autosave"] is True
+    assert found["at_paint"] == {"saves": 0, "synced": 0, "poll_network": False}
+    assert found["edited_before_first_write"] is True
     assert found["saved"] == found["world"]
     network = found["poll_network"]  # made after the paint, in its menu, in order
     assert network[0] == "action_poll_on_lan" and network[-1] == "action_poll_on_every"
