@@ -2,10 +2,11 @@
 run, the docks and their arrangement, presentation, the actions, menus and toolbar) is built
 here, once, and handed to those who use it. Nothing else builds a window-level object.
 
-It builds in two stages: first everything the first screen shows or needs at once, then what
-no one sees before opening a menu (View → Poll network, which asks the system for its network
-addresses with Qt's network module). A start runs the second stage after the window's first
-paint; every other caller gets the whole window at once."""
+It builds in two stages: first everything the first screen shows or needs at once (the menu
+bar shows only the menus' titles), then what no one sees before opening a menu: the menus'
+entries and View → Poll network's, which asks the system for its network addresses with Qt's
+network module. A start runs the second stage after the window's first paint; every other
+caller gets the whole window at once."""
 
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ from app.ui.layout.docks import DockHost
 from app.ui.layout.slides import Slides
 from app.ui.layout.stage import Stage
 from app.ui.main_window import MainWindow, WindowParts
-from app.ui.menus import add_to_menus, build_menu_bar
+from app.ui.menus import build_menu_bar, fill_menus
 from app.ui.panels.base import PanelParts
 from app.ui.panels.registry import PanelSpec, panel_specs
 from app.ui.presentation import Presentation, stored_presentation
@@ -116,7 +117,7 @@ def build_main_window(document: Document, specs: list[PanelSpec] | None = None,
     console.addActions(actions.values())  # the clicker's keys work on the teacher's screen
     console.hold_tool(actions["answer_history"])
     actions.update_on(arrangement.staging.toggled)
-    menus = build_menu_bar(window.menuBar(), actions)
+    menus = build_menu_bar(window.menuBar())  # their titles: the entries come second
     toolbar = MainToolbar(document, actions, window,
                           beside_choices=(ModelSwitch(document, models.run),))
     window.addToolBar(Qt.ToolBarArea.TopToolBarArea, toolbar)
@@ -130,8 +131,9 @@ def build_main_window(document: Document, specs: list[PanelSpec] | None = None,
 
     def second_stage() -> None:
         network = polls.network_specs()
-        add_to_menus(menus, actions, network)
+        actions.add(network)
         console.addActions([actions[spec.id] for spec in network])
+        fill_menus(menus, actions)
 
     if later is None:
         second_stage()

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QMenu, QMenuBar, QWidget
 
 from app.i18n import tr
 from app.ui.actions.registry import Actions
-from app.ui.actions.spec import ActionSpec, MenuSpec
+from app.ui.actions.spec import MenuSpec
 
 MENUS: tuple[MenuSpec, ...] = (
     MenuSpec("file", "menu.file"),
@@ -46,17 +46,22 @@ class Menu(QMenu):
         super().changeEvent(event)
 
 
-def build_menu_bar(bar: QMenuBar, actions: Actions,
-                   menus: tuple[MenuSpec, ...] = MENUS) -> dict[str, Menu]:
-    """Fill `bar` with `menus` and, in each, the actions declared for it: sections in order
-    with a separator between them, each submenu after its section's actions."""
+def build_menu_bar(bar: QMenuBar, menus: tuple[MenuSpec, ...] = MENUS) -> dict[str, Menu]:
+    """Put `menus` in `bar`, titled and still empty (`fill_menus` adds their entries)."""
     built: dict[str, Menu] = {}
     for spec in menus:
         built[spec.id] = Menu(spec, bar)
+        if spec.parent is None:
+            bar.addMenu(built[spec.id])
+    return built
+
+
+def fill_menus(built: dict[str, Menu], actions: Actions) -> None:
+    """Fill each menu with the actions declared for it: sections in order with a separator
+    between them, each submenu after its section's actions."""
+    menus = tuple(menu.spec for menu in built.values())
     for spec in menus:
         menu = built[spec.id]
-        if spec.parent is None:
-            bar.addMenu(menu)
         entries = [(a.section, "action", a.id) for a in actions.specs(spec.id)]
         entries += [(m.section, "menu", m.id) for m in menus if m.parent == spec.id]
         sections = sorted({section for section, _, _ in entries})
@@ -76,7 +81,6 @@ def build_menu_bar(bar: QMenuBar, actions: Actions,
                     menu.addMenu(built[name])
     actions.updated.connect(lambda: _enable(built.values()))
     _enable(built.values())
-    return built
 
 
 def _enable(menus: Iterable[Menu]) -> None:
@@ -86,13 +90,3 @@ def _enable(menus: Iterable[Menu]) -> None:
             shown = any(action.isVisible() for action in menu.actions())
             if menu.isEnabled() != shown:
                 menu.setEnabled(shown)
-
-
-def add_to_menus(menus: dict[str, Menu], actions: Actions, specs: list[ActionSpec]) -> None:
-    """Make the actions `specs` declare after the menu bar was built, each at the end of its
-    menu, and read every action's state again (an empty submenu enables itself)."""
-    actions.add(specs)
-    for spec in specs:
-        if spec.menu is not None:
-            menus[spec.menu].addAction(actions[spec.id])
-    actions.update()
