@@ -109,3 +109,18 @@ def test_the_apps_import_of_pyqtgraph_creates_a_part_of_qt_and_mirrors_all_of_it
     # every name of the three modules reads, through pyqtgraph, the same object as before
     assert apps["mirrors"] == plain["mirrors"]
     assert len(apps["mirrors"]["QtWidgets"]) > 150
+
+
+ORDER = """
+import json, sys
+from app.main import _import_startup
+_import_startup()
+modules = list(sys.modules)
+print(json.dumps(modules.index("numpy") < modules.index("PySide6")))
+"""
+
+
+def test_the_start_imports_numpy_before_qt() -> None:
+    """PySide6 reads the source of each module imported after it (to see whether it uses
+    PySide6); NumPy's modules, imported first, are never read."""
+    assert _probe(ORDER) is True
