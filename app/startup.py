@@ -27,12 +27,11 @@ from app.model.lesson.scenes import Lesson, check_texts, load_scenes
 from app.model.scenario import read_scenario
 from app.model.view import initial_state
 from app.paths import name_application, user_folder_problem
-from app.poll.classpoll import PollError
-from app.poll.network import announce
 from app.state.document import Document
-from app.ui.app import build_main_window
+from app.ui.app import Later, build_main_window
 from app.ui.app_icon import DESKTOP_ENTRY, app_icon
 from app.ui.errors import install as install_error_hook
+from app.ui.first_paint import after_first_paint
 from app.ui.fonts import apply_body_floor, apply_cjk_fallback, register_bundled_fonts
 from app.ui.language import apply_language, stored_language
 from app.ui.look import use_light_plots
@@ -94,12 +93,13 @@ def make_application() -> QApplication:
 
 
 def build_window(lang: str | None = None, data: LessonData | None = None,
-                 lesson_scenes: Lesson | None = None) -> MainWindow:
+                 lesson_scenes: Lesson | None = None, later: Later | None = None) -> MainWindow:
     """The document and its window, with the language chosen or taken from the system (and
-    the `lesson_scenes` read from `data` already, if they were)."""
+    the `lesson_scenes` read from `data` already, if they were); the window's second stage
+    built now or handed to `later` (`build_main_window`)."""
     apply_language(lang or stored_language())
     return build_main_window(Document(load_lesson_data() if data is None else data),
-                             lesson_scenes=lesson_scenes)
+                             lesson_scenes=lesson_scenes, later=later)
 
 
 def render(target: QWidget, path: Path) -> None:
@@ -194,12 +194,13 @@ def show_no_folder_note(window: MainWindow, problem: str) -> QLabel:
     return note
 
 
-def open_session(window: MainWindow, args: argparse.Namespace,
-                 folder_problem: str | None) -> None:
-    """The scenario or the last session, then the autosave (none when there is no folder)."""
+def open_session(window: MainWindow, args: argparse.Namespace, folder_problem: str | None,
+                 later: Callable[[Callable[[], object]], None] | None = None) -> None:
+    """The scenario or the last session, then the autosave (none when there is no folder),
+    its first write now or when `later` calls it (`FileActions.start_autosave`)."""
     window.files.begin_session(args.scenario, restore_last=folder_problem is None)
     if folder_problem is None:
-        window.files.start_autosave()
+        window.files.start_autosave(later)
     else:
         show_no_folder_note(window, folder_problem)
 
@@ -217,7 +218,8 @@ def run(args: argparse.Namespace,
     app = make_application()
     install_error_hook()
     try:
-        window = build_window(args.lang, data, scenes)
+        window = build_window(args.lang, data, scenes,
+                              later=None if args.screenshot is not None else after_first_paint)
     except AttentionLabError as error:
         sys.stderr.write(f"attention-lab: error: {error}\n")
         return USAGE_ERROR
@@ -240,7 +242,8 @@ def run(args: argparse.Namespace,
         finally:
             window.dispose()
     try:
-        open_session(window, args, folder_problem)
+        open_session(window, args, folder_problem,
+                     later=lambda work: after_first_paint(window, work))
     except AttentionLabError as error:
         window.dispose()
         sys.stderr.write(f"attention-lab: error: {error}\n")
@@ -252,6 +255,9 @@ def run(args: argparse.Namespace,
     if args.present:
         window.presentation.set_presenting(True)
     if args.poll is not None:
+        from app.poll.classpoll import PollError
+        from app.poll.network import announce
+
         try:
             assert window.parts is not None  # installed by build_main_window
             announce(window.parts.polls.start_at(*args.poll))

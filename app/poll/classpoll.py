@@ -32,11 +32,10 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal
 from app.i18n import language, tr
 from app.model.answers.tally import PollBook, SceneCounts, counts_csv, record_of
 from app.poll.guard import Limits, new_room, new_session
-from app.poll.network import DEFAULT_PORT, default_address, shown_host
-from app.poll.page import Page, load_page
-from app.poll.questions import Question
 
 if TYPE_CHECKING:
+    from app.poll.page import Page
+    from app.poll.questions import Question
     from app.poll.server import ServerThread
     from app.poll.service import PollService
 
@@ -94,9 +93,9 @@ class ClassPoll(QObject):
         self.address = ""
         self.host = ""
         self.room = ""
-        self._room = new_room()
-        self._session = new_session()
-        """The room code and the page's session, the same for every start of this poll."""
+        self._room = self._session = ""
+        """The room code and the page's session, the same for every start of this poll (made
+        when it first starts)."""
         self._switch_s = sys.getswitchinterval()
         """The interpreter's switch interval before the poll started (`SWITCH_S`)."""
         self._port: int | None = None
@@ -134,8 +133,12 @@ class ClassPoll(QObject):
         PollError."""
         if self._thread is not None:
             return self.address
+        from app.poll.network import DEFAULT_PORT, default_address, shown_host
+        from app.poll.page import load_page
         from app.poll.server import ServerThread  # aiohttp: loaded when a poll first starts
 
+        if not self._room:
+            self._room, self._session = new_room(), new_session()
         bind = host or default_address()
         ports = [self._port or DEFAULT_PORT, 0] if port is None else [port]
         page = load_page()

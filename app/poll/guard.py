@@ -7,10 +7,8 @@ address is kept only as a keyed hash in memory, for the few seconds a limit need
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
-import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -55,12 +53,16 @@ class Answer:
 
 def new_room() -> str:
     """A random room code of four digits, shown on the stage beside the QR code."""
+    import secrets  # with hmac and OpenSSL's hashes: loaded when a poll first starts
+
     return f"{secrets.randbelow(10**ROOM_DIGITS):0{ROOM_DIGITS}d}"
 
 
 def new_session() -> str:
     """A random name for one poll's run of questions: the page keys the answers it remembers
     by it, so a poll that restarts keeps it and a new window's poll starts afresh."""
+    import secrets
+
     return secrets.token_urlsafe(6)
 
 
@@ -107,6 +109,8 @@ def parse_answer(body: bytes) -> Answer:
 def peer_key(secret: bytes, remote: str | None) -> bytes:
     """A peer's address as a keyed hash: enough to tell peers apart for a minute, useless to
     anyone who reads the memory for who was there."""
+    import hashlib
+
     return hashlib.blake2b((remote or "").encode(), key=secret, digest_size=12).digest()
 
 

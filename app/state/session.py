@@ -138,10 +138,11 @@ class Session(QObject):
             self._restored = Scenario(found.state, found.poll)
         return found
 
-    def start_autosave(self) -> AutosaveStart:
+    def start_autosave(self, write: bool = True) -> AutosaveStart:
         """Save the state from now on. Before anything is written, unreadable autosave files
-        are moved aside and the folder is tried once, so the window can say at start what it
-        will not be able to keep."""
+        are moved aside and (`first_write`, now or when `write` is False the caller's
+        choice) the folder is tried once, so the window can say at start what it will not
+        be able to keep."""
         lock = self.claim_folder()
         autosave = Autosaver(self.document, lock.folder, copy=lock.copy, kept=self.kept)
         self.autosave = autosave
@@ -151,15 +152,24 @@ class Session(QObject):
         except OSError:  # could not rename it: then nothing is ever written over it
             start.not_moved = autosave.problem or ""
             return start
+        if write:
+            self.first_write(start)
+        return start
+
+    def first_write(self, start: AutosaveStart) -> None:
+        """Try the folder once (`start.unwritable` says why it failed), then write the state
+        unless the files hold it already: whatever changed since the start is saved."""
+        if start.not_moved is not None:
+            return
+        autosave = start.autosave
         start.unwritable = autosave.check_writable()
         if start.unwritable is not None:
-            return start
+            return
         restored = self._restored
         if restored is not None and restored.state == self.document.state:
             autosave.mark_saved(restored.state, restored.poll)
         with contextlib.suppress(OSError):  # reported through `autosave.failed`
             autosave.flush()  # the counts handed on leave the autosave (nothing else changed)
-        return start
 
     @property
     def unsaved_nowhere(self) -> bool:

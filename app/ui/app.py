@@ -1,8 +1,16 @@
 """The composition root: every part that lives as long as a window (the session, the lesson
 run, the docks and their arrangement, presentation, the actions, menus and toolbar) is built
-here, once, and handed to those who use it. Nothing else builds a window-level object."""
+here, once, and handed to those who use it. Nothing else builds a window-level object.
+
+It builds in two stages: first everything the first screen shows or needs at once (the menu
+bar shows only the menus' titles), then what no one sees before opening a menu: the menus'
+entries and View → Poll network's, which asks the system for its network addresses with Qt's
+network module. A start runs the second stage after the window's first paint; every other
+caller gets the whole window at once."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from PySide6.QtCore import Qt
 
@@ -33,7 +41,7 @@ from app.ui.layout.docks import DockHost
 from app.ui.layout.slides import Slides
 from app.ui.layout.stage import Stage
 from app.ui.main_window import MainWindow, WindowParts
-from app.ui.menus import build_menu_bar
+from app.ui.menus import build_menu_bar, fill_menus
 from app.ui.panels.base import PanelParts
 from app.ui.panels.registry import PanelSpec, panel_specs
 from app.ui.presentation import Presentation, stored_presentation
@@ -45,11 +53,16 @@ from app.ui.widgets.model_progress import ModelProgress
 from app.ui.widgets.model_switch import ModelSwitch
 from app.ui.widgets.world_scorer import WorldScorerChoice
 
+Later = Callable[[MainWindow, Callable[[], object]], None]
+"""Runs the second stage of building a window (`build_main_window`) when the caller chooses."""
+
 
 def build_main_window(document: Document, specs: list[PanelSpec] | None = None,
-                      lesson_scenes: Lesson | None = None) -> MainWindow:
+                      lesson_scenes: Lesson | None = None,
+                      later: Later | None = None) -> MainWindow:
     """The window for `document`, with the docks of `specs` (default: the registry's) and
-    `lesson_scenes` (default: read from the document's data folder for those docks)."""
+    `lesson_scenes` (default: read from the document's data folder for those docks); its
+    second stage built now, or handed to `later` with the window."""
     specs = panel_specs() if specs is None else specs
     window = MainWindow(document)
     if lesson_scenes is None:
@@ -104,7 +117,7 @@ def build_main_window(document: Document, specs: list[PanelSpec] | None = None,
     console.addActions(actions.values())  # the clicker's keys work on the teacher's screen
     console.hold_tool(actions["answer_history"])
     actions.update_on(arrangement.staging.toggled)
-    build_menu_bar(window.menuBar(), actions)
+    menus = build_menu_bar(window.menuBar())  # their titles: the entries come second
     toolbar = MainToolbar(document, actions, window,
                           beside_choices=(ModelSwitch(document, models.run),))
     window.addToolBar(Qt.ToolBarArea.TopToolBarArea, toolbar)
@@ -115,4 +128,15 @@ def build_main_window(document: Document, specs: list[PanelSpec] | None = None,
     window.install(WindowParts(session, lesson, docks, arrangement, presentation, actions,
                                files, drops, exports, presenting, polls, answers, scenes,
                                toolbar, status, models, showing))
+
+    def second_stage() -> None:
+        network = polls.network_specs()
+        actions.add(network)
+        console.addActions([actions[spec.id] for spec in network])
+        fill_menus(menus, actions)
+
+    if later is None:
+        second_stage()
+    else:
+        later(window, second_stage)
     return window

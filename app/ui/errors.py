@@ -8,15 +8,15 @@ errors are logged in their thread and shown on the GUI thread through a queued s
 
 from __future__ import annotations
 
+import functools
 import logging
-import logging.handlers
 import sys
 import threading
 import traceback
 from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, QThread, Signal
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
@@ -25,6 +25,9 @@ from app.i18n import tr
 from app.model.errors import AttentionLabError
 from app.paths import ensure_log_dir
 from app.ui.fonts import STRONG, emphasize
+
+if TYPE_CHECKING:
+    import logging.handlers
 
 LOG_NAME = "attention-lab.log"
 LOG_MAX_BYTES = 1_000_000
@@ -57,15 +60,23 @@ def _log_location() -> str | None:
         return None
 
 
-class _LogHandler(logging.handlers.RotatingFileHandler):
-    """A rotating file handler that lets its caller see a failed write.
+@functools.cache
+def _handler_class() -> type[logging.handlers.RotatingFileHandler]:
+    """The log's handler class, made when the first error is logged (logging's handlers
+    module and the queue it brings are no part of a start)."""
+    import logging.handlers
 
-    logging's own handler prints "--- Logging error ---" and a traceback to stderr instead,
-    which is noise on a terminal and raises when stderr is closed.
-    """
+    class LogHandler(logging.handlers.RotatingFileHandler):
+        """A rotating file handler that lets its caller see a failed write.
 
-    def handleError(self, record: logging.LogRecord) -> None:  # logging names it so
-        raise
+        logging's own handler prints "--- Logging error ---" and a traceback to stderr
+        instead, which is noise on a terminal and raises when stderr is closed.
+        """
+
+        def handleError(self, record: logging.LogRecord) -> None:  # logging names it so
+            raise
+
+    return LogHandler
 
 
 def _file_handler() -> logging.FileHandler:
@@ -77,7 +88,7 @@ def _file_handler() -> logging.FileHandler:
     for handler in list(_LOGGER.handlers):
         _LOGGER.removeHandler(handler)
         handler.close()
-    handler = _LogHandler(
+    handler = _handler_class()(
         path, maxBytes=LOG_MAX_BYTES, backupCount=LOG_BACKUPS, encoding="utf-8"
     )
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))

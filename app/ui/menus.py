@@ -46,17 +46,22 @@ class Menu(QMenu):
         super().changeEvent(event)
 
 
-def build_menu_bar(bar: QMenuBar, actions: Actions,
-                   menus: tuple[MenuSpec, ...] = MENUS) -> dict[str, Menu]:
-    """Fill `bar` with `menus` and, in each, the actions declared for it: sections in order
-    with a separator between them, each submenu after its section's actions."""
+def build_menu_bar(bar: QMenuBar, menus: tuple[MenuSpec, ...] = MENUS) -> dict[str, Menu]:
+    """Put `menus` in `bar`, titled and still empty (`fill_menus` adds their entries)."""
     built: dict[str, Menu] = {}
     for spec in menus:
         built[spec.id] = Menu(spec, bar)
+        if spec.parent is None:
+            bar.addMenu(built[spec.id])
+    return built
+
+
+def fill_menus(built: dict[str, Menu], actions: Actions) -> None:
+    """Fill each menu with the actions declared for it: sections in order with a separator
+    between them, each submenu after its section's actions."""
+    menus = tuple(menu.spec for menu in built.values())
     for spec in menus:
         menu = built[spec.id]
-        if spec.parent is None:
-            bar.addMenu(menu)
         entries = [(a.section, "action", a.id) for a in actions.specs(spec.id)]
         entries += [(m.section, "menu", m.id) for m in menus if m.parent == spec.id]
         sections = sorted({section for section, _, _ in entries})
@@ -76,7 +81,6 @@ def build_menu_bar(bar: QMenuBar, actions: Actions,
                     menu.addMenu(built[name])
     actions.updated.connect(lambda: _enable(built.values()))
     _enable(built.values())
-    return built
 
 
 def _enable(menus: Iterable[Menu]) -> None:

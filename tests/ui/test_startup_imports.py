@@ -24,17 +24,29 @@ def _probe(code: str) -> object:
 
 FIRST_PAINT = """
 import json, sys
+from PySide6.QtCore import QEvent, QObject
 from bench.startup_time import exit_after_first_paint
 from app.main import main
-main(["--lang", "en"], on_window=exit_after_first_paint)
-print(json.dumps(sorted(sys.modules)))
+painted = []
+class Watch(QObject):
+    def eventFilter(self, window, event):
+        if event.type() == QEvent.Type.Paint and not painted:
+            painted.append(sorted(sys.modules))
+        return False
+def on_window(window):
+    exit_after_first_paint(window)
+    window.installEventFilter(Watch(window))
+main(["--lang", "en"], on_window=on_window)
+print(json.dumps(painted[0]))
 """
 
 NOT_ON_THE_FIRST_SCREEN = ("segno", "aiohttp", "ssl", "http.client", "email", "app.poll.server",
                            "polib", "tokenizers", "safetensors", "app.model.checkpoint",
                            "app.ui.export", "app.ui.head_overview", "app.ui.widgets.model_dialog",
-                           "app.ui.widgets.answer_history", "app.ui.widgets.shortcuts_dialog")
-"""The poll's server and QR codes wait for a poll; polib for a catalogue changed since its
+                           "app.ui.widgets.answer_history", "app.ui.widgets.shortcuts_dialog",
+                           "PySide6.QtNetwork", "hashlib", "secrets")
+"""The poll's server, QR codes, room code and the network addresses it lists wait for a poll
+or the first paint; polib for a catalogue changed since its
 parsed form was kept; the checkpoint reader and its tokenizer for a model; safetensors for an
 import; the exporter and the dialogs for their first use."""
 FIRST_SCREENS_DOCKS = ("playground", "guide")
@@ -97,3 +109,18 @@ def test_the_apps_import_of_pyqtgraph_creates_a_part_of_qt_and_mirrors_all_of_it
     # every name of the three modules reads, through pyqtgraph, the same object as before
     assert apps["mirrors"] == plain["mirrors"]
     assert len(apps["mirrors"]["QtWidgets"]) > 150
+
+
+ORDER = """
+import json, sys
+from app.main import _import_startup
+_import_startup()
+modules = list(sys.modules)
+print(json.dumps(modules.index("numpy") < modules.index("PySide6")))
+"""
+
+
+def test_the_start_imports_numpy_before_qt() -> None:
+    """PySide6 reads the source of each module imported after it (to see whether it uses
+    PySide6); NumPy's modules, imported first, are never read."""
+    assert _probe(ORDER) is True

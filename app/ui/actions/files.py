@@ -7,6 +7,7 @@ question on quit when work would be lost. The files themselves are the state lay
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import cast
 
@@ -25,7 +26,7 @@ from app.model.errors import ScenarioError
 from app.model.scenario import SUFFIX, with_scenario_suffix
 from app.state.autosave import Autosaver, write_problem
 from app.state.notice import Notice
-from app.state.session import Session
+from app.state.session import AutosaveStart, Session
 from app.ui import settings as keys
 from app.ui.actions.common import warn
 from app.ui.actions.refusals import capture_refusal
@@ -130,10 +131,14 @@ class FileActions(QObject):
             self._status(tr("classroom.autosave_unreadable", problem=str(found.problems[0])),
                          8000)
 
-    def start_autosave(self) -> Autosaver:
+    def start_autosave(self, later: Callable[[Callable[[], object]], None] | None = None
+                       ) -> Autosaver:
         """Save the state from now on, and say in one note what the start found: unreadable
-        files kept aside, a second copy of the app, a folder that cannot be written."""
-        start = self.session.start_autosave()
+        files kept aside, a second copy of the app, a folder that cannot be written. The
+        folder's probe and the first write (each synced to disk) run now, or when `later`
+        calls them (a start: after the first paint, which they would only delay); edits
+        made before then are saved by that first write, or by a flush (quit, a crash)."""
+        start = self.session.start_autosave(write=False)
         autosave = start.autosave
         autosave.failed.connect(self._on_autosave_failed)
         autosave.recovered.connect(self._on_autosave_recovered)
@@ -142,6 +147,23 @@ class FileActions(QObject):
         hook = installed_error_hook()
         if hook is not None:
             hook.watch_autosave(autosave)
+        gui_app().aboutToQuit.connect(self.session.end)
+        status = [tr("classroom.kept_aside_status", count=len(start.moved))] if start.moved else []
+        if start.copy > 1:
+            status.append(tr("classroom.second_copy_status", file=autosave.path.name))
+        if status:  # after what begin_session said about the restore, not instead of it
+            bar = self.window.statusBar()
+            bar.showMessage(" ".join(filter(None, [bar.currentMessage(), *status])), 15000)
+        if later is None:
+            self._first_write(start)
+        else:
+            later(lambda: self._first_write(start))
+        return autosave
+
+    def _first_write(self, start: AutosaveStart) -> None:
+        """The autosave's first write, then the one note of what the start found."""
+        self.session.first_write(start)
+        autosave = start.autosave
         notes: list[str] = []
         if start.copy > 1:
             notes.append(tr("classroom.second_copy", path=str(autosave.path)))
@@ -153,16 +175,8 @@ class FileActions(QObject):
                             problem=word(start.unwritable)))
         notes.extend(tr("classroom.kept_aside", file=old.name, path=str(new))
                      for old, new in start.moved)
-        status = [tr("classroom.kept_aside_status", count=len(start.moved))] if start.moved else []
-        if start.copy > 1:
-            status.append(tr("classroom.second_copy_status", file=autosave.path.name))
-        if status:  # after what begin_session said about the restore, not instead of it
-            bar = self.window.statusBar()
-            bar.showMessage(" ".join(filter(None, [bar.currentMessage(), *status])), 15000)
-        gui_app().aboutToQuit.connect(self.session.end)
         if notes:
             self._note(notes)
-        return autosave
 
     def _on_autosave_failed(self, problem: Notice | str) -> None:
         """Once per failure, not at every change: the status bar and a mark that stays."""

@@ -7,6 +7,7 @@ joined come back by themselves."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Signal
 from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox, QWidget
@@ -14,11 +15,13 @@ from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox, QWidget
 from app.i18n import tr
 from app.poll.classpoll import ClassPoll, PollError
 from app.poll.lesson import LessonPoll
-from app.poll.network import Interface, ipv4_interfaces
 from app.ui.actions.common import warn
 from app.ui.actions.exports import ExportActions
 from app.ui.actions.poll_stop import StopQuestion
 from app.ui.actions.spec import ActionSpec
+
+if TYPE_CHECKING:
+    from app.poll.network import Interface
 
 EVERY_INTERFACE = "0.0.0.0"
 NETWORK_KEYS = "Ctrl+Alt+Shift+"
@@ -42,7 +45,9 @@ class PollActions(QObject):
         self.lesson = lesson
         self.exports = exports
         """Where the counts' CSV is written, as every other export (its dialog, its message)."""
-        self.interfaces = ipv4_interfaces() if interfaces is None else interfaces
+        self.interfaces = interfaces
+        """The addresses View → Poll network lists; None: this machine's, read (with Qt's
+        network module) when its entries are made."""
         self.host: str | None = None
         """The address chosen in View → Poll network; None: the LAN's (the default route)."""
         self.message: QMessageBox | None = None
@@ -59,11 +64,21 @@ class PollActions(QObject):
         return False
 
     def action_specs(self) -> list[ActionSpec]:
-        specs = [
+        return [
             ActionSpec("poll", "poll.action.poll", self.set_running, ("P",), menu="view",
                        section=3, toolbar=0, checkable=True, checked=lambda: self.poll.running),
             ActionSpec("poll_csv", "poll.action.export", self.export_dialog, ("Ctrl+Alt+Shift+P",),
                        menu="file.export", section=2),
+        ]
+
+    def network_specs(self) -> list[ActionSpec]:
+        """View → Poll network: the classroom's network, each address of this machine, every
+        one of them."""
+        if self.interfaces is None:
+            from app.poll.network import ipv4_interfaces
+
+            self.interfaces = ipv4_interfaces()
+        specs = [
             ActionSpec("poll_on_lan", "poll.action.lan", lambda _=False: self.choose(None),
                        (f"{NETWORK_KEYS}0",), menu="view.poll_network", checkable=True,
                        group="poll_network", checked=lambda: self.host is None),
