@@ -312,3 +312,36 @@ def test_the_bare_window_imports_the_libraries_and_nothing_of_the_app() -> None:
     seen = json.loads(report)
     assert seen["code"] == 0 and seen["libraries"] == [True, True, True]
     assert seen["app"] == ["app", "app.ui", "app.ui.pyqtgraph_import"]
+
+
+APP_PROBE = """
+import builtins, json, runpy, sys
+order = []
+real_import = builtins.__import__
+def noting(name, *args, **kwargs):
+    if name in ("numpy", "PySide6.QtCore") and name not in order and name not in sys.modules:
+        order.append(name)
+    return real_import(name, *args, **kwargs)
+builtins.__import__ = noting
+sys.argv = ["first_paint"]
+try:
+    runpy.run_module("bench.first_paint", run_name="__main__")
+except SystemExit as stop:
+    print(json.dumps({"code": stop.code, "order": order}))
+"""
+
+
+@pytest.mark.slow
+def test_the_app_child_imports_numpy_before_qt_as_a_user_start_does(tmp_path: Path) -> None:
+    """The start-up child loads the benchmark's hook only after the app's imports: loaded
+    first, it brought Qt in before NumPy, and PySide6 then read the source of every NumPy
+    module, a cost that only the measured start paid."""
+    child = subprocess.run([sys.executable, "-c", APP_PROBE], cwd=ROOT, capture_output=True,
+                           text=True, timeout=60,
+                           env={**os.environ, "QT_QPA_PLATFORM": "offscreen",
+                                "ATTENTION_LAB_HOME": str(tmp_path)})
+    assert child.returncode == 0, child.stderr
+    mark, report = child.stdout.strip().splitlines()[-2:]
+    assert mark.startswith(MARK)
+    seen = json.loads(report)
+    assert seen == {"code": 0, "order": ["numpy", "PySide6.QtCore"]}
