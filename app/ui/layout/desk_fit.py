@@ -155,6 +155,11 @@ class DeskFit(QObject):
         road (an import's first picture). Several roads at once fit once."""
         self._passes = 0
         self._timer.stop()
+        self._soon()
+
+    def _soon(self) -> None:
+        """Start the fit's timer once the events posted until now (a frame among them) have
+        been delivered: the timers and input due by then come first."""
         if not self._posted:
             self._posted = True
             QCoreApplication.postEvent(self, QEvent(FIT_SOON),
@@ -169,12 +174,12 @@ class DeskFit(QObject):
 
     def fit(self) -> bool:
         """Check every visible dock now; True if anything moved (then once more later, on the
-        geometry that move made)."""
+        geometry that move made, once the window has painted it)."""
         if not (self.active() and self.window.isVisible()):
             return False
         if self._passes == 0 and self._come_back():
             self._passes = 1  # the docks measured on the layout given back, once laid out
-            self._timer.start()
+            self._soon()
             return True
         moved = False
         for column in self._columns():
@@ -186,7 +191,7 @@ class DeskFit(QObject):
                 fit_titles(bar, points(SMALL))
         if moved and self._passes < PASSES:
             self._passes += 1
-            self._timer.start()
+            self._soon()
         return moved
 
     def tabbed(self) -> list[str]:
