@@ -361,13 +361,17 @@ class MatchModel(QAbstractTableModel):
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if role not in _ROLES or not index.isValid():  # painting asks for many roles per cell
             return None
-        row, column = index.row(), COLUMNS[index.column()]
+        return self.cell(index.row(), index.column(), role)
+
+    def cell(self, row: int, section: int, role: int) -> object:
+        """`data` of the cell at `row`, column `section` (the sorting proxy asks by row)."""
+        column = COLUMNS[section]
         flagged = row in self.rows.flagged
         dim = self.spotlight is not None and row != self.spotlight
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._text(row, index.column())
+            return self._text(row, section)
         if role == SORT_ROLE:
-            return self._sorted[index.column()].at(row)
+            return self._sorted[section].at(row)
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return _LEFT if column == "key" else _RIGHT
         if role == Qt.ItemDataRole.FontRole:
@@ -384,7 +388,7 @@ class MatchModel(QAbstractTableModel):
                 if whole not in named:  # a name shortened to its room
                     parts.append(whole)
                 return "\n".join(filter(None, (*parts, self.rows.tips.get(row)))) or None
-            if column in SCORED and self._sorted[index.column()].at(row) is None:
+            if column in SCORED and self._sorted[section].at(row) is None:
                 return tr("match.tip.undefined_cos")
             return self.rows.tips.get(row)
         return None
@@ -434,6 +438,8 @@ class NumericSortProxy(QAbstractProxyModel):
         """Source row (key) of each table row."""
         self._place = np.zeros(0, dtype=np.intp)
         """Table row of each source row."""
+        self._keys: list[int] = []
+        """`_order` as a list: painting reads a row's key for every role of every cell."""
 
     def setSourceModel(self, model: QAbstractItemModel) -> None:
         assert isinstance(model, MatchModel)  # sorted by its numbers
@@ -464,7 +470,7 @@ class NumericSortProxy(QAbstractProxyModel):
             return
         self.layoutAboutToBeChanged.emit()
         before = self.persistentIndexList()
-        keys = [int(self._order[index.row()]) for index in before]
+        keys = [self._keys[index.row()] for index in before]
         self._set_order(order)
         self.changePersistentIndexList(before, [
             self.index(int(self._place[key]), index.column())
@@ -482,7 +488,7 @@ class NumericSortProxy(QAbstractProxyModel):
         return np.lexsort((values if self._ascending else -values, ~defined)).astype(np.intp)
 
     def _set_order(self, order: np.ndarray) -> None:
-        self._order = order
+        self._order, self._keys = order, order.tolist()
         self._place = np.empty_like(order)
         self._place[order] = np.arange(len(order), dtype=np.intp)
 
@@ -504,7 +510,7 @@ class NumericSortProxy(QAbstractProxyModel):
     def mapToSource(self, index: Index) -> QModelIndex:
         if not index.isValid() or self._model is None:
             return QModelIndex()
-        return self._model.index(int(self._order[index.row()]), index.column())
+        return self._model.index(self._keys[index.row()], index.column())
 
     def mapFromSource(self, index: Index) -> QModelIndex:
         if not index.isValid():
@@ -531,9 +537,9 @@ class NumericSortProxy(QAbstractProxyModel):
         return 0 if parent.isValid() or self._model is None else self._model.columnCount()
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if not index.isValid() or self._model is None:
+        if role not in _ROLES or not index.isValid() or self._model is None:
             return None
-        return self._model.data(self.mapToSource(index), role)
+        return self._model.cell(self._keys[index.row()], index.column(), role)
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         return self._FLAGS if index.isValid() else Qt.ItemFlag.NoItemFlags
