@@ -161,3 +161,19 @@ def test_the_lessons_dock_keeps_the_diagrams_long_edge_labels_whole(open_window,
     assert {"T = 4,096"} <= {s.text for s in seen}
     assert not overlapping(seen), report(overlapping(seen))
     assert not clipped(seen), report(clipped(seen))
+
+
+def test_a_diagram_shows_its_new_shape_as_a_fresh_one_draws_it(qtbot):
+    """Labels are laid out once and kept: a new T draws its own labels, not the kept ones."""
+    from app.ui.panels.shapes.diagram import ShapesDiagram
+
+    drawn, fresh = ShapesDiagram(), ShapesDiagram()
+    for diagram in (drawn, fresh):
+        qtbot.addWidget(diagram)
+        diagram.resize(420, 240)
+    drawn.set_sizes(256, 64)
+    before = drawn.grab().toImage()
+    drawn.set_sizes(4096, 128)
+    fresh.set_sizes(4096, 128)
+    assert drawn.grab().toImage() != before
+    assert drawn.grab().toImage() == fresh.grab().toImage()

@@ -16,7 +16,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, QSize, Qt, QTimer
+from PySide6.QtCore import (
+    QByteArray,
+    QCoreApplication,
+    QEvent,
+    QObject,
+    QRect,
+    QSize,
+    Qt,
+    QTimer,
+)
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabBar
 
@@ -31,6 +40,9 @@ PASSES = 3
 """Fits in a row at most: a tab joined changes the geometry the next pass measures."""
 HOME_LAYOUT = 11
 """Version tag of the layout kept from before the fit's first tab."""
+FIT_SOON = QEvent.Type(QEvent.registerEventType())
+"""Posted at low priority by `schedule`: it arrives after the events the road posted (the
+frame it painted among them), and only then starts the fit's timer."""
 
 
 @dataclass(frozen=True)
@@ -123,6 +135,7 @@ class DeskFit(QObject):
         self._timer = QTimer(self, singleShot=True, interval=0)
         self._timer.timeout.connect(self.fit)
         self._passes = 0
+        self._posted = False
         window.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -136,19 +149,37 @@ class DeskFit(QObject):
         return False
 
     def schedule(self) -> None:
-        """Fit once the events now queued are handled (panels retranslated, docks laid out);
-        several roads at once fit once."""
+        """Fit once the events now queued are handled (panels retranslated, docks laid out,
+        the road's frame painted) and the event loop has turned: measuring every panel and
+        moving docks is a turn of its own, so it never adds to the frame that showed the
+        road (an import's first picture). Several roads at once fit once."""
         self._passes = 0
+        self._timer.stop()
+        self._soon()
+
+    def _soon(self) -> None:
+        """Start the fit's timer once the events posted until now (a frame among them) have
+        been delivered: the timers and input due by then come first."""
+        if not self._posted:
+            self._posted = True
+            QCoreApplication.postEvent(self, QEvent(FIT_SOON),
+                                       Qt.EventPriority.LowEventPriority.value)
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() != FIT_SOON:
+            return super().event(event)
+        self._posted = False
         self._timer.start()
+        return True
 
     def fit(self) -> bool:
         """Check every visible dock now; True if anything moved (then once more later, on the
-        geometry that move made)."""
+        geometry that move made, once the window has painted it)."""
         if not (self.active() and self.window.isVisible()):
             return False
         if self._passes == 0 and self._come_back():
             self._passes = 1  # the docks measured on the layout given back, once laid out
-            self._timer.start()
+            self._soon()
             return True
         moved = False
         for column in self._columns():
@@ -160,7 +191,7 @@ class DeskFit(QObject):
                 fit_titles(bar, points(SMALL))
         if moved and self._passes < PASSES:
             self._passes += 1
-            self._timer.start()
+            self._soon()
         return moved
 
     def tabbed(self) -> list[str]:

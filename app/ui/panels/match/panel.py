@@ -119,7 +119,12 @@ class MatchTablePanel(Panel):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.horizontalHeader().setStretchLastSection(False)
         self.table.selectionModel().currentRowChanged.connect(self._on_row_picked)
-        self._fit_pending = self._refit = False
+        self._refit = False
+        self._refitter = QTimer(self, singleShot=True, interval=0)
+        """Refits once the header has settled: a timer, not a posted call, so a refit after a
+        layout change (the desk fit moving docks) is a turn of its own, not part of the
+        turn that painted the change."""
+        self._refitter.timeout.connect(lambda: self._fit_soon(always=True))
         self._measurer = QTimer(self, singleShot=True, interval=0)
         """Measures the table's texts on, a part per event-loop turn (`_fit_soon`)."""
         self._measurer.timeout.connect(self._fit_soon)
@@ -245,6 +250,7 @@ class MatchTablePanel(Panel):
             flagged=explained.flagged,
             tips=self._tips,
         ))
+        self.proxy.resort()  # the rows the sorted column's new numbers move
         query = with_gloss(view.query_names[row], glosses)
         if self.look.stage:  # what is on it, not how to click it: the class does not click
             caption = kept_whole(tr("match.caption_stage", query=query), view.query_names)
@@ -453,13 +459,8 @@ class MatchTablePanel(Panel):
 
     def _schedule_fit(self) -> None:
         """Refit once the header has settled (fonts polish after show, sections resize)."""
-        if not self._fit_pending:
-            self._fit_pending = True
-            QTimer.singleShot(0, self, self._deferred_fit)
-
-    def _deferred_fit(self) -> None:
-        self._fit_pending = False
-        self._fit_soon(always=True)
+        if not self._refitter.isActive():
+            self._refitter.start()
 
     def _select_row(self, key: int) -> None:
         """Show the document's key as the table's current row, without echoing it back."""

@@ -51,6 +51,8 @@ class ScaledPicture(QWidget):
     MINIMUM = (280, 150)
     """The narrowest that reads, at 100 %."""
     PREFERRED = (560, 240)
+    TEXTS_KEPT = 64
+    """Laid-out labels kept (a few sizes' worth of the picture's dozen texts)."""
 
     def __init__(self, name: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -58,6 +60,9 @@ class ScaledPicture(QWidget):
         self.scale = 1.0
         self.theme: Theme = LIGHT
         self.stage = False
+        self._texts: dict[tuple[str, str, bool], QStaticText] = {}
+        """Each label laid out once per font: a paint asked for some forty of them, and
+        laying rich text out was most of the 4 ms a paint took."""
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
 
     def set_look(self, scale: float, theme: Theme, stage: bool = False) -> None:
@@ -81,7 +86,13 @@ class ScaledPicture(QWidget):
 
     def rich(self, html: str, font: QFont) -> QStaticText:
         """A rich-text label whose sub- and superscripts stay legible on the stage."""
-        return rich_text(legible_scripts(html, font, self.stage), font)
+        key = (html, font.key(), self.stage)
+        text = self._texts.get(key)
+        if text is None:
+            if len(self._texts) >= self.TEXTS_KEPT:
+                self._texts.clear()
+            text = self._texts[key] = rich_text(legible_scripts(html, font, self.stage), font)
+        return text
 
 
 class ShapesDiagram(ScaledPicture):
