@@ -46,13 +46,15 @@ def press(window: MainWindow, key: str) -> None:
 
 
 def report(window: MainWindow) -> list[str]:
-    """One line per dock that can be seen: its panel's size and readable size."""
+    """One line per dock that can be seen: its panel's size and readable sizes."""
+    from app.ui.panels.base import Panel
+
     lines = []
     frame = window.rect()
     for name, dock in window.docks.items():
         panel = dock.widget()
         if not (dock.isVisible() and frame.contains(dock.geometry().center())
-                and hasattr(panel, "readable_size")):
+                and isinstance(panel, Panel)):
             continue
         needs = " or ".join(f"{need.width()}x{need.height()}" for need in panel.readable_sizes())
         short = not panel.reads_at(panel.size())

@@ -87,8 +87,10 @@ def main() -> int:
     window.arrangement.open_scene(0, set_up=True)
     window.presentation.set_presenting(True)
     window.presentation.set_scale(args.zoom)
+    assert window.parts is not None  # installed by the composition root
+    polls = window.parts.polls
     if args.poll:
-        window.parts.polls.start_at("127.0.0.1", 0)
+        polls.start_at("127.0.0.1", 0)
         settle()
     run, slides = window.lesson, window.slides
     wanted = {int(n) - 1 for n in args.scenes.split(",") if n.strip()} or set(range(run.count))
@@ -97,7 +99,7 @@ def main() -> int:
         window.document.flush()
         settle()
         if args.poll:
-            answer_from_phones(window.parts.polls.poll)
+            answer_from_phones(polls.poll)
         states = ["before", "after"] if run.scene.hides_answer else ["shown"]
         for state in states:
             if state == "after":
@@ -116,7 +118,7 @@ def main() -> int:
             while slides.build > 0:
                 slides.previous()
     if args.poll:
-        window.parts.polls.poll.stop()
+        polls.poll.stop()
     window.close()
     window.dispose()
     return 0
