@@ -111,6 +111,13 @@ class Document(QObject, ReshapeIntents):
         self._viewer.finished.connect(self._view_computed)
         self._viewer.failed.connect(self._view_failed)
 
+    def shutdown(self) -> None:
+        """Stop both background jobs and wait for their thread. A document let go with a
+        job still running may be deleted by the garbage collector, whose deletion waits for
+        the job while the job runs Python in the middle of the collection."""
+        self._importer.shutdown()
+        self._viewer.shutdown()
+
     @property
     def state(self) -> LabState:
         return self._state

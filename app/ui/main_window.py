@@ -115,5 +115,6 @@ class MainWindow(QMainWindow):
 
     def dispose(self) -> None:
         """Delete now, while Qt is whole: left to interpreter exit, plot items can crash it."""
+        self.document.shutdown()
         self.deleteLater()
         QApplication.sendPostedEvents(self, QEvent.Type.DeferredDelete)

@@ -16,7 +16,9 @@ from app.state.document import Document
 
 @pytest.fixture
 def document(qtbot):
-    return Document(load_lesson_data())
+    document = Document(load_lesson_data())
+    yield document
+    document.shutdown()  # no job of this test runs on into a later test's collection
 
 
 def test_edits_in_one_turn_coalesce_into_one_recompute(qtbot, document):

@@ -57,7 +57,9 @@ def _same_view(document: Document, tolerance: float = 0.0) -> None:
 
 @pytest.fixture
 def document(qtbot):
-    return Document(load_lesson_data())
+    document = Document(load_lesson_data())
+    yield document
+    document.shutdown()  # no job of this test runs on into a later test's collection
 
 
 def test_an_import_is_computed_off_the_ui_thread_and_lands_as_one_undo_step(
@@ -288,3 +290,12 @@ def test_reading_a_view_being_computed_waits_for_it_and_announces_it_once(
     qtbot.waitUntil(lambda: document.recompute_count == announced + 1)
     QApplication.processEvents()
     assert document.recompute_count == announced + 1
+
+
+def test_shutdown_leaves_no_job_running(qtbot, document, tmp_path) -> None:
+    """A document let go mid-import must not leave its job running into whatever deletes
+    it later (a collection in another test crashed that way)."""
+    document.import_capture(_capture(tmp_path))
+    document.shutdown()
+    assert document._importer._pool.activeThreadCount() == 0
+    assert document._viewer._pool.activeThreadCount() == 0
