@@ -140,7 +140,7 @@ class DeskFit(QObject):
         """Each measured panel's readable size and sizes in this pass: they hang on its content,
         fonts and look, which a pass does not change, not on the dock's geometry."""
         self._bars: list[QTabBar] | None = None
-        """The window's tab bars in this pass, until a tab makes another."""
+        """Every tab bar in the window in this pass, until a tab makes another."""
         window.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -275,13 +275,12 @@ class DeskFit(QObject):
                 return bar
         return None
 
-    def _tab_bars(self) -> list[QTabBar]:
-        """The window's own tab bars (its dock groups'), found once a pass: searching every
-        widget of the window is slow."""
+    def _tab_bars(self, own: bool = True) -> list[QTabBar]:
+        """The window's own tab bars (its dock groups'), or every tab bar in it with `own`
+        False, found once a pass: searching every widget of the window is slow."""
         if self._bars is None:
-            self._bars = [bar for bar in self.window.findChildren(QTabBar)
-                          if bar.parent() is self.window]
-        return self._bars
+            self._bars = self.window.findChildren(QTabBar)
+        return [bar for bar in self._bars if bar.parent() is self.window or not own]
 
     def _tab_bar(self, dock: QDockWidget) -> int:
         """The height of the tab bar under `dock` (0 if it has none)."""
@@ -296,7 +295,7 @@ class DeskFit(QObject):
 
     def _tab_bar_height(self) -> int:
         """A tab bar's height in this window's style and font."""
-        bars = [bar.height() for bar in self.window.findChildren(QTabBar) if bar.isVisible()]
+        bars = [bar.height() for bar in self._tab_bars(own=False) if bar.isVisible()]
         if bars:
             return max(bars)
         probe = QTabBar()  # none shown yet: one made to be measured, then let go
