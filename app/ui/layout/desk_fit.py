@@ -136,6 +136,11 @@ class DeskFit(QObject):
         self._timer.timeout.connect(self.fit)
         self._passes = 0
         self._posted = False
+        self._sizes: dict[QDockWidget, list[QSize]] = {}
+        """Each measured panel's readable size and sizes in this pass: they hang on its content,
+        fonts and look, which a pass does not change, not on the dock's geometry."""
+        self._bars: list[QTabBar] | None = None
+        """Every tab bar in the window in this pass, until a tab makes another."""
         window.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -177,6 +182,7 @@ class DeskFit(QObject):
         geometry that move made, once the window has painted it)."""
         if not (self.active() and self.window.isVisible()):
             return False
+        self._sizes, self._bars = {}, None
         if self._passes == 0 and self._come_back():
             self._passes = 1  # the docks measured on the layout given back, once laid out
             self._soon()
@@ -185,8 +191,8 @@ class DeskFit(QObject):
         for column in self._columns():
             moved |= self._fit_column(column)
         moved |= self._fit_widths()
-        for bar in self.window.findChildren(QTabBar):
-            if bar.isVisible() and bar.parent() is self.window:
+        for bar in self._tab_bars():
+            if bar.isVisible():
                 bar.installEventFilter(self)
                 fit_titles(bar, points(SMALL))
         if moved and self._passes < PASSES:
@@ -212,23 +218,28 @@ class DeskFit(QObject):
 
     def need(self, dock: QDockWidget) -> QSize:
         """The dock's readable size: its panel's, and the dock's own title bar and frame."""
-        panel = cast("Panel", dock.widget())  # `readable` docks hold panels
-        return panel.readable_size() + self._chrome(dock)
+        return self._readable(dock)[0] + self._chrome(dock)
+
+    def _readable(self, dock: QDockWidget) -> list[QSize]:
+        """The readable size of `dock`'s panel, then that of each of its arrangements,
+        measured once a pass (laying out its text is most of a pass's time)."""
+        if dock not in self._sizes:
+            panel = cast("Panel", dock.widget())  # `readable` docks hold panels
+            self._sizes[dock] = [panel.readable_size(), *panel.readable_sizes()]
+        return self._sizes[dock]
 
     def need_height(self, dock: QDockWidget) -> int:
         """The least height at which `dock` reads at its present width: a panel with two
         arrangements (readouts below or beside) is held to the one that width allows."""
-        panel = cast("Panel", dock.widget())
         chrome = self._chrome(dock)
-        heights = [need.height() + chrome.height() for need in panel.readable_sizes()
+        heights = [need.height() + chrome.height() for need in self._readable(dock)[1:]
                    if need.width() + chrome.width() <= dock.width()]
         return min(heights, default=self.need(dock).height())
 
     def need_width(self, dock: QDockWidget) -> int:
         """The least width at which `dock` reads at its present height (see `need_height`)."""
-        panel = cast("Panel", dock.widget())
         chrome = self._chrome(dock)
-        widths = [need.width() + chrome.width() for need in panel.readable_sizes()
+        widths = [need.width() + chrome.width() for need in self._readable(dock)[1:]
                   if need.height() + chrome.height() <= dock.height()]
         return min(widths, default=self.need(dock).width())
 
@@ -257,12 +268,19 @@ class DeskFit(QObject):
     def _bar_under(self, dock: QDockWidget) -> QTabBar | None:
         """The tab bar under `dock`, if it is one of a group of tabs."""
         below = dock.geometry().bottom()
-        for bar in self.window.findChildren(QTabBar):
+        for bar in self._tab_bars():
             box = bar.geometry()
-            if (bar.isVisible() and bar.parent() is self.window and abs(box.top() - below) <= 8
+            if (bar.isVisible() and abs(box.top() - below) <= 8
                     and _over(box, dock.geometry())):
                 return bar
         return None
+
+    def _tab_bars(self, own: bool = True) -> list[QTabBar]:
+        """The window's own tab bars (its dock groups'), or every tab bar in it with `own`
+        False, found once a pass: searching every widget of the window is slow."""
+        if self._bars is None:
+            self._bars = self.window.findChildren(QTabBar)
+        return [bar for bar in self._bars if bar.parent() is self.window or not own]
 
     def _tab_bar(self, dock: QDockWidget) -> int:
         """The height of the tab bar under `dock` (0 if it has none)."""
@@ -277,7 +295,7 @@ class DeskFit(QObject):
 
     def _tab_bar_height(self) -> int:
         """A tab bar's height in this window's style and font."""
-        bars = [bar.height() for bar in self.window.findChildren(QTabBar) if bar.isVisible()]
+        bars = [bar.height() for bar in self._tab_bars(own=False) if bar.isVisible()]
         if bars:
             return max(bars)
         probe = QTabBar()  # none shown yet: one made to be measured, then let go
@@ -324,6 +342,7 @@ class DeskFit(QObject):
             self._home = self.window.saveState(HOME_LAYOUT)
             self._joins = []
         self.window.tabifyDockWidget(group, lone)
+        self._bars = None  # the tab may have made a tab bar
         self._joins.append((lone, group))
         self._placed = self._placings()
 
