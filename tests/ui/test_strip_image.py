@@ -5,8 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from pyqtgraph.functions import ndarray_from_qimage
+from PySide6 import QtGui
+from PySide6.QtCore import QEvent, QObject
 
 from app.ui.look import diverging_map
+from app.ui.panels.heatmap.canvas import HeatmapCanvas
 from app.ui.panels.heatmap.image import StripImage, changed_box
 
 
@@ -61,3 +64,34 @@ def test_changed_box_bounds_the_changes_and_treats_blanks_as_equal() -> None:
     assert changed_box(old, new) is None
     new[2, 1], new[3, 3] = 1.0, 2.0
     assert changed_box(old, new) == (slice(2, 4), slice(1, 4))
+
+
+def test_the_repainted_region_covers_the_changed_strip(qtbot) -> None:
+    canvas = HeatmapCanvas()
+    qtbot.addWidget(canvas.graphics)
+    canvas.graphics.resize(400, 400)
+    canvas.graphics.show()
+    qtbot.waitExposed(canvas.graphics)
+    rng = np.random.default_rng(5)
+    before = rng.normal(size=(64, 64)).astype(np.float32)
+    canvas.set_scale(before.shape, (-2.0, 2.0), diverging_map(), 1, "")
+    canvas.show_image(before, (-2.0, 2.0))
+    qtbot.wait(100)  # the first picture painted
+    painted = QtGui.QRegion()
+
+    class Regions(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            nonlocal painted
+            if event.type() == QEvent.Type.Paint:
+                painted = painted.united(event.region())  # type: ignore[attr-defined]
+            return False
+
+    regions = Regions()
+    canvas.graphics.viewport().installEventFilter(regions)
+    after = before.copy()
+    after[17] = -before[17]
+    canvas.show_image(after, (-2.0, 2.0))
+    qtbot.waitUntil(lambda: not painted.isEmpty())
+    band = canvas.row_rect(17, 64)
+    assert painted.subtracted(QtGui.QRegion(band)) != painted  # something of the row
+    assert QtGui.QRegion(band).subtracted(painted).isEmpty()  # and all of it

@@ -8,6 +8,7 @@ import numpy as np
 import pyqtgraph as pg
 from pyqtgraph import functions_qimage
 from pyqtgraph.functions import ndarray_from_qimage
+from PySide6.QtCore import QRectF
 
 PATCH_SHARE = 0.25
 """A change covering more of the picture than this is coloured in full (as fast, simpler)."""
@@ -43,9 +44,10 @@ class StripImage(pg.ImageItem):
                 self.setImage(image, autoLevels=False, levels=levels)
                 return
             ndarray_from_qimage(self.qimage)[rows, cols] = ndarray_from_qimage(coloured)
+            self.update(QRectF(cols.start, rows.start, cols.stop - cols.start,
+                               rows.stop - rows.start))
         self.image = image
         self._imageNanLocations = None
-        self.update()
 
     def _patchable(self, image: np.ndarray,
                    levels: tuple[float, float]) -> tuple[slice, slice] | None:
