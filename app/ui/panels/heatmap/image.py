@@ -9,6 +9,7 @@ import pyqtgraph as pg
 from pyqtgraph import functions_qimage
 from pyqtgraph.functions import ndarray_from_qimage
 from PySide6.QtCore import QRectF
+from PySide6.QtGui import QImage
 
 PATCH_SHARE = 0.25
 """A change covering more of the picture than this is coloured in full (as fast, simpler)."""
@@ -37,17 +38,30 @@ class StripImage(pg.ImageItem):
         rows, cols = box
         strip = image[rows, cols]
         if strip.size:
-            blanks = np.isnan(strip).nonzero() if self._imageHasNans else None
-            coloured = functions_qimage.try_make_qimage(
-                strip, levels=self.levels, lut=self.lut, transparentLocations=blanks)
-            if coloured is None or coloured.format() != self.qimage.format():
+            coloured = self._coloured(strip)
+            if coloured is None:
                 self.setImage(image, autoLevels=False, levels=levels)
                 return
-            ndarray_from_qimage(self.qimage)[rows, cols] = ndarray_from_qimage(coloured)
+            ndarray_from_qimage(self.qimage)[rows, cols] = coloured
             self.update(QRectF(cols.start, rows.start, cols.stop - cols.start,
                                rows.stop - rows.start))
         self.image = image
         self._imageNanLocations = None
+
+    def _coloured(self, strip: np.ndarray) -> np.ndarray | None:
+        """`strip`'s pixels as the picture shown stores them (None: in another format). A
+        picture without blanks stores colour indices: they are computed without building
+        the colour table again, which pyqtgraph does for every picture (a millisecond)."""
+        if not self._imageHasNans and self.qimage.format() == QImage.Format.Format_Indexed8:
+            indices, _ = functions_qimage._rescale_and_lookup_float(
+                np, strip, self.levels, self.lut, forceApplyLut=False)
+            return indices if indices.dtype == np.uint8 else None
+        blanks = np.isnan(strip).nonzero() if self._imageHasNans else None
+        coloured = functions_qimage.try_make_qimage(
+            strip, levels=self.levels, lut=self.lut, transparentLocations=blanks)
+        if coloured is None or coloured.format() != self.qimage.format():
+            return None
+        return ndarray_from_qimage(coloured)
 
     def _patchable(self, image: np.ndarray,
                    levels: tuple[float, float]) -> tuple[slice, slice] | None:
