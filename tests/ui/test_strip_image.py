@@ -11,6 +11,7 @@ from PySide6.QtCore import QEvent, QObject
 from app.ui.look import diverging_map
 from app.ui.panels.heatmap.canvas import HeatmapCanvas
 from app.ui.panels.heatmap.image import StripImage, changed_box
+from app.ui.panels.heatmap.large import causal_triangle
 
 
 def _coloured(item: StripImage) -> np.ndarray:
@@ -95,3 +96,15 @@ def test_the_repainted_region_covers_the_changed_strip(qtbot) -> None:
     band = canvas.row_rect(17, 64)
     assert painted.subtracted(QtGui.QRegion(band)) != painted  # something of the row
     assert QtGui.QRegion(band).subtracted(painted).isEmpty()  # and all of it
+
+
+def test_the_same_mask_path_is_not_set_again(qtbot, monkeypatch) -> None:
+    canvas = HeatmapCanvas()
+    qtbot.addWidget(canvas.graphics)
+    canvas.set_mask_path(causal_triangle(64, 64))
+    set_paths = []
+    monkeypatch.setattr(canvas.mask_item, "setPath", set_paths.append)
+    canvas.set_mask_path(causal_triangle(64, 64))
+    assert set_paths == []  # a repaint of the whole triangle avoided
+    canvas.set_mask_path(causal_triangle(64, 80))
+    assert set_paths == [causal_triangle(64, 80)]

@@ -209,7 +209,10 @@ class HeatmapCanvas(QObject):
 
     def set_mask_path(self, path: QtGui.QPainterPath) -> None:
         """Hatch `path` (a picture's causal triangle); the lesson's hatching is redrawn from
-        its mask when the grid comes back."""
+        its mask when the grid comes back. The same path is not set again: that would repaint
+        the whole triangle on every drag step."""
+        if self._mask is None and path == self.mask_item.path():
+            return
         self.mask_item.setPath(path)
         self._mask = None
 
