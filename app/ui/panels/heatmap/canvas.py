@@ -15,6 +15,7 @@ from app.ui.fonts import READING, chrome_font
 from app.ui.look import Look, diverging_map
 from app.ui.panels.heatmap.cells import CellLayer
 from app.ui.panels.heatmap.fit import fit_colorbar
+from app.ui.panels.heatmap.image import StripImage
 from app.ui.widgets.axes import cache_axes
 
 NO_VALUE = {"light": "#D9D9D9", "dark": "#3C3C3C"}
@@ -46,7 +47,7 @@ class HeatmapCanvas(QObject):
         self.plot.setMenuEnabled(False)
         self.plot.hideButtons()
         self.plot.showAxes((True, True, False, False), showValues=(True, True, False, False))
-        self.image = pg.ImageItem(axisOrder="row-major")
+        self.image = StripImage(axisOrder="row-major")
         self.plot.addItem(self.image)
         self.colorbar = pg.ColorBarItem(values=(-1.0, 1.0), colorMap=diverging_map(),
                                         interactive=False, colorMapMenu=False, width=18)
@@ -179,8 +180,9 @@ class HeatmapCanvas(QObject):
         self.colorbar.setVisible(on)
 
     def show_image(self, image: np.ndarray, levels: tuple[float, float]) -> None:
-        """A picture in place of the cell grid, at full opacity (it is the current one)."""
-        self.image.setImage(image, autoLevels=False, levels=levels)
+        """A picture in place of the cell grid, at full opacity (it is the current one);
+        a picture that changed in one strip is coloured only there."""
+        self.image.show_picture(image, levels)
         self.image.setOpacity(1.0)
         self.image.setVisible(True)
 
@@ -207,7 +209,10 @@ class HeatmapCanvas(QObject):
 
     def set_mask_path(self, path: QtGui.QPainterPath) -> None:
         """Hatch `path` (a picture's causal triangle); the lesson's hatching is redrawn from
-        its mask when the grid comes back."""
+        its mask when the grid comes back. The same path is not set again: that would repaint
+        the whole triangle on every drag step."""
+        if self._mask is None and path == self.mask_item.path():
+            return
         self.mask_item.setPath(path)
         self._mask = None
 
