@@ -138,11 +138,11 @@ class Session(QObject):
             self._restored = Scenario(found.state, found.poll)
         return found
 
-    def start_autosave(self, write: bool = True) -> AutosaveStart:
+    def start_autosave(self) -> AutosaveStart:
         """Save the state from now on. Before anything is written, unreadable autosave files
-        are moved aside and (`first_write`, now or when `write` is False the caller's
-        choice) the folder is tried once, so the window can say at start what it will not
-        be able to keep."""
+        are moved aside; the folder is tried and first written by `first_write`, which the
+        caller runs when it chooses (a start: after the first paint), so the window can say
+        what it will not be able to keep."""
         lock = self.claim_folder()
         autosave = Autosaver(self.document, lock.folder, copy=lock.copy, kept=self.kept)
         self.autosave = autosave
@@ -151,9 +151,6 @@ class Session(QObject):
             start.moved = autosave.keep_aside_unreadable()
         except OSError:  # could not rename it: then nothing is ever written over it
             start.not_moved = autosave.problem or ""
-            return start
-        if write:
-            self.first_write(start)
         return start
 
     def first_write(self, start: AutosaveStart) -> None:

@@ -138,7 +138,7 @@ class FileActions(QObject):
         folder's probe and the first write (each synced to disk) run now, or when `later`
         calls them (a start: after the first paint, which they would only delay); edits
         made before then are saved by that first write, or by a flush (quit, a crash)."""
-        start = self.session.start_autosave(write=False)
+        start = self.session.start_autosave()
         autosave = start.autosave
         autosave.failed.connect(self._on_autosave_failed)
         autosave.recovered.connect(self._on_autosave_recovered)
