@@ -32,6 +32,8 @@ LAYOUT_VERSION = 1
 """Version tag of the free layout kept in the settings (restoreState checks it)."""
 DESK_LAYOUT = 7
 """Version tag of the layout saved on entering presentation mode."""
+LAPTOP_WIDTH = 1600
+"""Logical pixels: a first start on a screen narrower than this opens maximised."""
 LEFT, RIGHT = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
 
 
@@ -209,7 +211,8 @@ class Arrangement(QObject):
         store.sync()
 
     def _fit_screen(self) -> None:
-        """First start: fill most of the screen (a projector is often exactly 1280×720)."""
+        """First start: fill most of the screen (a projector is often exactly 1280×720); a
+        laptop's all of it, which its docks need to be read side by side."""
         screen = self.window.screen() or QApplication.primaryScreen()
         if screen is None:
             return
@@ -217,6 +220,8 @@ class Arrangement(QObject):
         self.window.resize(max(640, int(area.width() * 0.95)),
                            max(480, int(area.height() * 0.92)))
         self.window.move(area.center() - self.window.rect().center())
+        if area.width() < LAPTOP_WIDTH:
+            self.window.setWindowState(self.window.windowState() | Qt.WindowState.WindowMaximized)
 
     # ---- presentation mode ----------------------------------------------------------------
 

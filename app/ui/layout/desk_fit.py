@@ -141,12 +141,15 @@ class DeskFit(QObject):
         fonts and look, which a pass does not change, not on the dock's geometry."""
         self._bars: list[QTabBar] | None = None
         """Every tab bar in the window in this pass, until a tab makes another."""
+        self._trying = False
+        """While a layout is tried and taken back (`_come_back`): the window's resizes then
+        are the fit's own, not a road (as one they started the fit again, without end)."""
         window.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.window and event.type() in (
                 QEvent.Type.Resize, QEvent.Type.LanguageChange, QEvent.Type.Show,
-                QEvent.Type.ApplicationFontChange):  # a zoom step: other readable sizes
+                QEvent.Type.ApplicationFontChange) and not self._trying:  # a zoom step too
             self.schedule()
         elif (isinstance(watched, QTabBar) and isinstance(event, QResizeEvent)
               and event.size().width() != event.oldSize().width() and self.active()):
@@ -320,15 +323,19 @@ class DeskFit(QObject):
             self._home = QByteArray()
             return False
         size, now = self.window.size(), self.window.saveState(HOME_LAYOUT)
-        if not self.window.restoreState(self._home, HOME_LAYOUT):
-            self._home = QByteArray()
-            return False
-        self.restored()
-        if self.window.size() != size:
-            self.window.restoreState(now, HOME_LAYOUT)
+        self._trying = True
+        try:
+            if not self.window.restoreState(self._home, HOME_LAYOUT):
+                self._home = QByteArray()
+                return False
             self.restored()
-            self.window.resize(size)
-            return False
+            if self.window.size() != size:
+                self.window.restoreState(now, HOME_LAYOUT)
+                self.restored()
+                self.window.resize(size)
+                return False
+        finally:
+            self._trying = False
         self._home, self._joins = QByteArray(), []
         return True
 

@@ -14,22 +14,27 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsView
 ROUNDING = 2.0
 
 
+def axis_depth(axis: pg.AxisItem, tick_font: QFont, labels: Sequence[str], title: bool) -> int:
+    """How deep `axis` is with its tick labels in `tick_font` and (`title`) its title: the
+    laid-out size as pyqtgraph measures it (a label it finds wider than the room left is not
+    drawn at all; ROUNDING covers its whole-pixel placement)."""
+    metrics = QFontMetricsF(tick_font)
+    boxes = [metrics.size(0, text) for text in labels] or [metrics.size(0, "0")]
+    upright = axis.orientation in ("left", "right")
+    across = ROUNDING + max(box.width() if upright else box.height() for box in boxes)
+    title_px = axis.label.boundingRect().height() if title else 0.0
+    offset = axis.style["tickTextOffset"][0 if upright else 1]
+    return math.ceil(title_px + across + offset + max(0, axis.style["tickLength"]))
+
+
 def reserve_room(axis: pg.AxisItem, tick_font: QFont, labels: Sequence[str]) -> None:
     """Make a pyqtgraph axis exactly as deep as its title, tick labels and tick marks.
 
     pyqtgraph counts only 80 % of the title's height (and remembers older, smaller tick
     widths), so at 200 % and more a rotated title ran into the tick labels beside it.
     """
-    metrics = QFontMetricsF(tick_font)
-    boxes = [metrics.size(0, text) for text in labels] or [metrics.size(0, "0")]
-    upright = axis.orientation in ("left", "right")
-    # the laid-out size, as pyqtgraph measures it: a label it finds wider than the room left
-    # is not drawn at all; ROUNDING covers its whole-pixel placement
-    across = ROUNDING + max(box.width() if upright else box.height() for box in boxes)
-    title = axis.label.boundingRect().height() if axis.label.isVisible() else 0.0
-    offset = axis.style["tickTextOffset"][0 if upright else 1]
-    room = math.ceil(title + across + offset + max(0, axis.style["tickLength"]))
-    if upright:
+    room = axis_depth(axis, tick_font, labels, axis.label.isVisible())
+    if axis.orientation in ("left", "right"):
         axis.setWidth(room)
     else:
         axis.setHeight(room)

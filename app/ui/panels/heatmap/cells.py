@@ -14,7 +14,7 @@ from PySide6.QtCore import QRectF, QSizeF, Qt
 
 from app.ui.fonts import HEADING, READING, SMALL, points, ui_font
 from app.ui.look import SPOTLIGHT_VEIL, Look
-from app.ui.widgets.axes import ROUNDING, reserve_room
+from app.ui.widgets.axes import ROUNDING, axis_depth, reserve_room
 from app.ui.widgets.stage_text import least_pt
 
 NUMBERS_NEEDED = 12
@@ -36,8 +36,6 @@ MEASURE_PT = 20.0
 READABLE_PAD = 0.3
 """Lines' heights a column adds around its number at the least readable size: a projected
 number needs a visible gap from the next, and from the selection's outline."""
-TICK_LAG = 1.0
-"""Points the tick names' font may lag behind the cells' before it follows them."""
 WIDEST_USUAL = "−0.00"
 """The fit never counts a label narrower than this, so one drag step (4.40 → 0.67) does not
 resize every number."""
@@ -193,7 +191,7 @@ class CellLayer:
         self.names: dict[str, Sequence[str]] = {}
         """The tick names on the left and top axes, which `fit` makes room for."""
         self._tick_pt = 0.0
-        self._title_room = 0.0
+        self._title_room = (0.0, 0.0)
         self._fitted: tuple[float, bool] | None = None
         self._measure_font = QtGui.QFont()
         self._measure_metrics = QtGui.QFontMetricsF(self._measure_font)
@@ -257,7 +255,7 @@ class CellLayer:
 
     def fit(self) -> None:
         """As large as the presentation scale asks, but never wider or taller than a cell;
-        the token names on the axes get the same fit, slightly smaller."""
+        the token names on the axes keep one size (`most_tick`), thinned where they crowd."""
         rows, cols = self.grid.values.shape
         view_box = self.plot.vb
         cell_w, cell_h = view_box.width() / max(cols, 1), view_box.height() / max(rows, 1)
@@ -268,11 +266,11 @@ class CellLayer:
         if (point, visible) != self._fitted:  # a drag step changes neither
             self._fitted = (point, visible)
             self.grid.set_font(ui_font(point, bold=True), visible)
-        tick = self.stage_tick() if self.look.stage else round(min(size, points(READING)) * 2) / 2
-        moved = abs(tick - self._tick_pt) >= TICK_LAG  # hysteresis: the axes' room moves the cells,
-        if moved:  # which must not move the axes back and forth
+        tick = self.most_tick()  # fixed: names that followed the cells moved the axes, and so
+        moved = tick != self._tick_pt  # the cells, back and forth with the titles
+        if moved:
             self._tick_pt = tick
-        if rows and (moved or view_box.height() != self._title_room):
+        if rows and (moved or self._span() != self._title_room):
             self.fit_axes()
         if rows and not self.look.stage:  # the stage gives every name its room instead
             self._thin_names(cell_w, cell_h)
@@ -312,10 +310,17 @@ class CellLayer:
         moved the cells back)."""
         return max(self.floor, round(points(SMALL) * 2) / 2)
 
+    def most_tick(self) -> float:
+        """The largest point size the tick names take: on the stage `stage_tick`; at the desk
+        the reading size they grow to with the cells, so a dock at the readable size holds
+        every name (a long gloss too) whatever size the cells reach."""
+        return self.stage_tick() if self.look.stage else max(
+            self.floor, round(points(READING) * 2) / 2)
+
     def axis_room(self, side: str, title: bool = True) -> float:
-        """How deep an axis is on the stage, with its tick names and (`title`) its title."""
+        """How deep an axis is at its largest names (`most_tick`) and (`title`) its title."""
         axis = self.plot.getAxis(side)
-        metrics = QtGui.QFontMetricsF(ui_font(self.stage_tick(), True))
+        metrics = QtGui.QFontMetricsF(ui_font(self.most_tick(), True))
         boxes = [metrics.size(0, text) for text in self.names.get(side, ())] or [
             metrics.size(0, "0")]
         upright = side in ("left", "right")
@@ -396,25 +401,33 @@ class CellLayer:
         tick_font = ui_font(self._tick_pt or points(READING), True)
         for side in self.names:
             self.plot.getAxis(side).setStyle(tickFont=tick_font)
-        self._fit_titles()
+        self._fit_titles(tick_font)
         for side, labels in self.names.items():
             reserve_room(self.plot.getAxis(side), tick_font, labels)
 
-    def _fit_titles(self) -> None:
+    def _span(self) -> tuple[float, float]:
+        """The plot's room for the view box and its top axis (down), and for the view box and
+        its left axis (across): the same whichever of the axes' depths was last laid out."""
+        vb = self.plot.vb
+        return (vb.height() + self.plot.getAxis("top").height(),
+                vb.width() + self.plot.getAxis("left").width())
+
+    def _fit_titles(self, tick_font: QtGui.QFont) -> None:
         """Both axis titles show only if the plot, with them, is still as tall as the rotated
         query title is long (past the plot's end it would run into the readout) and still
         holds the numbers the cells must print: in a cramped dock the numbers matter more
-        than the titles.
+        than the titles. Measured from the plot's whole room, not the view box's last size,
+        which a title shown or hidden moves (deciding on that flipped them back and forth).
         """
         left, top = self.plot.getAxis("left"), self.plot.getAxis("top")
-        title, beside = top.label.boundingRect().height(), left.label.boundingRect().height()
-        with_titles = self.plot.vb.height() - (0.0 if top.label.isVisible() else title)
-        across = self.plot.vb.width() - (0.0 if left.label.isVisible() else beside)
+        down, across = self._span()
+        tall = down - axis_depth(top, tick_font, self.names.get("top", ()), True)
+        wide = across - axis_depth(left, tick_font, self.names.get("left", ()), True)
         # the stage's readable size counts the titles; at the desk they give way
         cells = self.readable_cells() if self.needs_numbers and not self.look.stage else QSizeF()
-        fits = (with_titles >= max(left.label.boundingRect().width(), cells.height())
-                and across >= cells.width())
-        self._title_room = with_titles + (0.0 if fits else title)
+        fits = tall >= max(left.label.boundingRect().width(), cells.height()) and (
+            wide >= cells.width())
+        self._title_room = (down, across)
         for axis in (left, top):
             if axis.labelText and axis.label.isVisible() != fits:
                 axis.showLabel(fits)
