@@ -32,12 +32,14 @@ def settle():
 def fits_while_idle(window):
     # how often the desk fit runs in a quiet half second: a settled layout is left alone
     runs = []
-    window.arrangement.desk._timer.timeout.connect(lambda: runs.append(1))
+    def ran():
+        runs.append(1)
+    timeout = window.arrangement.desk._timer.timeout
+    timeout.connect(ran)
     end = time.monotonic() + 0.5
     while time.monotonic() < end:
         QApplication.processEvents()
-    window.arrangement.desk._timer.timeout.disconnect()
-    window.arrangement.desk._timer.timeout.connect(window.arrangement.desk.fit)
+    timeout.disconnect(ran)
     return len(runs)
 
 def look(window, road):

@@ -14,7 +14,7 @@ from PySide6.QtCore import QRectF, QSizeF, Qt
 
 from app.ui.fonts import HEADING, READING, SMALL, points, ui_font
 from app.ui.look import SPOTLIGHT_VEIL, Look
-from app.ui.widgets.axes import ROUNDING, axis_depth, reserve_room
+from app.ui.widgets.axes import axis_depth, reserve_room
 from app.ui.widgets.stage_text import least_pt
 
 NUMBERS_NEEDED = 12
@@ -311,23 +311,17 @@ class CellLayer:
         return max(self.floor, round(points(SMALL) * 2) / 2)
 
     def most_tick(self) -> float:
-        """The largest point size the tick names take: on the stage `stage_tick`; at the desk
-        the reading size they grow to with the cells, so a dock at the readable size holds
-        every name (a long gloss too) whatever size the cells reach."""
+        """The one point size the tick names take: on the stage `stage_tick`; at the desk the
+        reading size whatever size the cells reach, which the readable size counts, so a
+        dock at it holds every name (a long gloss too)."""
         return self.stage_tick() if self.look.stage else max(
             self.floor, round(points(READING) * 2) / 2)
 
     def axis_room(self, side: str, title: bool = True) -> float:
         """How deep an axis is at its largest names (`most_tick`) and (`title`) its title."""
         axis = self.plot.getAxis(side)
-        metrics = QtGui.QFontMetricsF(ui_font(self.most_tick(), True))
-        boxes = [metrics.size(0, text) for text in self.names.get(side, ())] or [
-            metrics.size(0, "0")]
-        upright = side in ("left", "right")
-        across = ROUNDING + max(box.width() if upright else box.height() for box in boxes)
-        offset = axis.style["tickTextOffset"][0 if upright else 1]
-        title_px = axis.label.boundingRect().height() if title and axis.labelText else 0.0
-        return math.ceil(title_px + across + offset + max(0, axis.style["tickLength"]))
+        return axis_depth(axis, ui_font(self.most_tick(), True), self.names.get(side, ()),
+                          title and bool(axis.labelText))
 
     def title_length(self) -> float:
         """The rotated query title's length: the plot is at least this tall to show it."""
