@@ -11,16 +11,19 @@ from PySide6.QtCore import QPointF, Qt, QTimer
 from PySide6.QtGui import QImage, QPainter
 
 from app.i18n import tr
+from app.model.lesson.data import load_lesson_data
 from app.model.nice import snap_out
 from app.model.scale import ScaleRequest
 from app.model.scoring import SCORERS
 from app.startup import make_application
 from app.state import scale_worker
+from app.state.document import Document
 from app.state.scale_worker import ScaleWorker
 from app.ui.format import format_score, pair_formula, token_glosses, with_gloss
 from app.ui.language import apply_language
 from app.ui.look import Look
 from app.ui.panels.heatmap.panel import HeatmapPanel
+from tests.ui.staging import fit
 
 
 @pytest.fixture
@@ -362,3 +365,21 @@ def test_switching_scorer_in_scale_mode_fades_the_old_picture_until_the_new_one(
     assert panel.scale_result.request.scorer == "cosine"
     assert not panel.stale and panel.image.opacity() == 1.0
     assert tr("scorer.cosine") not in panel.readout.text()
+
+
+def test_names_a_cramped_desk_thinned_are_all_back_on_the_stage(open_panel, on_stage) -> None:
+    document = Document(load_lesson_data())
+    document.set_world("teaching")
+    document.flush()
+    panel = open_panel(HeatmapPanel, (300, 200), document=document)
+    panel.set_look(Look(scale=2.0))  # the names crowd a small dock at the desk: thinned
+    fit(panel, panel.size())
+    rows = len(panel.cells.names["left"])
+
+    def shown() -> int:
+        return len(panel.canvas.plot.getAxis("left")._tickLevels[0])
+
+    assert shown() < rows, "the cramped desk thins the row names"
+    on_stage(panel, 1.0)
+    fit(panel)
+    assert shown() == rows, "every query's name on the stage"

@@ -272,8 +272,12 @@ class CellLayer:
             self._tick_pt = tick
         if rows and (moved or self._span() != self._title_room):
             self.fit_axes()
-        if rows and not self.look.stage:  # the stage gives every name its room instead
+        if rows and not self.look.stage:
             self._thin_names(cell_w, cell_h)
+        elif rows:  # the stage gives every name its room instead, a desk's thinning undone
+            for side, step in self._steps.items():
+                if step != 1 and side in self.names:
+                    self._set_names(side, 1)
 
     def _measured(self) -> tuple[float, float]:
         """The widest cell number (never narrower than WIDEST_USUAL, so a drag step does not
