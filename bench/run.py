@@ -233,6 +233,8 @@ def row_note(result: Result) -> str:
     if extra.get("ratio_to_reference"):
         parts.append(f"{extra['ratio_to_reference']:.1f}× its reference "
                      f"({extra['reference_ms']:.2f} ms)")
+    if "app_ratio" in extra:
+        parts.append(f"the app's first paint is {extra['app_ratio']:.1f}× this")
     if "max_ui_block_ms" in extra:
         parts.append(f"longest UI block {extra['max_ui_block_ms']:.1f} ms")
     if "reference_missing" in extra:

@@ -10,6 +10,9 @@ the unrecorded first launch the app's modules load from cached bytecode, as for 
 
 Each launch of the app is followed by one of `bench.bare_window`, a window of the same
 libraries with nothing of the app: its median is the start-up's reference on this machine.
+Then one of `bench.first_screen_window`, the same libraries building and painting the first
+screen's kind of content (a docked plot and a page of text): reported beside the reference,
+it shows how much of the app's start-up any app of these libraries would spend on that screen.
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ APP_CHILD = (sys.executable, "-m", "bench.first_paint")
 """The app, started as its command line starts it, that reports its first paint."""
 BARE_CHILD = (sys.executable, "-m", "bench.bare_window")
 """The start-up's reference: a window of the app's libraries, reporting its first paint."""
+SCREEN_CHILD = (sys.executable, "-m", "bench.first_screen_window")
+"""The first screen's kind of content from the same libraries: the least such a screen costs."""
 CHECKOUT = Path(__file__).resolve().parents[1]
 """The checkout that holds `bench` and `app`: the child starts there, so `-m bench.…` and the
 app it imports are this checkout's."""
@@ -103,14 +108,21 @@ def measure_startup(runs: int, warmup: bool = True) -> list[Result]:
     if warmup:
         launch_once()
         launch_once(BARE_CHILD)
-    samples, bare = [], []
+        launch_once(SCREEN_CHILD)
+    samples, bare, screen = [], [], []
     for _ in range(runs):
         samples.append(launch_once())
         bare.append(launch_once(BARE_CHILD))
+        screen.append(launch_once(SCREEN_CHILD))
     bare_ms = statistics.median(bare)
     app_row = Result("startup", "process start → first painted window", "the app", samples,
                      {"reference_ms": bare_ms,
                       "ratio_to_reference": statistics.median(samples) / bare_ms})
     return [app_row, Result("startup_reference", "process start → first painted bare window "
                             "(NumPy, Qt and pyqtgraph, nothing of the app)", "the libraries",
-                            bare)]
+                            bare),
+            Result("startup_screen", "process start → first painted plot and text docks "
+                   "(the same libraries, nothing of the app)", "the libraries", screen,
+                   {"reference_ms": bare_ms,
+                    "ratio_to_reference": statistics.median(screen) / bare_ms,
+                    "app_ratio": statistics.median(samples) / statistics.median(screen)})]

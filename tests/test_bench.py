@@ -144,7 +144,8 @@ def test_quick_bench_reports_every_field(tmp_path: Path) -> None:
     assert report["machine"]["cpu_count"] >= 1
     results = report["results"]
     assert {r["group"] for r in results} == {"ui", "panel", "model", "startup",
-                                             "startup_reference", "additive", "poll", "peer"}
+                                             "startup_reference", "startup_screen", "additive",
+                                             "poll", "peer"}
     peer = next(r for r in results if r["group"] == "peer")
     measured = [r for r in results if r is not peer or "skipped" not in peer]
     for result in measured:
@@ -156,6 +157,9 @@ def test_quick_bench_reports_every_field(tmp_path: Path) -> None:
     assert startup["reference_ms"] == bare["median_ms"] and bare["runs"] == startup["runs"]
     assert startup["ratio_to_reference"] == pytest.approx(
         startup["median_ms"] / bare["median_ms"])
+    screen = next(r for r in results if r["group"] == "startup_screen")
+    assert screen["runs"] == startup["runs"] and screen["reference_ms"] == bare["median_ms"]
+    assert screen["app_ratio"] == pytest.approx(startup["median_ms"] / screen["median_ms"])
     stage = [r for r in results if r["group"] == "ui" and r["name"].startswith("stage scene")]
     assert len(stage) == len(load_scenes()), "a stage row per lesson scene"
     assert all(r["size"].startswith("1024x768") and r["timeouts"] == 0 for r in stage)
@@ -288,9 +292,9 @@ def test_the_drag_target_is_the_slowest_row_against_its_reference() -> None:
 
 BARE_PROBE = """
 import json, runpy, sys
-sys.argv = ["bare_window"]
+sys.argv = [sys.argv[1]]
 try:
-    runpy.run_module("bench.bare_window", run_name="__main__")
+    runpy.run_module("bench." + sys.argv[0], run_name="__main__")
 except SystemExit as stop:
     print(json.dumps({"code": stop.code, "libraries": [m in sys.modules for m in
                       ("numpy", "PySide6.QtWidgets", "pyqtgraph")],
@@ -299,12 +303,14 @@ except SystemExit as stop:
 
 
 @pytest.mark.slow
-def test_the_bare_window_imports_the_libraries_and_nothing_of_the_app() -> None:
-    """The start-up floor's child paints a window (its mark printed, exit 0) having imported
-    NumPy, Qt and pyqtgraph, but nothing of the app beyond `app.ui`'s way of importing
-    pyqtgraph: its time is the libraries' alone."""
-    child = subprocess.run([sys.executable, "-c", BARE_PROBE], cwd=ROOT, capture_output=True,
-                           text=True, timeout=60,
+@pytest.mark.parametrize("child_module", ["bare_window", "first_screen_window"])
+def test_the_reference_windows_import_the_libraries_and_nothing_of_the_app(
+        child_module: str) -> None:
+    """The start-up references' children paint a window (its mark printed, exit 0) having
+    imported NumPy, Qt and pyqtgraph, but nothing of the app beyond `app.ui`'s way of
+    importing pyqtgraph: their time is the libraries' alone."""
+    child = subprocess.run([sys.executable, "-c", BARE_PROBE, child_module], cwd=ROOT,
+                           capture_output=True, text=True, timeout=60,
                            env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
     assert child.returncode == 0, child.stderr
     mark, report = child.stdout.strip().splitlines()[-2:]
