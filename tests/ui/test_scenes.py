@@ -229,3 +229,26 @@ def test_ctrl_r_sets_the_scene_up_again_in_the_lesson_and_resets_at_the_desk(qtb
     qtbot.keyClick(lesson, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
     document.flush()
     assert document.state == initial_state(document.data)
+
+
+@pytest.mark.parametrize(("width", "boxes"), [(15 * 40, True), (15 * 10, False)])
+def test_a_squeezed_strip_is_one_bar_not_a_row_of_tiny_boxes(qtbot, width, boxes):
+    """Beside the poll's address the stage's strip had about 11 px a scene, 27 px tall: a row
+    of empty boxes that reads as missing glyphs. Squeezed, the unseen scenes share one
+    outlined bar (no line between two of them); roomy, each keeps its own box."""
+    from PySide6.QtGui import QColor, QPalette
+
+    from app.ui.widgets.scene_strip import CURRENT_COLOUR, SceneStrip
+
+    strip = SceneStrip(15, "stage_scene_strip")
+    qtbot.addWidget(strip)
+    strip.resize(width, 28)
+    strip.set_current(2)
+    assert strip.crowded is not boxes
+    image = strip.grab().toImage()
+    mid = strip.palette().color(QPalette.ColorRole.Mid)
+    between = int(strip.segment(9).left() - 1)  # the edge shared by two unseen scenes
+    column = {image.pixelColor(x, 14).rgb() for x in (between - 1, between, between + 1)}
+    assert (mid.rgb() in column) is boxes
+    current = strip.segment(2).center().toPoint()
+    assert image.pixelColor(current) == QColor(CURRENT_COLOUR)

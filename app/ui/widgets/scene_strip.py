@@ -1,6 +1,10 @@
 """Owns the lesson's scene strip: one segment per scene, the current one filled, the seen ones
 shaded; clicking a segment goes to that scene, hovering it names the scene. The guide's
-stepper and the projector stage's footer both show one."""
+stepper and the projector stage's footer both show one.
+
+Squeezed (the stage's footer beside the poll's address), segments narrower than the strip is
+tall read as a row of missing-glyph boxes on a projector: the strip is then drawn as one
+outlined bar, seen and current scenes filled in it, with no box per scene."""
 
 from __future__ import annotations
 
@@ -13,6 +17,8 @@ from app.ui.look import OKABE_ITO
 
 CURRENT_COLOUR = OKABE_ITO[0]
 SEEN_COLOUR = OKABE_ITO[4]
+LEAST_SEGMENT = 1.0
+"""A segment narrower than this many times the strip's height is drawn inside one bar."""
 
 
 class SceneStrip(QWidget):
@@ -65,9 +71,17 @@ class SceneStrip(QWidget):
         if event.button() == Qt.MouseButton.LeftButton:
             self.clicked.emit(self.index_at(event.position()))
 
+    @property
+    def crowded(self) -> bool:
+        """Whether the segments are too narrow to be drawn as boxes of their own."""
+        return self.width() < self.count * LEAST_SEGMENT * self.height()
+
     def paintEvent(self, _event: QPaintEvent) -> None:
         painter = QPainter(self)
         mid = self.palette().color(QPalette.ColorRole.Mid)
+        if self.crowded:
+            self._paint_bar(painter, mid)
+            return
         for index in range(self.count):
             rect = self.segment(index)
             if index == self.current:
@@ -77,3 +91,16 @@ class SceneStrip(QWidget):
             else:
                 painter.setPen(mid)
                 painter.drawRect(rect.adjusted(0, 0, -1, -1))
+
+    def _paint_bar(self, painter: QPainter, outline: QColor) -> None:
+        """Every scene in one outlined bar: the seen and current ones filled edge to edge."""
+        width = self.width() / max(self.count, 1)
+        bar = QRectF(1, 1, self.width() - 2, self.height() - 2)
+        for index in range(self.count):
+            colour = (CURRENT_COLOUR if index == self.current
+                      else SEEN_COLOUR if index in self.seen else None)
+            if colour is not None:
+                painter.fillRect(QRectF(index * width, bar.top(), width, bar.height())
+                                 .intersected(bar), QColor(colour))
+        painter.setPen(outline)
+        painter.drawRect(bar.adjusted(0, 0, -1, -1))
