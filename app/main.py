@@ -270,11 +270,15 @@ def missing_xcb_libraries(load: Callable[[str], object] | None = None) -> list[s
 def window_system_problem(environ: Mapping[str, str] | None = None,
                           platform: str | None = None,
                           load: Callable[[str], object] | None = None) -> str | None:
-    """One line naming the missing system libraries and the command that installs them, or
-    None. Qt itself would abort with a message naming only libxcb-cursor0."""
-    if not _xcb_platform_expected(os.environ if environ is None else environ,
-                                  sys.platform if platform is None else platform):
+    """One line saying why Qt's xcb plugin cannot open a window here, or None: no X display
+    to open it on, or the missing system libraries and the command that installs them. Qt
+    itself would abort, with a core dump and a message naming only libxcb-cursor0."""
+    environ = os.environ if environ is None else environ
+    if not _xcb_platform_expected(environ, sys.platform if platform is None else platform):
         return None
+    if not environ.get("DISPLAY", "").strip():
+        return ("there is no display to open the window on (DISPLAY is not set): start it "
+                "from a desktop session; --screenshot FILE and --export-csv FILE run without one")
     missing = missing_xcb_libraries(load)
     if not missing:
         return None

@@ -285,7 +285,8 @@ def test_missing_xcb_libraries_are_named_with_the_install_line() -> None:
     assert window_system_problem({"DISPLAY": ":0"}, "linux", lambda _name: None) is None
     assert window_system_problem({"QT_QPA_PLATFORM": "offscreen"}, "linux", loader) is None
     assert window_system_problem({"WAYLAND_DISPLAY": "wayland-0"}, "linux", loader) is None
-    assert window_system_problem({"QT_QPA_PLATFORM": "xcb"}, "linux", loader) is not None
+    assert window_system_problem({"QT_QPA_PLATFORM": "xcb", "DISPLAY": ":1"}, "linux",
+                                 loader) is not None
     assert window_system_problem({}, "win32", loader) is None
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     install = next(line for line in readme.splitlines() if "sudo apt-get install -y" in line)
@@ -296,6 +297,7 @@ def test_start_up_stops_with_one_line_when_xcb_cannot_load(capsys, monkeypatch) 
     import app.main as cli
 
     monkeypatch.setenv("QT_QPA_PLATFORM", "xcb")
+    monkeypatch.setenv("DISPLAY", ":0")
     monkeypatch.setattr(cli.sys, "platform", "linux")
 
     def loader(name: str) -> None:
@@ -306,6 +308,24 @@ def test_start_up_stops_with_one_line_when_xcb_cannot_load(capsys, monkeypatch) 
     assert main([]) == 1
     line = one_error_line(capsys)
     assert "libxcb-icccm.so.4" in line and "apt-get install -y libxcb-icccm4" in line
+
+
+@pytest.mark.parametrize("environ", [{}, {"QT_QPA_PLATFORM": "xcb", "DISPLAY": " "}])
+def test_start_up_without_a_display_stops_with_one_line(capsys, monkeypatch, environ) -> None:
+    """Over SSH or in a container nothing can show a window: Qt's xcb plugin would abort the
+    process with a core dump. The line says so, and names the runs that need no display."""
+    import app.main as cli
+
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "XDG_SESSION_TYPE", "QT_QPA_PLATFORM"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(cli.sys, "platform", "linux")
+    monkeypatch.setattr(cli, "_load_library", lambda _name: None)
+    assert main([]) == 1
+    line = one_error_line(capsys)
+    assert "DISPLAY is not set" in line and "--screenshot" in line and "--export-csv" in line
+    assert cli.window_system_problem({"DISPLAY": ":0"}, "linux", lambda _name: None) is None
 
 
 def test_version_prints_the_packages_version_and_exits_0(capsys) -> None:
