@@ -2,6 +2,7 @@
 visible panel's size against its readable size, so a person can look at what a laptop shows.
 
     python tools/render_desk.py OUT_DIR [--size 1366x768] [--lang en] [--maximized]
+                                [--window 1297x706]
                                 [--keys "F7,Ctrl+2,Ctrl+Shift+C,Ctrl+Shift+E"]
 
 Each key is pressed as the window's own shortcut (the action that holds it is triggered),
@@ -70,6 +71,7 @@ def main() -> int:
     parser.add_argument("--lang", default="en")
     parser.add_argument("--keys", default=DEFAULT_KEYS, help="comma-separated key sequences")
     parser.add_argument("--maximized", action="store_true", help="maximise the window first")
+    parser.add_argument("--window", help="then resize the window to WxH, as a user drags it")
     args = parser.parse_args()
     width, height = (int(n) for n in args.size.lower().split("x"))
     args.out.mkdir(parents=True, exist_ok=True)
@@ -90,6 +92,11 @@ def main() -> int:
         window.show()
     window.document.flush()
     settle(SETTLE_ROUNDS)
+    if args.window:
+        if window.isMaximized():
+            window.showNormal()
+        window.resize(*(int(n) for n in args.window.lower().split("x")))
+        settle(SETTLE_ROUNDS)
     steps = ["launch", *(key.strip() for key in args.keys.split(",") if key.strip())]
     short = 0
     for number, key in enumerate(steps):
