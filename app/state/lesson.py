@@ -102,6 +102,11 @@ class LessonRun(QObject):
             self.go(self.index - 1)
 
     def first(self) -> None:
+        """Start the lesson over: the first scene, every answer held back again until its
+        Reveal. A teacher who rehearsed the lesson and then starts the class from its
+        beginning would otherwise show every answer the rehearsal revealed; going back a
+        scene at a time (a recap) keeps them."""
+        self._revealed.clear()
         self.go(0)
 
     def last(self) -> None:

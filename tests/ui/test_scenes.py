@@ -252,3 +252,20 @@ def test_a_squeezed_strip_is_one_bar_not_a_row_of_tiny_boxes(qtbot, width, boxes
     assert (mid.rgb() in column) is boxes
     current = strip.segment(2).center().toPoint()
     assert image.pixelColor(current) == QColor(CURRENT_COLOUR)
+
+
+def test_home_starts_the_lesson_over_with_every_answer_held_back(qtbot, lesson):
+    """A rehearsal revealed answers; Home before the class starts the lesson over, so the
+    class sees no answer before its Reveal. Stepping back a scene (a recap) keeps them."""
+    run = lesson.scenes.run
+    hiding = [i for i, s in enumerate(run.lesson.scenes) if s.hides_answer]
+    for index in hiding[:3]:
+        run.go(index)
+        run.reveal()
+    run.previous()
+    assert all(run.is_revealed(i) for i in hiding[:3])
+    qtbot.keyClick(lesson.panels["guide"], Qt.Key.Key_Home)
+    assert run.index == 0
+    assert not any(run.is_revealed(i) for i in hiding)
+    run.go(hiding[0])
+    assert not run.is_revealed()
