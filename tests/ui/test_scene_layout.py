@@ -271,3 +271,28 @@ def test_a_bad_layout_choice_is_refused_with_its_field(data_dir, edit_data, chan
         load_scenes(data=load_lesson_data(data_dir))
     assert refused.value.field == field
     assert words in refused.value.problem
+
+
+def test_the_stage_follows_a_world_opened_before_or_while_presenting(qtbot, lesson) -> None:
+    """F7, Ctrl+2 at the desk, F7 back to scene 1 and F5: the projector showed the plane's
+    page saying it cannot draw the 4-D world where the lesson's docks showed the 4-D editor.
+    The stage lays the scene out for the open world too, and again when the teacher opens
+    another world while presenting."""
+    window = lesson("en", (1024, 768), 1, presenting=False)
+    window.actions["world_teaching"].trigger()
+    window.document.flush()
+    settle(window)
+    window.presentation.set_presenting(True)
+    settle(window)
+    staging = window.arrangement.staging
+    assert window.arrangement.on_stage
+
+    def shown() -> set[str]:
+        return {name for name, panel in staging.held.items() if panel.isVisible()}
+
+    assert shown() == {"editor"}
+    window.actions["world_dialogue"].trigger()
+    window.document.flush()
+    settle(window)
+    assert shown() == {"playground"}
+    window.presentation.set_presenting(False)

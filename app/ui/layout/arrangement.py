@@ -312,7 +312,7 @@ class Arrangement(QObject):
             self.arrange_stage()
             return
         self._scene_world = self.host.document.state.world
-        names = self._for_open_world(self.shown_panels())
+        names = self.host.for_open_world(self.shown_panels())
         self._withhold(names)
         self._aside = scene_docks(self.window, self.docks, names, self.lesson.scene.layout,
                                   GUIDE)
@@ -327,21 +327,12 @@ class Arrangement(QObject):
         scene's panel; the next scene lays out its own docks again."""
         if not self.in_lesson or self.on_stage or name == GUIDE:
             return
-        dock, shown = self.docks[name], self._for_open_world(self.shown_panels())
+        dock, shown = self.docks[name], self.host.for_open_world(self.shown_panels())
         places = [other for other in shown if other != self._aside]
         if name in shown or dock.isFloating() or not places:
             return
         self.window.tabifyDockWidget(self.docks[places[0]], dock)
         dock.raise_()
-
-    def _for_open_world(self, names: list[str]) -> list[str]:
-        """The scene's docks for the world open now: a panel that edits another world gives
-        its place to the open world's own (the plane to the 4-D editor, and back), rather
-        than a page saying it cannot draw this world. The scene's own world changes nothing."""
-        own = self.host.names_for_world(self.host.document.state.world)
-        swapped = [own[0] if own and self.host.specs[name].world and name not in own else name
-                   for name in names]
-        return list(dict.fromkeys(swapped))
 
     def _withhold(self, names: list[str]) -> None:
         """The lesson's docks are what a single screen projects: until Reveal they keep back

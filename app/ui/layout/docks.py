@@ -115,6 +115,16 @@ class DockHost(QObject):
         home = DOCKS_OF.get(world, world)
         return [name for name, spec in self.specs.items() if spec.world == home]
 
+    def for_open_world(self, names: list[str]) -> list[str]:
+        """A scene's panels for the world open now: a panel that edits another world gives
+        its place to the open world's own (the plane to the 4-D editor, and back), rather
+        than a page saying it cannot draw this world. The scene's own world changes nothing.
+        The lesson's docks and the stage lay a scene out alike."""
+        own = self.names_for_world(self.document.state.world)
+        swapped = [own[0] if own and self.specs[name].world and name not in own else name
+                   for name in names]
+        return list(dict.fromkeys(swapped))
+
     def show_panel(self, name: str) -> Panel:
         """Bring a panel's dock to the front, up to date, and return the panel."""
         dock = self.docks[name]

@@ -95,6 +95,9 @@ class StageHost(QObject):
         """The console's picture of the next build, drawn once the teacher rests."""
         self._previewing = False
         docks.document.changed.connect(self._picture.start)
+        docks.document.changed.connect(self._on_document_changed)
+        self._world = ""
+        """The world the current build was planned for: another one lays the scene out again."""
         # the class's bars join the header when a poll starts: the body has less room
         stage.poll.running_changed.connect(lambda _on: self._replan())
         stage.poll_bars.reshaped.connect(self._replan)  # a new question's choices
@@ -249,9 +252,16 @@ class StageHost(QObject):
         that show the answer first, then those the class has seen."""
         scene = self.lesson.scene
         if not self.lesson.is_revealed():
-            return list(scene.panels)
+            return self.host.for_open_world(list(scene.panels))
         first = [name for name in scene.answer_panels]
-        return first + [name for name in scene.panels if name not in first]
+        return self.host.for_open_world(first + [name for name in scene.panels
+                                                 if name not in first])
+
+    def _on_document_changed(self) -> None:
+        """A world opened while a scene is presented lays the scene out for it, as the
+        lesson's docks do (the 4-D editor where the plane stood, and back)."""
+        if self.up and self.host.document.state.world != self._world:
+            self._replan()
 
     def _replan(self) -> None:
         """Arrange again on the next turn of the event loop; asked while a plan is being made
@@ -271,6 +281,7 @@ class StageHost(QObject):
         self._planning = True
         try:
             self.host.document.flush()  # a scene's setup first: panels measure what they show
+            self._world = self.host.document.state.world
             names = self.stage_order()
             for name in [n for n in self.held if n not in names]:
                 gone = self.held.pop(name)
