@@ -233,3 +233,32 @@ def test_the_bars_value_lines_are_drawn_at_the_width_last_set(qtbot, panel):
     assert thick != thin
     chart.bars.set_edge_width(1.0)
     assert drawn() == thin
+
+
+def test_ctrl_z_after_a_bar_drag_undoes_the_drag_and_ctrl_shift_z_redoes_it(qtbot, window):
+    """A dragged bar's box takes the focus with its value selected (↑ / ↓ nudge it); its line
+    edit's own undo, empty, took Ctrl+Z, so the drag stayed. With nothing typed in the box,
+    Undo and Redo are the document's; typing in the box, Ctrl+Z is the box's own again."""
+    document = window.document
+    window.actions["world_teaching"].trigger()
+    document.flush()
+    editor = window.arrangement.host.show_panel("editor")
+    QApplication.processEvents()
+    chart = editor.charts[("q", GIVEN)]
+    before = document.state
+    drag_bar(editor, chart, 1, float(before.teaching_q[GIVEN, 1]) / 2, 1.26)
+    settle(editor)
+    box = chart.boxes[1]
+    assert box.hasFocus() and document.state != before
+    dragged = document.state
+    qtbot.keyClick(box, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    settle(editor)
+    assert document.state == before
+    qtbot.keyClick(box, Qt.Key.Key_Z,
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    settle(editor)
+    assert document.state == dragged
+    qtbot.keyClicks(box.lineEdit(), "3")
+    qtbot.keyClick(box, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    settle(editor)
+    assert document.state == dragged and box.lineEdit().text() != "3"

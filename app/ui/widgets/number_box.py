@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QPoint, QRect, Qt, Signal
-from PySide6.QtGui import QFocusEvent, QHideEvent, QKeyEvent, QPalette, QValidator
+from PySide6.QtGui import QFocusEvent, QHideEvent, QKeyEvent, QKeySequence, QPalette, QValidator
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
     QAbstractSpinBox,
@@ -240,6 +240,15 @@ class TypedEntry:
         note = NumberNote.near(self.box)
         return self.changed() or (note is not None and note.isVisible() and note.box is self.box)
 
+    def leaves_undo(self, event: QEvent) -> bool:
+        """Undo and Redo belong to the document while the box holds no typing of its own to
+        take back: a dragged bar's box has the focus with its value selected, and the line
+        edit's own empty undo took Ctrl+Z, so the drag could not be undone from the keys."""
+        if event.type() != QEvent.Type.ShortcutOverride or not isinstance(event, QKeyEvent):
+            return False
+        return (event.matches(QKeySequence.StandardKey.Undo)
+                or event.matches(QKeySequence.StandardKey.Redo)) and not self.changed()
+
     def language_changed(self) -> None:
         self.quiet(self.box)  # its words were the old language's
 
@@ -272,6 +281,9 @@ class _TypedBox(_SpinBoxBase):
     def event(self, event: QEvent) -> bool:
         if self.entry.holds_escape(event):
             event.accept()
+            return True
+        if self.entry.leaves_undo(event):
+            event.ignore()  # not overridden: the window's Undo or Redo shortcut runs
             return True
         return super().event(event)
 
