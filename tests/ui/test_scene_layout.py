@@ -296,3 +296,25 @@ def test_the_stage_follows_a_world_opened_before_or_while_presenting(qtbot, less
     settle(window)
     assert shown() == {"playground"}
     window.presentation.set_presenting(False)
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_the_cosine_key_on_the_stage_prints_values_either_side_of_zero(qtbot, lesson,
+                                                                       language) -> None:
+    """Scene 15 scores by cosine: its colour bar, the key to the background, printed "0"
+    alone (room was reserved for "−1", narrower than the "−0.5" its ticks needed), so the
+    class could read no value off the colours."""
+    from PySide6.QtGui import QImage, QPainter
+
+    window = lesson(language, (1024, 768), 15)
+    assert window.document.state.scorer == "cosine"
+    axis = window.panels["playground"].landscape.colorbar.axis
+    canvas = QImage(8, 8, QImage.Format.Format_ARGB32)
+    painter = QPainter(canvas)
+    try:
+        specs = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    printed = {text for _rect, _flags, text in specs[2]}
+    assert {"−0.5", "0", "0.5"} <= {text.replace("-", "−") for text in printed}, printed
+    window.presentation.set_presenting(False)

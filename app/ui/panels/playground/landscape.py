@@ -88,7 +88,11 @@ class LandscapeLayer:
             self.colorbar.setColorMap(washed_map(land.signed))
         levels = land.levels
         self.colorbar.setLevels(levels)
-        self._ends = tuple(f"{value:.0f}" for value in levels)
+        # the widest tick label the bar can print: a range within ±10 is ticked in tenths
+        # (cosine's −0.5), wider than its whole ends, and a label with too little room is
+        # left out (the cosine key printed 0 alone)
+        self._ends = tuple(f"{value:.1f}" if abs(value) < 10 else f"{value:.0f}"
+                           for value in levels)
         self._show_title()
         points = iso.segments.reshape(-1, 2)
         self.iso.setData(points[:, 0], points[:, 1], connect="pairs")
