@@ -50,6 +50,12 @@ APART_DECIMALS = 4
 """The most decimals `format_apart` gives two different numbers so that they read apart."""
 
 
+def as_factor(text: str) -> str:
+    """A printed number that follows × : a negative one in parentheses, "× (−0.992)", as
+    the term-by-term sums write their operands (× −0.992 reads as a subtraction)."""
+    return f"({text})" if text.startswith(("−", "-")) else text
+
+
 def format_apart(a: float, b: float, decimals: int = 2) -> tuple[str, str]:
     """Two numbers a sentence compares ("2.19 < 2.26"), with a decimal more each time they
     would print alike though they differ: "2.19 < 2.19" reads as a mistake."""

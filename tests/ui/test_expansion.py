@@ -73,6 +73,21 @@ def test_polar_form_gives_the_same_sum(panel):
     assert pair.norm_q * pair.norm_k * pair.cos == pytest.approx(pair.total)
 
 
+def test_a_negative_cosine_is_a_bracketed_factor_as_the_terms_are(qtbot, panel):
+    """汽车 points away from q: "× −0.992" read as a subtraction beside the sum's
+    "(−0.5)"; the polar form brackets a negative factor as the sum does its operands."""
+    with qtbot.waitSignal(panel.document.changed, timeout=2000):
+        panel.document.set_world("dialogue")
+    view = panel.document.view
+    car = int(np.argmin(view.k @ view.q[panel.document.state.query]))
+    with qtbot.waitSignal(panel.document.changed, timeout=2000):
+        panel.document.select(key=car)
+    pair = panel.document.view.pair
+    assert pair.cos < 0
+    text = panel.polar.text()
+    assert f"× ({format_score(pair.cos, 3)}) =" in text and "× −" not in text
+
+
 def test_selecting_another_pair_updates_everything(qtbot, panel):
     document = panel.document
     before = panel.equation.text()

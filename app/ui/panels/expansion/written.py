@@ -23,7 +23,7 @@ from app.model.scoring.worked import (
     SumWork,
     Worked,
 )
-from app.ui.format import UNDEFINED_TEXT, format_score
+from app.ui.format import UNDEFINED_TEXT, as_factor, format_score
 
 SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 NBSP = "\u00a0"
@@ -124,7 +124,7 @@ def polar(pair: Breakdown) -> str:
     if isinstance(pair.cos, Undefined):
         return tr("expansion.polar_undefined", total=number(pair.total))
     return tr("expansion.polar", nq=number(pair.norm_q), nk=number(pair.norm_k),
-              cos=format_score(pair.cos, 3), total=number(pair.total),
+              cos=as_factor(format_score(pair.cos, 3)), total=number(pair.total),
               angle=f"{pair.angle_deg:.1f}")
 
 
@@ -206,7 +206,7 @@ def write_normed(work: NormedWork, q: np.ndarray, k: np.ndarray, pair: str,
         line = tr("expansion.polar_normed_undefined", total=number(normed.total))
     else:
         line = tr("expansion.polar_normed", nq=number(normed.norm_q),
-                  nk=number(normed.norm_k), cos=format_score(normed.cos, 3),
+                  nk=number(normed.norm_k), cos=as_factor(format_score(normed.cos, 3)),
                   total=number(normed.total), angle=f"{normed.angle_deg:.1f}")
     labels = tuple(f"q′{i + 1}k′{i + 1}".translate(SUBSCRIPTS) for i in shown)
     return Written(tr("expansion.heading.qk_norm", pair=pair), tuple(lines), shown, labels,

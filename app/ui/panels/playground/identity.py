@@ -19,7 +19,7 @@ from app.model.scoring.worked import (
     SumWork,
     Worked,
 )
-from app.ui.format import UNDEFINED_TEXT, format_score
+from app.ui.format import UNDEFINED_TEXT, as_factor, format_score
 
 NBSP = "\u00a0"
 
@@ -47,7 +47,8 @@ def _scaled_dot(work: DotWork, token: str, plane: Plane) -> str:
 
 def _dot(work: DotWork, token: str, plane: Plane) -> str:
     return tr("playground.identity", token=token, dot=format_score(work.pair.total),
-              norm_q=format_score(plane.norm_q), projection=format_score(plane.projection))
+              norm_q=format_score(plane.norm_q),
+              projection=as_factor(format_score(plane.projection)))
 
 
 def _cosine(work: CosineWork, token: str, plane: Plane) -> str:
