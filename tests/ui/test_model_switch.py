@@ -108,6 +108,6 @@ def test_a_capture_import_names_its_file_and_head(qtbot, window, tmp_path) -> No
     window.document.import_capture(load_capture(path, 2))
     window.document.finish_import()
     window.document.flush()
-    assert "layer0.npz · head 2 of 4" in window.windowTitle()
-    assert _status(window) == "layer0.npz · head 2 of 4"
+    assert "layer0.npz · head 2 (of 4, counted from 0)" in window.windowTitle()
+    assert _status(window) == "layer0.npz · head 2 (of 4, counted from 0)"
     assert not _switch(window).layer.isVisible()  # nothing to run again
