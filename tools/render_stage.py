@@ -2,9 +2,11 @@
 so a person can look at each as a student in the last row would.
 
     python tools/render_stage.py OUT_DIR [--size 1024x768] [--lang zh] [--zoom 1.5] [--poll]
+                                 [--phones 3]
 
 With --poll the class poll runs on loopback (as a teacher's P does) and, in each scene that
-asks, three phones answer before the pictures are taken.
+asks, three phones (or --phones N; 0: a question no one has answered yet) answer before the
+pictures are taken.
 
 Writes OUT_DIR/<lang>-<zoom>-<nn>-<scene id>-<before|after|build k>.png; headless.
 """
@@ -74,6 +76,8 @@ def main() -> int:
     parser.add_argument("--zoom", type=float, default=1.5)
     parser.add_argument("--scenes", default="", help="comma-separated scene numbers (1-based)")
     parser.add_argument("--poll", action="store_true", help="run the class poll on loopback")
+    parser.add_argument("--phones", type=int, default=3,
+                        help="with --poll, how many phones answer each question (0: none yet)")
     args = parser.parse_args()
     width, height = (int(n) for n in args.size.lower().split("x"))
     args.out.mkdir(parents=True, exist_ok=True)
@@ -98,8 +102,8 @@ def main() -> int:
         run.go(index)
         window.document.flush()
         settle()
-        if args.poll:
-            answer_from_phones(polls.poll)
+        if args.poll and args.phones:
+            answer_from_phones(polls.poll, args.phones)
         states = ["before", "after"] if run.scene.hides_answer else ["shown"]
         for state in states:
             if state == "after":
