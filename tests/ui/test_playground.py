@@ -378,3 +378,15 @@ def test_the_selected_keys_line_is_the_scorers_own_calculation(qtbot, panel, sco
         assert f"q − k = ({', '.join(f'{v:g}' for v in diff)})" in text
     if scorer != "dot" and "active" in panel.readouts.cells[key]:
         assert cell(panel, "active", key) == score
+
+
+def test_the_colour_keys_room_changes_only_with_its_ends_sign_and_digits() -> None:
+    """The key's room follows its levels and the levels the plane's size: room kept for
+    each end's own digits (0.97 then 0.99) resized the plane again and again: the soak of
+    10,000 operations ran for over ten minutes instead of half of one."""
+    from app.ui.panels.playground.landscape import widest_tick
+
+    assert widest_tick(0.9999) == widest_tick(0.95) == widest_tick(7.3) == "0.5"
+    assert widest_tick(-0.99) == "−0.5"
+    assert widest_tick(-33.4) == widest_tick(-38.9) == "−88"
+    assert widest_tick(104.0) == "888"

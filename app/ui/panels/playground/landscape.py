@@ -25,6 +25,17 @@ def washed_map(signed: bool = True) -> pg.ColorMap:
     return landscape_map(signed)
 
 
+def widest_tick(end: float) -> str:
+    """A stand-in for the widest tick label a colour key ending at `end` prints, which
+    changes only with the end's sign and number of digits: a key within ±10 is ticked in
+    tenths (cosine's −0.5), wider than its whole ends, and pyqtgraph leaves out a label it
+    has no room for (scene 15's key printed 0 alone). The room follows the levels, and the
+    levels the plane's size: room kept for each end's own digits resized the plane, which
+    moved the levels again."""
+    sign = "−" if end < 0 else ""
+    return sign + ("0.5" if abs(end) < 10 else "8" * len(f"{abs(end):.0f}"))
+
+
 class LandscapeLayer:
     """Image, colour bar, iso-lines and their labels, created once and updated with setData."""
 
@@ -88,11 +99,7 @@ class LandscapeLayer:
             self.colorbar.setColorMap(washed_map(land.signed))
         levels = land.levels
         self.colorbar.setLevels(levels)
-        # the widest tick label the bar can print: a range within ±10 is ticked in tenths
-        # (cosine's −0.5), wider than its whole ends, and a label with too little room is
-        # left out (the cosine key printed 0 alone)
-        self._ends = tuple(f"{value:.1f}" if abs(value) < 10 else f"{value:.0f}"
-                           for value in levels)
+        self._ends = tuple(widest_tick(value) for value in levels)
         self._show_title()
         points = iso.segments.reshape(-1, 2)
         self.iso.setData(points[:, 0], points[:, 1], connect="pairs")
