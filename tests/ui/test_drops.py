@@ -150,7 +150,8 @@ def test_a_dropped_capture_is_imported(qtbot, window, tmp_path, suffix: str) -> 
     imported = window.document.state.imported
     assert window.document.state.world == "imported" and imported is not None
     np.testing.assert_allclose(imported.queries, q, rtol=1e-6)
-    assert window.windowTitle() == f"layer0{suffix} · head 0 (of 1, counted from 0) — Attention Lab[*]"
+    assert window.windowTitle() == (f"layer0{suffix} · head 0 (of 1, counted from 0)"
+                                    " — Attention Lab[*]")
     assert window.isWindowModified()
 
 
