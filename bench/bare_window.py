@@ -12,11 +12,19 @@ from __future__ import annotations
 
 import gc
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from PySide6.QtWidgets import QMainWindow
 
 BARE_SIZE = (1024, 768)
 
 
-def main() -> int:
+def main(fill: Callable[[QMainWindow], object] | None = None) -> int:
+    """Import the libraries, show the window (given more to show by `fill`, called once the
+    application exists) and report its first paint."""
     gc.disable()
     import numpy  # noqa: F401  (imported for its cost: the app's model needs it first)
     from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
@@ -29,6 +37,8 @@ def main() -> int:
     application = QApplication(sys.argv[:1])
     window = QMainWindow()
     window.setCentralWidget(QLabel("Attention Lab"))
+    if fill is not None:
+        fill(window)
     window.resize(*BARE_SIZE)
     exit_after_first_paint(window)
     window.show()

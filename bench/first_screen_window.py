@@ -11,32 +11,26 @@ actions and fonts). Reported beside the bare window; it judges no target.
 
 from __future__ import annotations
 
-import gc
 import sys
+from typing import TYPE_CHECKING
 
-from bench.bare_window import BARE_SIZE
+from bench.bare_window import main
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QMainWindow
 
 IMAGE_SIDE = 200
 """The image's side in pixels, as the playground's landscape is sampled."""
 GUIDE_PARAGRAPHS = 8
 
 
-def main() -> int:
-    gc.disable()
+def fill(window: QMainWindow) -> None:
+    """The plot's dock and the text's, built from the libraries the bare window imported."""
     import numpy as np
     from PySide6.QtCore import Qt
-    from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QTextBrowser
+    from PySide6.QtWidgets import QDockWidget, QTextBrowser
 
-    import app.ui  # noqa: F401  (pyqtgraph, imported the way the app imports it)
-    from bench.startup_time import exit_after_first_paint
-
-    pg = sys.modules["pyqtgraph"]
-
-    gc.freeze()
-    gc.enable()
-    application = QApplication(sys.argv[:1])
-    window = QMainWindow()
-    window.setCentralWidget(QLabel("Attention Lab"))
+    pg = sys.modules["pyqtgraph"]  # imported by `bare_window.main` as the app imports it
     plot = pg.PlotWidget()
     y, x = np.mgrid[-2:2:IMAGE_SIDE * 1j, -2:2:IMAGE_SIDE * 1j]
     image = pg.ImageItem(np.cos(x) * np.sin(y))
@@ -53,11 +47,7 @@ def main() -> int:
         dock = QDockWidget(title)
         dock.setWidget(widget)
         window.addDockWidget(area, dock)
-    window.resize(*BARE_SIZE)
-    exit_after_first_paint(window)
-    window.show()
-    return application.exec()
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(fill))
