@@ -383,3 +383,23 @@ def test_names_a_cramped_desk_thinned_are_all_back_on_the_stage(open_panel, on_s
     on_stage(panel, 1.0)
     fit(panel)
     assert shown() == rows, "every query's name on the stage"
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_desk_dock_at_the_readable_size_names_every_row_and_column(open_panel,
+                                                                      language) -> None:
+    """The readable size measured the rows at the chart-tick size while the desk printed the
+    names at the reading size: a dock the desk fit gave exactly that size (F7, Ctrl+2, zoom
+    in and back, in Chinese) thinned 把 and 给了 off their rows."""
+    apply_language(language)
+    try:
+        document = Document(load_lesson_data())
+        document.set_world("teaching")
+        document.flush()
+        panel = open_panel(HeatmapPanel, (300, 200), document=document)
+        fit(panel)
+        for side in ("left", "top"):
+            names = panel.cells.names[side]
+            assert len(panel.canvas.plot.getAxis(side)._tickLevels[0]) == len(names), side
+    finally:
+        apply_language("en")

@@ -301,25 +301,21 @@ class CellLayer:
         rows, cols = self.grid.values.shape
         widest, line = self._measured()
         share = (self.floor if point is None else point) / MEASURE_PT
-        names = QtGui.QFontMetricsF(ui_font(self.stage_tick(), True))
+        names = QtGui.QFontMetricsF(ui_font(self.most_tick(), True))
         across = max((names.horizontalAdvance(name) for name in self.names.get("top", ())),
                      default=0.0) + READABLE_PAD * names.height()
         cell_w = max(share * (widest / CELL_FILL + READABLE_PAD * line), across)
         cell_h = max(share * line, names.height()) + 1
         return QSizeF(cols * math.ceil(cell_w), rows * math.ceil(cell_h))
 
-    def stage_tick(self) -> float:
-        """The tick names' point size on the stage: the zoom's small text, at least the floor,
-        whatever the cells' size (a font that followed the cells moved the axes, which
-        moved the cells back)."""
-        return max(self.floor, round(points(SMALL) * 2) / 2)
-
     def most_tick(self) -> float:
-        """The one point size the tick names take: on the stage `stage_tick`; at the desk the
-        reading size whatever size the cells reach, which the readable size counts, so a
-        dock at it holds every name (a long gloss too)."""
-        return self.stage_tick() if self.look.stage else max(
-            self.floor, round(points(READING) * 2) / 2)
+        """The one point size the tick names take, on the stage and at the desk: the zoom's
+        chart-tick size (SMALL), at least the floor, whatever the cells' size (a font that
+        followed the cells moved the axes, which moved the cells back). The readable size
+        counts the rows and columns at it, so a dock at that size holds every name: names
+        printed larger than the readable size counted were thinned off a dock the desk fit
+        gave exactly that size."""
+        return max(self.floor, round(points(SMALL) * 2) / 2)
 
     def axis_room(self, side: str, title: bool = True) -> float:
         """How deep an axis is at its largest names (`most_tick`) and (`title`) its title."""
