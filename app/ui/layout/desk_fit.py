@@ -143,7 +143,8 @@ class DeskFit(QObject):
         """Every tab bar in the window in this pass, until a tab makes another."""
         self._trying = False
         """While a layout is tried and taken back (`_come_back`): the window's resizes then
-        are the fit's own, not a road (as one they started the fit again, without end)."""
+        are the fit's own, not a road (taken for one, they would start the fit again, without
+        end)."""
         window.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:

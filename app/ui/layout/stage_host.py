@@ -251,11 +251,11 @@ class StageHost(QObject):
         """The scene's panels in the order the stage builds them: once revealed, the panels
         that show the answer first, then those the class has seen."""
         scene = self.lesson.scene
-        if not self.lesson.is_revealed():
-            return self.host.for_open_world(list(scene.panels))
-        first = [name for name in scene.answer_panels]
-        return self.host.for_open_world(first + [name for name in scene.panels
-                                                 if name not in first])
+        order = list(scene.panels)
+        if self.lesson.is_revealed():
+            first = list(scene.answer_panels)
+            order = first + [name for name in order if name not in first]
+        return self.host.for_open_world(order)
 
     def _on_document_changed(self) -> None:
         """A world opened while a scene is presented lays the scene out for it, as the

@@ -243,7 +243,7 @@ class TypedEntry:
     def leaves_undo(self, event: QEvent) -> bool:
         """Undo and Redo belong to the document while the box holds no typing of its own to
         take back: a dragged bar's box has the focus with its value selected, and the line
-        edit's own empty undo took Ctrl+Z, so the drag could not be undone from the keys."""
+        edit's own empty undo would take Ctrl+Z, leaving the drag undone by no key."""
         if event.type() != QEvent.Type.ShortcutOverride or not isinstance(event, QKeyEvent):
             return False
         return (event.matches(QKeySequence.StandardKey.Undo)

@@ -45,8 +45,7 @@ def number(value: float) -> str:
 
 def operand(value: float) -> str:
     """A number that follows × or +: negative ones get parentheses, "(−0.5)"."""
-    text = number(value)
-    return f"({text})" if text.startswith("−") else text
+    return as_factor(number(value))
 
 
 def unbroken(line: str) -> str:

@@ -255,7 +255,7 @@ class CellLayer:
 
     def fit(self) -> None:
         """As large as the presentation scale asks, but never wider or taller than a cell;
-        the token names on the axes keep one size (`most_tick`), thinned where they crowd."""
+        the token names on the axes keep one size (`names_pt`), thinned where they crowd."""
         rows, cols = self.grid.values.shape
         view_box = self.plot.vb
         cell_w, cell_h = view_box.width() / max(cols, 1), view_box.height() / max(rows, 1)
@@ -266,8 +266,8 @@ class CellLayer:
         if (point, visible) != self._fitted:  # a drag step changes neither
             self._fitted = (point, visible)
             self.grid.set_font(ui_font(point, bold=True), visible)
-        tick = self.most_tick()  # fixed: names that followed the cells moved the axes, and so
-        moved = tick != self._tick_pt  # the cells, back and forth with the titles
+        tick = self.names_pt()  # fixed: names that followed the cells would move the axes,
+        moved = tick != self._tick_pt  # and so the cells, back and forth with the titles
         if moved:
             self._tick_pt = tick
         if rows and (moved or self._span() != self._title_room):
@@ -301,26 +301,25 @@ class CellLayer:
         rows, cols = self.grid.values.shape
         widest, line = self._measured()
         share = (self.floor if point is None else point) / MEASURE_PT
-        names = QtGui.QFontMetricsF(ui_font(self.most_tick(), True))
+        names = QtGui.QFontMetricsF(ui_font(self.names_pt(), True))
         across = max((names.horizontalAdvance(name) for name in self.names.get("top", ())),
                      default=0.0) + READABLE_PAD * names.height()
         cell_w = max(share * (widest / CELL_FILL + READABLE_PAD * line), across)
         cell_h = max(share * line, names.height()) + 1
         return QSizeF(cols * math.ceil(cell_w), rows * math.ceil(cell_h))
 
-    def most_tick(self) -> float:
-        """The one point size the tick names take, on the stage and at the desk: the zoom's
-        chart-tick size (SMALL), at least the floor, whatever the cells' size (a font that
-        followed the cells moved the axes, which moved the cells back). The readable size
-        counts the rows and columns at it, so a dock at that size holds every name: names
-        printed larger than the readable size counted were thinned off a dock the desk fit
-        gave exactly that size."""
+    def names_pt(self) -> float:
+        """The one point size the token names on the axes take, on the stage and at the
+        desk: the zoom's chart-tick size (SMALL), at least the floor, whatever the cells'
+        size (a font that followed the cells moved the axes, which moved the cells back).
+        The readable size counts the rows and columns at it, so a dock at that size holds
+        every name (names printed larger would be thinned off it)."""
         return max(self.floor, round(points(SMALL) * 2) / 2)
 
     def axis_room(self, side: str, title: bool = True) -> float:
-        """How deep an axis is at its largest names (`most_tick`) and (`title`) its title."""
+        """How deep an axis is with its names (`names_pt`) and (`title`) its title."""
         axis = self.plot.getAxis(side)
-        return axis_depth(axis, ui_font(self.most_tick(), True), self.names.get(side, ()),
+        return axis_depth(axis, ui_font(self.names_pt(), True), self.names.get(side, ()),
                           title and bool(axis.labelText))
 
     def title_length(self) -> float:
@@ -363,7 +362,7 @@ class CellLayer:
         widest name, a row a line tall), else every second, third … so none runs into the
         next at a readable size. The axes keep their room for every name, so thinning never
         moves the cells."""
-        font = ui_font(self._tick_pt or points(READING), True)
+        font = ui_font(self._tick_pt or self.names_pt(), True)
         top = tuple(self.names.get("top", ()))
         if self._name_room is None or self._name_room[0] != (font, top):
             metrics = QtGui.QFontMetricsF(font)
@@ -392,7 +391,7 @@ class CellLayer:
 
     def fit_axes(self) -> None:
         """Tick names in the font `fit` chose, and each axis as wide as they and its title."""
-        tick_font = ui_font(self._tick_pt or points(READING), True)
+        tick_font = ui_font(self._tick_pt or self.names_pt(), True)
         for side in self.names:
             self.plot.getAxis(side).setStyle(tickFont=tick_font)
         self._fit_titles(tick_font)
@@ -411,7 +410,7 @@ class CellLayer:
         query title is long (past the plot's end it would run into the readout) and still
         holds the numbers the cells must print: in a cramped dock the numbers matter more
         than the titles. Measured from the plot's whole room, not the view box's last size,
-        which a title shown or hidden moves (deciding on that flipped them back and forth).
+        which a title shown or hidden moves (deciding on that would flip them back and forth).
         """
         left, top = self.plot.getAxis("left"), self.plot.getAxis("top")
         down, across = self._span()

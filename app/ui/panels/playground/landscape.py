@@ -29,9 +29,8 @@ def widest_tick(end: float) -> str:
     """A stand-in for the widest tick label a colour key ending at `end` prints, which
     changes only with the end's sign and number of digits: a key within ±10 is ticked in
     tenths (cosine's −0.5), wider than its whole ends, and pyqtgraph leaves out a label it
-    has no room for (scene 15's key printed 0 alone). The room follows the levels, and the
-    levels the plane's size: room kept for each end's own digits resized the plane, which
-    moved the levels again."""
+    has no room for. The room follows the levels and the levels the plane's size: room that
+    followed each end's own digits would resize the plane, and so move the levels again."""
     sign = "−" if end < 0 else ""
     return sign + ("0.5" if abs(end) < 10 else "8" * len(f"{abs(end):.0f}"))
 
